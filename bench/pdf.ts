@@ -1,0 +1,108 @@
+/**
+ * Benchmark of the PDF stage: the 禮經本義 PDF (about 900 pages on the siku
+ * grid) through Paged.js, against the floor — the same HTML pages printed by
+ * Chromium alone (no Paged.js), through the same runs, tabs and
+ * post-processing. Reports ms/page of both, their ratio, and peak memory
+ * (the Chromium processes' RSS summed, sampled from /proc every 100 ms).
+ *
+ * Uses the real layout of manuscript/lijing-benyi when build/cli/load.ts
+ * exists, a synthetic layout of 900 full pages otherwise.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launchBrowser, processTreeRss } from '../build/cli/browser.js';
+import { writePdf } from '../build/cli/pdf.js';
+import { layoutBook, pageSpecFor } from '../build/layout/index.js';
+import type { BookLayout } from '../build/layout/types.js';
+import { syntheticLayout } from '../build/render/pdf/synthetic.js';
+import type { EditionConfig } from '../build/tree/edition.js';
+import type { Root } from '../build/tree/types.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function syntheticConfig(): EditionConfig {
+  return {
+    meta: { id: 'lijing-benyi', title: '禮經本義', author: '蔡德晉', dynasty: '清', language: 'zh-Hant', script: 'traditional', template: 'siku', date: '2026-01-01' },
+    sources: [],
+    charmap: {},
+    layout: {},
+    page: {},
+    fonts: {},
+    popupLayers: [],
+    layerRules: [],
+  };
+}
+
+async function lijingBenyi(): Promise<{ layout: BookLayout; config: EditionConfig; source: string }> {
+  const loader = join(ROOT, 'build', 'cli', 'load.ts');
+  if (existsSync(loader)) {
+    try {
+      const mod = (await import(pathToFileURL(loader).href)) as {
+        loadEdition: (dir: string) => Promise<{ config: EditionConfig; tree: Root }>;
+      };
+      const { config, tree } = await mod.loadEdition(join(ROOT, 'manuscript', 'lijing-benyi'));
+      const layout = layoutBook(tree, pageSpecFor(config.meta.template, config.layout));
+      return { layout, config, source: 'manuscript/lijing-benyi' };
+    } catch (error) {
+      console.error(`bench/pdf: the real layout failed (${(error as Error).message}); using a synthetic one`);
+    }
+  }
+  return { layout: syntheticLayout(pageSpecFor('siku'), 900, 17), config: syntheticConfig(), source: 'synthetic 900 pages, 17 volumes' };
+}
+
+async function measure(
+  layout: BookLayout,
+  config: EditionConfig,
+  mode: 'paged' | 'plain',
+  out: string,
+): Promise<{ ms: number; pages: number; peakRss: number }> {
+  const browser = await launchBrowser();
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      if (browser.pid) peak = Math.max(peak, await processTreeRss(browser.pid));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  try {
+    const t0 = performance.now();
+    const result = await writePdf(layout, config, out, { browser, mode });
+    const ms = performance.now() - t0;
+    return { ms, pages: result.pages, peakRss: peak };
+  } finally {
+    sampling = false;
+    await sampler;
+    await browser.close();
+  }
+}
+
+export async function run(): Promise<Record<string, number | string>> {
+  const { layout, config, source } = await lijingBenyi();
+  const dir = await mkdtemp(join(tmpdir(), 'diaoban-bench-'));
+  try {
+    const floor = await measure(layout, config, 'plain', join(dir, 'floor.pdf'));
+    const paged = await measure(layout, config, 'paged', join(dir, 'paged.pdf'));
+    const mb = (b: number): number => Math.round(b / 1e6);
+    return {
+      source,
+      pages: paged.pages,
+      paged_ms_per_page: Math.round((paged.ms / paged.pages) * 10) / 10,
+      floor_ms_per_page: Math.round((floor.ms / floor.pages) * 10) / 10,
+      ratio: Math.round((paged.ms / floor.ms) * 100) / 100,
+      paged_total_s: Math.round(paged.ms / 100) / 10,
+      floor_total_s: Math.round(floor.ms / 100) / 10,
+      paged_peak_rss_mb: mb(paged.peakRss),
+      floor_peak_rss_mb: mb(floor.peakRss),
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  run().then((r) => console.log(JSON.stringify(r, null, 2)));
+}

@@ -1,0 +1,161 @@
+/**
+ * Launches Debian's Chromium through Puppeteer, offline: headless, a fresh
+ * temporary profile, and every request that is not file:, data: or about:
+ * blocked. Errors say what happened and what to do.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+  '--font-render-hinting=none',
+];
+
+/** A failure of the browser, with a message a user can act on. */
+export class BrowserError extends Error {
+  override name = 'BrowserError';
+}
+
+export interface LaunchOptions {
+  /** Chromium binary; /usr/bin/chromium by default. */
+  executablePath?: string;
+  /** Milliseconds to wait for the browser to start. */
+  timeout?: number;
+}
+
+export interface OfflineBrowser {
+  browser: Browser;
+  /** A new tab whose non-file requests are blocked. */
+  newPage(): Promise<Page>;
+  /** The browser's main process id, for memory sampling. */
+  pid: number | undefined;
+  /** Closes the browser and removes its temporary profile. */
+  close(): Promise<void>;
+}
+
+const ALLOWED = /^(file|data|about|blob):/;
+
+/** Blocks every request that would leave the machine. */
+export async function blockNetwork(page: Page): Promise<void> {
+  await page.setRequestInterception(true);
+  page.on('request', (request) => {
+    if (request.isInterceptResolutionHandled()) return;
+    if (ALLOWED.test(request.url())) void request.continue();
+    else void request.abort('blockedbyclient');
+  });
+}
+
+export async function launchBrowser(options: LaunchOptions = {}): Promise<OfflineBrowser> {
+  const executablePath = options.executablePath ?? CHROMIUM_PATH;
+  if (!existsSync(executablePath)) {
+    throw new BrowserError(
+      `Chromium not found at ${executablePath}; diaoban prints PDFs with Debian's Chromium. Run: apt-get install chromium`,
+    );
+  }
+  const profile = await mkdtemp(join(tmpdir(), 'diaoban-chromium-'));
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath,
+      headless: true,
+      args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`],
+      timeout: options.timeout ?? 60_000,
+      protocolTimeout: 600_000,
+    });
+  } catch (error) {
+    await rm(profile, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new BrowserError(
+      `Chromium (${executablePath}) did not start: ${reason}. Check that it runs (chromium --headless --version); reinstall with: apt-get install --reinstall chromium`,
+    );
+  }
+  let closing = false;
+  browser.on('disconnected', () => {
+    if (!closing) crashed = true;
+  });
+  let crashed = false;
+  return {
+    browser,
+    pid: browser.process()?.pid,
+    async newPage() {
+      if (crashed) throw new BrowserError('Chromium crashed; run the build again (if it keeps crashing, check free memory: free -h)');
+      const page = await browser.newPage();
+      await blockNetwork(page);
+      return page;
+    },
+    async close() {
+      closing = true;
+      try {
+        await browser.close();
+      } catch {
+        browser.process()?.kill('SIGKILL');
+      }
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `work` with a timeout, turning a hang or a crash into a BrowserError that says what to do. */
+export async function withBrowserDeadline<T>(what: string, ms: number, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new BrowserError(`${what} timed out after ${Math.round(ms / 1000)} s in Chromium; try again, or build one edition at a time`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work(), deadline]);
+  } catch (error) {
+    if (error instanceof BrowserError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (/Target closed|Session closed|crash|disconnected|Protocol error/i.test(message)) {
+      throw new BrowserError(`Chromium crashed while ${what} (${message.split('\n')[0]}); run the build again (if it keeps crashing, check free memory: free -h)`);
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export async function processTreeRss(pid: number): Promise<number> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const parents = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[1] is ppid, fields[21] is rss in pages (stat fields 4 and 24).
+      parents.set(Number(entry), Number(fields[1]));
+      rss.set(Number(entry), Number(fields[21]) * 4096);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  let total = 0;
+  for (const [child] of parents) {
+    let p: number | undefined = child;
+    while (p !== undefined && p > 1) {
+      if (p === pid) {
+        total += rss.get(child) ?? 0;
+        break;
+      }
+      p = parents.get(p);
+    }
+  }
+  return total;
+}

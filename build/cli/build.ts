@@ -1,0 +1,81 @@
+/**
+ * `diaoban build` for one edition: load, then the PDF (layout → Paged.js →
+ * pdf-lib) and the EPUB, each written atomically to the output folder.
+ * A failure of one output is reported and does not stop the other.
+ */
+import path from 'node:path';
+import type { VFileMessage } from 'vfile-message';
+import { layoutBook, pageSpecFor } from '../layout/index.js';
+import { renderEpub } from '../render/epub/index.js';
+import { dateFromSourceDateEpoch } from '../render/epub/index.js';
+import { loadSystemFonts } from '../fonts/index.js';
+import type { LayerId } from '../tree/types.js';
+import { loadEdition } from './load.js';
+import { countBySeverity } from './report.js';
+import { terminalProgress, writePdf } from './pdf.js';
+import { writeFileAtomic } from './write.js';
+
+export interface BuildTargets {
+  pdf: boolean;
+  epub: boolean;
+}
+
+export interface BuildOptions {
+  out: string;
+  targets: BuildTargets;
+  /** EPUB notes: `popup` uses the edition's popup layers, `inline` none; the edition decides when absent. */
+  notes?: 'inline' | 'popup';
+  progress: boolean;
+}
+
+export interface BuildResult {
+  ok: boolean;
+  messages: VFileMessage[];
+  /** What was written, for people. */
+  lines: string[];
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function buildEdition(dir: string, options: BuildOptions): Promise<BuildResult> {
+  const loaded = await loadEdition(dir);
+  const lines: string[] = [];
+  const config = loaded.config;
+  if (!config) {
+    return { ok: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
+  }
+  const id = config.meta.id;
+  let ok = true;
+  if (options.targets.pdf) {
+    const out = path.join(options.out, `${id}.pdf`);
+    try {
+      const layout = layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout));
+      const result = await writePdf(layout, config, out, { onVolume: options.progress ? terminalProgress(`${id}.pdf`) : undefined });
+      lines.push(`${out}: ${result.pages} pages`);
+    } catch (error) {
+      ok = false;
+      lines.push(`${out}: not written: ${describe(error)}`);
+    }
+  }
+  if (options.targets.epub) {
+    const out = path.join(options.out, `${id}.epub`);
+    try {
+      const popupLayers: LayerId[] = options.notes === 'inline' ? [] : config.popupLayers;
+      const bytes = await renderEpub(loaded.tree, {
+        popupLayers,
+        fonts: await loadSystemFonts(),
+        date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
+        onVolume: options.progress ? (i, n) => process.stderr.write(`\r\x1b[K${id}.epub: ${i}/${n}${i === n ? '\n' : ''}`) : undefined,
+      });
+      await writeFileAtomic(out, bytes);
+      lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB`);
+    } catch (error) {
+      ok = false;
+      lines.push(`${out}: not written: ${describe(error)}`);
+    }
+  }
+  if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
+  return { ok, messages: loaded.messages, lines };
+}

@@ -1,0 +1,113 @@
+/**
+ * The command line on bad input, run for real: clear file:line:col messages,
+ * the rest still parsed, no stack traces, the right exit codes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import iconv from 'iconv-lite';
+
+const BIN = path.resolve('bin/diaoban.js');
+const LINE = /^\S+:\d+:\d+ (error|warning|info) .+ \([a-z-]+\)$|^\S+ (error|warning|info) .+ \([a-z-]+\)$/;
+
+function run(args: string[], cwd = process.cwd()) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8' });
+  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  return result;
+}
+
+function edition(files: Record<string, string | Uint8Array>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'diaoban-cli-'));
+  for (const [name, data] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), data);
+  }
+  return dir;
+}
+
+const YAML = 'title: 試\nauthor: 某\nsources:\n  - a.txt\n';
+
+test('check prints one line a message in the promised form and exits 1 on errors', () => {
+  const dir = edition({ 'edition.yaml': YAML, 'a.txt': '主人戒賓【主人州長也\n\n賓禮辭許〉\n' });
+  const r = run(['check', dir]);
+  assert.equal(r.status, 1);
+  const lines = r.stderr.trim().split('\n');
+  for (const line of lines) assert.match(line, LINE);
+  assert.match(r.stderr, /a\.txt:1:5 error unclosed 【/);
+  assert.match(r.stderr, /a\.txt:3:5 error unmatched closing 〉/);
+});
+
+test('the tree keeps all the text around a broken bracket', () => {
+  const dir = edition({ 'edition.yaml': YAML, 'a.txt': '主人戒賓【主人州長也\n\n賓禮辭許〉\n' });
+  const r = run(['tree', dir]);
+  assert.equal(r.status, 0);
+  const tree = JSON.parse(r.stdout);
+  const text = JSON.stringify(tree).match(/"value":"[^"]*"/g)!.join('');
+  for (const ch of '主人戒賓主人州長也賓禮辭許') assert.ok(text.includes(ch));
+});
+
+test('GB18030 and Big5 sources are decoded, with a warning naming the conversion', () => {
+  for (const [encoding, text] of [['gb18030', '乡射之礼主人戒宾宾出迎再拜主人答再拜乃请'], ['big5', '鄉射之禮主人戒賓賓出迎再拜主人答再拜乃請']] as const) {
+    const dir = edition({ 'edition.yaml': YAML, 'a.txt': iconv.encode(text.repeat(4), encoding) });
+    const r = run(['check', dir]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /warning the file is (GB18030|Big5), not UTF-8.*iconv -f/);
+    const tree = run(['tree', '--raw', dir]);
+    assert.ok(tree.stdout.includes(text.slice(0, 6)));
+  }
+});
+
+test('an empty source is a warning; binary garbage and NUL bytes are errors with positions', () => {
+  const empty = run(['check', edition({ 'edition.yaml': YAML, 'a.txt': '' })]);
+  assert.equal(empty.status, 0);
+  assert.match(empty.stderr, /a\.txt:1:1 warning the file is empty/);
+  const garbage = new Uint8Array(2048).map((_, i) => (i * 7919) % 256);
+  const binary = run(['check', edition({ 'edition.yaml': YAML, 'a.txt': garbage })]);
+  assert.equal(binary.status, 1);
+  assert.match(binary.stderr, /error this is not a text file/);
+  const nul = run(['check', edition({ 'edition.yaml': YAML, 'a.txt': '主人\u0000戒賓' })]);
+  assert.equal(nul.status, 1);
+  assert.match(nul.stderr, /a\.txt:1:3 error control character U\+0000/);
+});
+
+test('a missing or malformed edition.yaml, and a missing source, say what to do', () => {
+  const missing = run(['check', edition({ 'a.txt': '主人' })]);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /edition\.yaml error the edition file edition\.yaml does not exist/);
+  const malformed = run(['check', edition({ 'edition.yaml': 'title: [unclosed\nauthor: x\n', 'a.txt': '主人' })]);
+  assert.equal(malformed.status, 1);
+  assert.match(malformed.stderr, /edition\.yaml:\d+:\d+ error edition\.yaml is not valid YAML/);
+  const noSources = run(['check', edition({ 'edition.yaml': 'title: 試\nauthor: 某\n' })]);
+  assert.match(noSources.stderr, /lists no sources/);
+  const badField = run(['check', edition({ 'edition.yaml': YAML + 'template: fancy\nlayout:\n  columns: -3\n', 'a.txt': '主人' })]);
+  assert.match(badField.stderr, /edition\.yaml:5:\d+ error unknown template "fancy"/);
+  assert.match(badField.stderr, /edition\.yaml:7:\d+ error layout\.columns must be a whole number/);
+  const lost = run(['check', edition({ 'edition.yaml': YAML.replace('- a.txt', '- a.txt\n  - b.txt'), 'a.txt': '主人' })]);
+  assert.match(lost.stderr, /b\.txt error the source file b\.txt does not exist/);
+});
+
+test('a path that does not exist is one line, exit 2', () => {
+  const r = run(['check', '/nonexistent/edition']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr.trim(), 'diaoban: /nonexistent/edition: no such file or folder; give an edition folder (with edition.yaml) or a source file');
+});
+
+test('import writes the Markdown convention, which reads back to the same text', () => {
+  const dir = edition({ 'a.txt': '禮書綱目卷九\n\n鄉射之禮【禮也 地官】\n\n右戒賓 記大夫與\n\n禮書綱目卷九\n' });
+  const out = path.join(dir, 'a.md');
+  const r = run(['import', path.join(dir, 'a.txt'), '-o', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const back = run(['tree', out]);
+  assert.match(back.stdout, /"role": "label"/);
+  assert.match(back.stdout, /"layer": "chuchu"/);
+});
+
+test('layout prints a page as a grid of characters', () => {
+  const r = run(['layout', 'manuscript/lishu', '--pages', '1']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.includes('禮'));
+  assert.ok(r.stdout.split('\n').length >= 21);
+});

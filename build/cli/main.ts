@@ -1,0 +1,179 @@
+/**
+ * diaoban's command line. The only stage that touches the file system and the
+ * browser: it reads editions, runs the pure stages, prints diagnostics and
+ * writes outputs atomically.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { VFileMessage } from 'vfile-message';
+import type { SourceFormat } from '../tree/edition.js';
+import { toMarkdown } from '../tree/to-markdown.js';
+import { formatLayout, layoutBook, pageSpecFor, parsePageList } from '../layout/index.js';
+import { loadEdition, type LoadedEdition } from './load.js';
+import { countBySeverity, formatMessage, sortMessages } from './report.js';
+import type { BuildTargets } from './build.js';
+import { writeFileAtomic } from './write.js';
+
+const FORMATS: SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
+
+/** A mistake of the user's: printed as a message, never as a stack trace. */
+export class UserError extends Error {}
+
+function formatOption() {
+  return new Option('--format <format>', 'importer to use instead of detecting it').choices(FORMATS);
+}
+
+async function ensureExists(target: string): Promise<void> {
+  try {
+    await stat(target);
+  } catch {
+    throw new UserError(`${target}: no such file or folder; give an edition folder (with edition.yaml) or a source file`);
+  }
+}
+
+function printMessages(messages: readonly VFileMessage[], options: { quiet?: boolean } = {}): void {
+  for (const m of sortMessages(messages)) {
+    if (options.quiet && m.fatal === undefined) continue;
+    process.stderr.write(formatMessage(m) + '\n');
+  }
+}
+
+async function load(target: string, format?: SourceFormat): Promise<LoadedEdition> {
+  await ensureExists(target);
+  return loadEdition(target, { format });
+}
+
+/** Edition folders under manuscript/ (those with an edition.yaml). */
+async function allEditions(root = 'manuscript'): Promise<string[]> {
+  if (!existsSync(root)) throw new UserError(`no ${root}/ folder here; run diaoban from the project folder or name the editions to build`);
+  const entries = await readdir(root, { withFileTypes: true });
+  return entries
+    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'edition.yaml')))
+    .map((e) => path.join(root, e.name))
+    .sort();
+}
+
+function pageRange(value: string): number[] {
+  const pages = parsePageList(value);
+  if (!pages) throw new InvalidArgumentError('give pages as 1-4 or 1,3,5');
+  return pages;
+}
+
+export function program(): Command {
+  const cli = new Command('diaoban')
+    .description('Typesetting pipeline for classical Chinese books: vertical PDF with 雙行夾注, layered EPUB')
+    .showHelpAfterError()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  cli
+    .command('build')
+    .description('build every edition in manuscript/ (or those named) into dist/')
+    .argument('[editions...]', 'edition folders; all of manuscript/ when none')
+    .option('--pdf', 'build only PDFs')
+    .option('--epub', 'build only EPUBs')
+    .option('--out <dir>', 'output folder', 'dist')
+    .addOption(new Option('--notes <mode>', 'EPUB notes: inline, or popup for the layers edition.yaml names').choices(['inline', 'popup']))
+    .option('-q, --quiet', 'print only warnings and errors')
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: 'inline' | 'popup'; quiet?: boolean }) => {
+      const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
+      const list = editions.length > 0 ? editions : await allEditions();
+      // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
+      const { buildEdition } = await import('./build.js');
+      let failed = 0;
+      for (const dir of list) {
+        await ensureExists(dir);
+        const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true });
+        printMessages(result.messages, { quiet: opts.quiet });
+        for (const line of result.lines) process.stderr.write(line + '\n');
+        if (!result.ok) failed++;
+      }
+      if (failed > 0) {
+        process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
+        process.exitCode = 1;
+      }
+    });
+
+  cli
+    .command('tree')
+    .description('print the document tree of an edition or a source file as JSON')
+    .argument('<target>', 'edition folder or source file')
+    .addOption(formatOption())
+    .option('--raw', 'the tree as parsed, before script conversion and layers')
+    .action(async (target: string, opts: { format?: SourceFormat; raw?: boolean }) => {
+      await ensureExists(target);
+      const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw });
+      printMessages(loaded.messages, { quiet: true });
+      process.stdout.write(JSON.stringify(opts.raw ? loaded.parsed : loaded.tree, null, 1) + '\n');
+    });
+
+  cli
+    .command('check')
+    .description('report problems as file:line:col severity message (rule); exit 1 on errors')
+    .argument('<targets...>', 'edition folders or source files')
+    .addOption(formatOption())
+    .option('-q, --quiet', 'leave out info messages')
+    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean }) => {
+      let errors = 0;
+      for (const target of targets) {
+        const loaded = await load(target, opts.format);
+        printMessages(loaded.messages, { quiet: opts.quiet });
+        errors += countBySeverity(loaded.messages).error;
+      }
+      if (errors > 0) process.exitCode = 1;
+    });
+
+  cli
+    .command('layout')
+    .description('lay out an edition on its grid and print pages as text (or JSON)')
+    .argument('<target>', 'edition folder or source file')
+    .addOption(formatOption())
+    .option('--json', 'print the layout as JSON')
+    .option('--pages <list>', 'pages to print: 1-4 or 1,3,5', pageRange)
+    .option('--template <name>', 'grid template (siku, modern) instead of the edition\'s')
+    .action(async (target: string, opts: { format?: SourceFormat; json?: boolean; pages?: number[]; template?: string }) => {
+      const loaded = await load(target, opts.format);
+      printMessages(loaded.messages, { quiet: true });
+      const config = loaded.config;
+      if (!config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
+      const spec = pageSpecFor(opts.template ?? config.meta.template, config.layout);
+      const layout = layoutBook(loaded.tree, spec);
+      process.stdout.write(formatLayout(layout, { json: opts.json, pages: opts.pages }) + '\n');
+    });
+
+  cli
+    .command('import')
+    .description('write a source in diaoban\'s Markdown manuscript convention')
+    .argument('<file>', 'source file')
+    .addOption(formatOption())
+    .option('-o, --output <file>', 'write here instead of standard output')
+    .action(async (file: string, opts: { format?: SourceFormat; output?: string }) => {
+      const loaded = await load(file, opts.format);
+      printMessages(loaded.messages, { quiet: true });
+      const markdown = toMarkdown(loaded.parsed);
+      if (opts.output) await writeFileAtomic(opts.output, markdown);
+      else process.stdout.write(markdown);
+    });
+
+  return cli;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await program().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof UserError) {
+      process.stderr.write(`diaoban: ${error.message}\n`);
+    } else {
+      const err = error as Error;
+      process.stderr.write(`diaoban: internal error: ${err.message}\nThis is a bug in diaoban, not in your manuscript; please report it with the command you ran.\n`);
+      if (process.env.DIAOBAN_DEBUG) process.stderr.write(`${err.stack ?? ''}\n`);
+    }
+    process.exitCode = 2;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('main.ts')) {
+  await main(process.argv);
+}

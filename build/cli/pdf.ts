@@ -1,0 +1,278 @@
+/**
+ * I/O EDGE of the PDF: BookLayout → dist/<edition>.pdf.
+ *
+ * Reads the template and styles, renders the HTML (render/pdf), runs
+ * Paged.js in Debian's Chromium — the book's volumes in a few runs on two
+ * tabs of one browser — prints each run, merges and post-processes with
+ * pdf-lib, then writes a temp file and renames it over the output, so an
+ * old PDF is never replaced by a half-written one.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Page as BrowserPage } from 'puppeteer';
+import { coverage, loadSystemFonts } from '../fonts/index.js';
+import type { BookLayout } from '../layout/types.js';
+import {
+  PAGINATE_SCRIPT,
+  computeGeometry,
+  fontSourcesWithOverrides,
+  fontSpecsWithOverrides,
+  outlineEntries,
+  parseTemplateDefinition,
+  planPages,
+  postProcessPdf,
+  printedChars,
+  renderHtml,
+  type PlannedPage,
+  type RenderOptions,
+  type Template,
+} from '../render/pdf/index.js';
+import type { EditionConfig } from '../tree/edition.js';
+import { BrowserError, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+
+/** Where paged.js's browser build is. */
+export function pagedScriptPath(): string {
+  // The package's exports hide dist/; its require entry is lib/index.cjs beside it.
+  return join(dirname(require.resolve('pagedjs')), '..', 'dist', 'paged.js');
+}
+
+/** A failure of the PDF build that the user can act on. */
+export class PdfError extends Error {
+  override name = 'PdfError';
+}
+
+export interface WritePdfOptions {
+  /** Called when a volume is printed: how many of how many, and its title. */
+  onVolume?: (done: number, total: number, title: string) => void;
+  /** A browser to reuse (tests, several editions in one build); launched and closed here otherwise. */
+  browser?: OfflineBrowser;
+  /** Browser tabs working at once (default 2: the machine has two cores). */
+  concurrency?: number;
+  /** `plain`: no Paged.js (the benchmark's floor). */
+  mode?: 'paged' | 'plain';
+  /** Repository root holding templates/ and styles/ (default: this checkout). */
+  root?: string;
+}
+
+export interface PdfResult {
+  pages: number;
+  bytes: number;
+  /** Characters no configured font covers (printed as 〓). */
+  uncovered: string[];
+  planned: PlannedPage[];
+}
+
+/** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
+export async function loadTemplate(name: string, root: string = ROOT): Promise<Template> {
+  const known = existsSync(join(root, 'templates', name, 'template.json')) ? name : 'siku';
+  const dir = join(root, 'templates', known);
+  const def = parseTemplateDefinition(JSON.parse(await readFile(join(dir, 'template.json'), 'utf8')), known);
+  const pageHtmlPath = join(dir, 'page.html');
+  const pageHtml = existsSync(pageHtmlPath) ? await readFile(pageHtmlPath, 'utf8') : '';
+  const cssPath = join(root, 'styles', `${known}.css`);
+  const css = existsSync(cssPath) ? await readFile(cssPath, 'utf8') : '';
+  const baseCss = await readFile(join(root, 'styles', 'base.css'), 'utf8');
+  return { definition: def, pageHtml, css, baseCss };
+}
+
+/** The render options of an edition: template, geometry, fonts and their coverage. */
+export async function renderOptionsFor(
+  layout: BookLayout,
+  config: EditionConfig,
+  root: string = ROOT,
+): Promise<{ options: RenderOptions; uncovered: (chars: Iterable<string>) => string[] }> {
+  const template = await loadTemplate(config.meta.template, root);
+  let geometry;
+  try {
+    geometry = computeGeometry(template.definition, layout.spec, config.page.size ?? template.definition.size);
+  } catch (error) {
+    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml page.size)`);
+  }
+  const { specs } = fontSpecsWithOverrides(config.fonts.main);
+  const missing = specs.filter((s) => !existsSync(s.file));
+  if (missing.length) {
+    throw new PdfError(
+      `font file missing: ${missing.map((s) => s.file).join(', ')}; run: apt-get install fonts-noto-cjk fonts-hanazono (or fix fonts.main in edition.yaml)`,
+    );
+  }
+  const covers = coverage(await loadSystemFonts(specs));
+  const options: RenderOptions = {
+    meta: {
+      title: config.meta.title,
+      author: config.meta.author,
+      subject: config.meta.description,
+      language: config.meta.language,
+    },
+    template,
+    geometry,
+    fonts: fontSourcesWithOverrides(config.fonts.main),
+    covers,
+    bleed: config.page.bleed,
+    marks: config.page.marks,
+  };
+  const uncovered = (chars: Iterable<string>): string[] => {
+    const out: string[] = [];
+    for (const c of chars) {
+      const cp = c.codePointAt(0)!;
+      if (cp > 0x20 && cp !== 0x3000 && !covers(cp)) out.push(c);
+    }
+    return out;
+  };
+  return { options, uncovered };
+}
+
+/**
+ * Cuts the planned pages into browser runs at volume starts: one run per
+ * volume, small volumes joined until a run has about `minPages` pages.
+ * Each run starts on a recto, so the merged PDF keeps rectos odd.
+ */
+export function runsOf(planned: readonly PlannedPage[], minPages = 40): PlannedPage[][] {
+  const runs: PlannedPage[][] = [];
+  let current: PlannedPage[] = [];
+  planned.forEach((p, i) => {
+    const volumeStart = i > 0 && planned[i - 1].volume !== p.volume;
+    if (volumeStart && current.length >= minPages && current.length % 2 === 0) {
+      runs.push(current);
+      current = [];
+    }
+    current.push(p);
+  });
+  if (current.length) runs.push(current);
+  return runs;
+}
+
+async function printRun(
+  tab: BrowserPage,
+  htmlPath: string,
+  expected: number,
+  mode: 'paged' | 'plain',
+): Promise<Uint8Array> {
+  await tab.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 0 });
+  if (mode === 'paged') {
+    await tab.addScriptTag({ path: pagedScriptPath() });
+    const made = (await tab.evaluate(PAGINATE_SCRIPT)) as number;
+    if (made !== expected) {
+      throw new PdfError(`Paged.js made ${made} pages of ${expected} laid-out pages: a page block overflowed its page area (check the template's margins and page.size)`);
+    }
+  } else {
+    await tab.evaluate('document.fonts.ready.then(() => true)');
+  }
+  const pdf = await tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0 });
+  await tab.goto('about:blank');
+  return pdf;
+}
+
+/** Prints the runs on `concurrency` tabs; parts come back in book order. */
+async function printRuns(
+  browser: OfflineBrowser,
+  layout: BookLayout,
+  runs: PlannedPage[][],
+  options: RenderOptions,
+  work: string,
+  concurrency: number,
+  onRun: (run: PlannedPage[]) => void,
+): Promise<Uint8Array[]> {
+  const parts: Uint8Array[] = new Array(runs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    const tab = await browser.newPage();
+    try {
+      while (next < runs.length) {
+        const i = next++;
+        const run = runs[i];
+        const { html } = renderHtml(layout, options, run);
+        const htmlPath = join(work, `run-${i}.html`);
+        await writeFile(htmlPath, html);
+        const what = `printing pages of ${run[0].volumeTitle}`;
+        parts[i] = await withBrowserDeadline(what, 120_000 + run.length * 500, () => printRun(tab, htmlPath, run.length, options.mode ?? 'paged'));
+        await rm(htmlPath, { force: true });
+        onRun(run);
+      }
+    } finally {
+      await tab.close().catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, runs.length)) }, worker));
+  return parts;
+}
+
+/** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
+export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes'>> {
+  const { options: renderOptions, uncovered } = await renderOptionsFor(layout, config, options.root);
+  renderOptions.mode = options.mode ?? 'paged';
+  const planned = planPages(layout);
+  if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
+  const runs = runsOf(planned);
+  const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
+  const browser = options.browser ?? (await launchBrowser());
+  const volumeTotal = layout.volumes.length;
+  let volumesDone = 0;
+  try {
+    const parts = await printRuns(browser, layout, runs, renderOptions, work, options.concurrency ?? 2, (run) => {
+      const seen = new Set<number>();
+      for (const p of run) {
+        if (seen.has(p.volume)) continue;
+        seen.add(p.volume);
+        volumesDone++;
+        options.onVolume?.(volumesDone, volumeTotal, p.volumeTitle);
+      }
+    });
+    const textChars = printedChars(planned, renderOptions);
+    const bytes = await postProcessPdf(parts.length === 1 ? parts[0] : parts, {
+      info: {
+        title: config.meta.title,
+        author: [config.meta.dynasty, config.meta.author].filter(Boolean).join(' '),
+        subject: config.meta.description,
+        language: config.meta.language,
+        date: config.meta.date,
+      },
+      outline: outlineEntries(planned),
+      textChars,
+    });
+    return { bytes, pages: planned.length, uncovered: uncovered(textChars), planned };
+  } finally {
+    if (!options.browser) await browser.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds the PDF of an edition and writes it to `outPath` atomically
+ * (temp file in the same folder, then rename).
+ */
+export async function writePdf(
+  layout: BookLayout,
+  config: EditionConfig,
+  outPath: string,
+  options: WritePdfOptions = {},
+): Promise<PdfResult> {
+  const result = await buildPdf(layout, config, options);
+  const temp = join(dirname(outPath), `.${config.meta.id}.pdf.${process.pid}.tmp`);
+  try {
+    await mkdir(dirname(outPath), { recursive: true });
+    await writeFile(temp, result.bytes);
+    await rename(temp, outPath);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
+  }
+  return { pages: result.pages, bytes: result.bytes.byteLength, uncovered: result.uncovered, planned: result.planned };
+}
+
+/** Progress per volume on stderr when it is a terminal; nothing otherwise. */
+export function terminalProgress(label: string, stream: NodeJS.WriteStream = process.stderr): WritePdfOptions['onVolume'] {
+  if (!stream.isTTY) return undefined;
+  return (done, total, title) => {
+    stream.write(`\r\x1b[K${label}: ${done}/${total} ${title}`);
+    if (done === total) stream.write('\n');
+  };
+}
+
+export { BrowserError };

@@ -1,0 +1,35 @@
+/**
+ * Diagnostics for people: one line a message,
+ *   file:line:col severity message (rule)
+ * the form editors and their tools (quickfix lists, CI annotations) read.
+ * vfile-reporter groups messages under file headers instead, which is not
+ * what `check` promises; vfile-sort orders them.
+ */
+import type { VFileMessage } from 'vfile-message';
+
+export type SeverityName = 'error' | 'warning' | 'info';
+
+export function severityOf(message: VFileMessage): SeverityName {
+  return message.fatal === true ? 'error' : message.fatal === false ? 'warning' : 'info';
+}
+
+export function formatMessage(message: VFileMessage): string {
+  const place = message.line ? `:${message.line}:${message.column ?? 1}` : '';
+  const rule = message.ruleId ? ` (${message.ruleId})` : '';
+  return `${message.file ?? ''}${place} ${severityOf(message)} ${message.reason}${rule}`;
+}
+
+export function sortMessages(messages: readonly VFileMessage[]): VFileMessage[] {
+  return [...messages].sort(
+    (a, b) =>
+      (a.file ?? '').localeCompare(b.file ?? '') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0),
+  );
+}
+
+export function countBySeverity(messages: readonly VFileMessage[]): Record<SeverityName, number> {
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const m of messages) counts[severityOf(m)]++;
+  return counts;
+}

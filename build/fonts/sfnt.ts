@@ -1,0 +1,218 @@
+/**
+ * Minimal sfnt (TrueType/OpenType) reading: the table directory, font
+ * collections (.ttc), the name table and the cmap. Pure functions over bytes.
+ *
+ * Why hand-written: HarfBuzz's subsetter (subset-font) only opens face 0 of a
+ * collection, and Debian ships Noto Serif CJK as a .ttc; copying one face's
+ * tables into a stand-alone sfnt is a few dozen lines, and the cmap is all the
+ * coverage check needs.
+ */
+
+export interface TableRecord {
+  tag: string;
+  checksum: number;
+  offset: number;
+  length: number;
+}
+
+export interface FaceDirectory {
+  /** 0x00010000 (TrueType outlines) or 'OTTO' (CFF outlines). */
+  sfntVersion: number;
+  tables: TableRecord[];
+}
+
+const TTC_TAG = 0x74746366; // 'ttcf'
+export const SFNT_CFF = 0x4f54544f; // 'OTTO'
+
+function view(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function tagAt(dv: DataView, offset: number): string {
+  return String.fromCharCode(dv.getUint8(offset), dv.getUint8(offset + 1), dv.getUint8(offset + 2), dv.getUint8(offset + 3));
+}
+
+/** True for a TrueType/OpenType collection (.ttc/.otc). */
+export function isCollection(bytes: Uint8Array): boolean {
+  return bytes.byteLength >= 12 && view(bytes).getUint32(0) === TTC_TAG;
+}
+
+/** Offsets of each face's table directory: one entry for a plain font. */
+export function faceOffsets(bytes: Uint8Array): number[] {
+  const dv = view(bytes);
+  if (!isCollection(bytes)) return [0];
+  const count = dv.getUint32(8);
+  return Array.from({ length: count }, (_, i) => dv.getUint32(12 + 4 * i));
+}
+
+export function readDirectory(bytes: Uint8Array, directoryOffset = 0): FaceDirectory {
+  const dv = view(bytes);
+  const sfntVersion = dv.getUint32(directoryOffset);
+  const numTables = dv.getUint16(directoryOffset + 4);
+  const tables: TableRecord[] = [];
+  for (let i = 0; i < numTables; i++) {
+    const r = directoryOffset + 12 + 16 * i;
+    tables.push({ tag: tagAt(dv, r), checksum: dv.getUint32(r + 4), offset: dv.getUint32(r + 8), length: dv.getUint32(r + 12) });
+  }
+  return { sfntVersion, tables };
+}
+
+export function tableBytes(bytes: Uint8Array, dir: FaceDirectory, tag: string): Uint8Array | undefined {
+  const t = dir.tables.find((x) => x.tag === tag);
+  return t ? bytes.subarray(t.offset, t.offset + t.length) : undefined;
+}
+
+/** Names from the name table by name ID (Windows Unicode records preferred, English first). */
+export function readNames(bytes: Uint8Array, dir: FaceDirectory, nameId: number): string[] {
+  const name = tableBytes(bytes, dir, 'name');
+  if (!name) return [];
+  const dv = view(name);
+  const count = dv.getUint16(2);
+  const storage = dv.getUint16(4);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const r = 6 + 12 * i;
+    const platform = dv.getUint16(r);
+    const encoding = dv.getUint16(r + 2);
+    const id = dv.getUint16(r + 6);
+    const length = dv.getUint16(r + 8);
+    const offset = storage + dv.getUint16(r + 10);
+    if (id !== nameId) continue;
+    if (platform === 3 || platform === 0) {
+      let s = '';
+      for (let j = 0; j + 1 < length; j += 2) s += String.fromCharCode(dv.getUint16(offset + j));
+      out.push(s);
+    } else if (platform === 1 && encoding === 0) {
+      out.push(String.fromCharCode(...name.subarray(offset, offset + length)));
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** Family names of every face (name IDs 1 and 16), in face order. */
+export function faceFamilies(bytes: Uint8Array): string[][] {
+  return faceOffsets(bytes).map((o) => {
+    const dir = readDirectory(bytes, o);
+    return [...new Set([...readNames(bytes, dir, 16), ...readNames(bytes, dir, 1)])];
+  });
+}
+
+const pad4 = (n: number): number => (n + 3) & ~3;
+
+/**
+ * Copies one face of a collection into a stand-alone sfnt. Table bytes and
+ * checksums are kept as they are (head.checkSumAdjustment is left stale: the
+ * subsetter recomputes it, and no reader checks it).
+ */
+export function extractFace(bytes: Uint8Array, index: number): Uint8Array {
+  const offsets = faceOffsets(bytes);
+  if (index < 0 || index >= offsets.length) throw new RangeError(`font has ${offsets.length} face(s), asked for face ${index}`);
+  if (!isCollection(bytes)) return bytes;
+  const dir = readDirectory(bytes, offsets[index]);
+  const tables = [...dir.tables].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  const headerLength = 12 + 16 * tables.length;
+  let size = headerLength;
+  for (const t of tables) size += pad4(t.length);
+  const out = new Uint8Array(size);
+  const dv = view(out);
+  const n = tables.length;
+  const entrySelector = Math.floor(Math.log2(n));
+  const searchRange = 2 ** entrySelector * 16;
+  dv.setUint32(0, dir.sfntVersion);
+  dv.setUint16(4, n);
+  dv.setUint16(6, searchRange);
+  dv.setUint16(8, entrySelector);
+  dv.setUint16(10, n * 16 - searchRange);
+  let at = headerLength;
+  tables.forEach((t, i) => {
+    const r = 12 + 16 * i;
+    for (let k = 0; k < 4; k++) dv.setUint8(r + k, t.tag.charCodeAt(k));
+    dv.setUint32(r + 4, t.checksum);
+    dv.setUint32(r + 8, at);
+    dv.setUint32(r + 12, t.length);
+    out.set(bytes.subarray(t.offset, t.offset + t.length), at);
+    at += pad4(t.length);
+  });
+  return out;
+}
+
+/**
+ * The face of a font file whose family name is `family` (exact, case-insensitive);
+ * the first face when `family` is absent. Throws when no face matches.
+ */
+export function selectFace(bytes: Uint8Array, family?: string): Uint8Array {
+  if (!family) return extractFace(bytes, 0);
+  const wanted = family.toLowerCase();
+  const families = faceFamilies(bytes);
+  const index = families.findIndex((names) => names.some((n) => n.toLowerCase() === wanted));
+  if (index < 0) throw new Error(`no face named "${family}" (faces: ${families.map((f) => f[0]).join(', ')})`);
+  return extractFace(bytes, index);
+}
+
+/**
+ * The code points a face maps (cmap formats 4 and 12), as sorted, merged
+ * [first, last] ranges.
+ */
+export function cmapRanges(bytes: Uint8Array): Array<[number, number]> {
+  const dir = readDirectory(bytes, faceOffsets(bytes)[0]);
+  const cmap = tableBytes(bytes, dir, 'cmap');
+  if (!cmap) return [];
+  const dv = view(cmap);
+  const numTables = dv.getUint16(2);
+  // Prefer a full-repertoire subtable (format 12), else the BMP one (format 4).
+  let best: { offset: number; format: number } | undefined;
+  for (let i = 0; i < numTables; i++) {
+    const r = 4 + 8 * i;
+    const platform = dv.getUint16(r);
+    const encoding = dv.getUint16(r + 2);
+    const offset = dv.getUint32(r + 4);
+    const format = dv.getUint16(offset);
+    const unicode = platform === 0 || (platform === 3 && (encoding === 1 || encoding === 10));
+    if (!unicode || (format !== 4 && format !== 12)) continue;
+    if (!best || (format === 12 && best.format !== 12)) best = { offset, format };
+  }
+  if (!best) return [];
+  const ranges: Array<[number, number]> = [];
+  const o = best.offset;
+  if (best.format === 12) {
+    const groups = dv.getUint32(o + 12);
+    for (let g = 0; g < groups; g++) {
+      const r = o + 16 + 12 * g;
+      if (dv.getUint32(r + 8) !== 0) ranges.push([dv.getUint32(r), dv.getUint32(r + 4)]);
+    }
+  } else {
+    const segX2 = dv.getUint16(o + 6);
+    const ends = o + 14;
+    const starts = ends + segX2 + 2;
+    const deltas = starts + segX2;
+    const rangeOffsets = deltas + segX2;
+    for (let s = 0; s < segX2 / 2; s++) {
+      const end = dv.getUint16(ends + 2 * s);
+      const start = dv.getUint16(starts + 2 * s);
+      const delta = dv.getUint16(deltas + 2 * s);
+      const ro = dv.getUint16(rangeOffsets + 2 * s);
+      if (start === 0xffff) continue;
+      for (let c = start; c <= end; c++) {
+        let glyph: number;
+        if (ro === 0) glyph = (c + delta) & 0xffff;
+        else {
+          const at = rangeOffsets + 2 * s + ro + 2 * (c - start);
+          glyph = dv.getUint16(at);
+          if (glyph !== 0) glyph = (glyph + delta) & 0xffff;
+        }
+        if (glyph === 0) continue;
+        const last = ranges[ranges.length - 1];
+        if (last && last[1] === c - 1) last[1] = c;
+        else ranges.push([c, c]);
+      }
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  return merged;
+}

@@ -1,0 +1,71 @@
+import subsetFont from 'subset-font';
+import { fontChooser, needsNoGlyph } from './coverage.js';
+import { SFNT_CFF } from './sfnt.js';
+import type { LoadedFont, SubsetFont } from './types.js';
+
+/**
+ * Splits `text` over the stack (each character goes to the first font that
+ * has it) and returns, per font, the distinct characters in code point order.
+ * Fonts that draw nothing get an empty string. Characters no font has are left out.
+ */
+export function assignCharacters(fonts: readonly LoadedFont[], text: string): string[] {
+  const choose = fontChooser(fonts);
+  const sets = fonts.map(() => new Set<number>());
+  const seen = new Set<number>();
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (seen.has(cp)) continue;
+    seen.add(cp);
+    if (needsNoGlyph(cp)) continue;
+    const i = choose(cp);
+    if (i >= 0) sets[i].add(cp);
+  }
+  return sets.map((s) => String.fromCodePoint(...[...s].sort((a, b) => a - b)));
+}
+
+// fontverter (inside subset-font) sniffs the format with Buffer#toString.
+const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/**
+ * Layout features kept in subsets: the vertical ones (vert/vrt2 and vertical
+ * metrics), composition, kerning and proportional/half-width punctuation.
+ * Not `locl`: in Noto Serif CJK its closure pulls in the other regions' glyph
+ * variants and, for a whole book, makes hb-subset overflow and fail (measured
+ * on 禮經本義); neither `aalt` (every alternate glyph).
+ */
+export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn', 'vpal', 'vhal', 'valt', 'ccmp', 'kern', 'palt', 'halt', 'liga'];
+
+/** Tried when a subset with KEEP_FEATURES fails: the two features vertical text cannot do without. */
+const MINIMAL_FEATURES: readonly string[] = ['vert', 'vrt2'];
+
+async function subsetOne(font: LoadedFont, text: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...KEEP_FEATURES] }));
+  } catch {
+    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...MINIMAL_FEATURES] }));
+  }
+}
+
+/**
+ * Subsets each font of the stack to the characters of `text` it is the first
+ * to draw, keeping vert/vrt2 (see KEEP_FEATURES). Output is sfnt (TTF or
+ * OTF; no WOFF2, which Kobo cannot read). Fonts with nothing to draw are left out.
+ */
+export async function subsetFonts(fonts: readonly LoadedFont[], text: string): Promise<SubsetFont[]> {
+  const parts = assignCharacters(fonts, text);
+  const out: SubsetFont[] = [];
+  // One at a time: HarfBuzz's wasm heap grows with each 20 MB face.
+  for (let i = 0; i < fonts.length; i++) {
+    if (!parts[i]) continue;
+    const bytes = await subsetOne(fonts[i], parts[i]);
+    const cff = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) === SFNT_CFF;
+    out.push({
+      family: fonts[i].family,
+      format: cff ? 'otf' : 'ttf',
+      mediaType: cff ? 'font/otf' : 'font/ttf',
+      bytes,
+      text: parts[i],
+    });
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * The five sample editions, laid out for real: the invariants on every page,
+ * and the first two pages of each against golden JSON
+ * (build/layout/golden/<work>.json; rewrite with UPDATE_GOLDEN=1).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { layoutBook } from './book.js';
+import { formatLayout } from './text.js';
+import { pageSpecFor } from './spec.js';
+import { findLoader, loadSample, REPO, SAMPLES } from './sample-trees.js';
+import { layoutProblems, pagesChars, volumeChars } from './test-helpers.js';
+
+const loader = await findLoader();
+const skip = 'missing' in loader ? `skipped until the loader works: ${loader.missing}` : false;
+const GOLDEN = path.join(REPO, 'build/layout/golden');
+
+/** Each sample is loaded once for both of its tests. */
+const loaded = new Map<string, ReturnType<typeof loadSample>>();
+function sample(work: string): ReturnType<typeof loadSample> {
+  if ('missing' in loader) throw new Error(loader.missing);
+  let result = loaded.get(work);
+  if (!result) loaded.set(work, (result = loadSample(loader.loadEdition, work)));
+  return result;
+}
+
+for (const work of SAMPLES) {
+  test(`${work}: every character laid out once, every page within the grid`, { skip }, async () => {
+    if ('missing' in loader) return;
+    const { config, tree } = await sample(work);
+    const spec = pageSpecFor(config.meta.template, config.layout);
+    const book = layoutBook(tree, spec);
+    assert.ok(book.volumes.length > 0);
+    book.volumes.forEach((v, i) => {
+      assert.equal(pagesChars(v.pages), volumeChars(tree.children[i]), `volume ${i}`);
+      assert.deepEqual(layoutProblems(v, spec), [], `volume ${i}`);
+      assert.equal(v.pages[0].number % 2, 1, `volume ${i} starts on a recto`);
+    });
+  });
+
+  test(`${work}: first two pages match golden/${work}.json`, { skip }, async () => {
+    if ('missing' in loader) return;
+    const { config, tree } = await sample(work);
+    const book = layoutBook(tree, pageSpecFor(config.meta.template, config.layout));
+    const json = formatLayout(book, { json: true, pages: [1, 2] });
+    const file = path.join(GOLDEN, `${work}.json`);
+    if (process.env.UPDATE_GOLDEN === '1') {
+      mkdirSync(GOLDEN, { recursive: true });
+      writeFileSync(file, json);
+    }
+    assert.ok(existsSync(file), `no golden file ${path.relative(REPO, file)}: run with UPDATE_GOLDEN=1`);
+    assert.equal(json, readFileSync(file, 'utf8'), `${work}: layout changed; check it and run with UPDATE_GOLDEN=1`);
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Plain-text drawings of pages, for people to look at in a terminal: the
+ * page's columns right to left across the screen, its cells top to bottom.
+ * Every cell is two full-width characters wide: a main-text character and a
+ * full-width space, or — in a jiazhu chunk — the right sub-column's character
+ * then the left one's (read the pair in that order). Blank cells are two
+ * full-width spaces; columns are separated by `|`.
+ */
+import type { BookLayout, Page, PageSpec } from './types.js';
+import { layoutToJson } from './json.js';
+
+const BLANK = '　';
+
+function cellsOfColumn(column: Page['columns'][number], cells: number): string[] {
+  const grid: string[] = new Array(cells).fill(BLANK + BLANK);
+  for (const run of column.runs) {
+    if (run.type === 'text') {
+      Array.from(run.text).forEach((ch, i) => {
+        if (run.start + i < cells) grid[run.start + i] = ch + BLANK;
+      });
+    } else {
+      const right = Array.from(run.right.map((s) => s.text).join(''));
+      const left = Array.from(run.left.map((s) => s.text).join(''));
+      for (let i = 0; i < run.cells && run.start + i < cells; i++) {
+        grid[run.start + i] = (right[i] ?? BLANK) + (left[i] ?? BLANK);
+      }
+    }
+  }
+  return grid;
+}
+
+function pageHeading(page: Page): string {
+  const parts = [
+    `page ${page.number}`,
+    `${page.volumeTitle} p.${page.pageInVolume} leaf ${page.leaf} ${page.side}`,
+  ];
+  if (page.section) parts.push(`section ${page.section}`);
+  if (page.bookmarks.length > 0) {
+    parts.push('bookmarks ' + page.bookmarks.map((b) => `${b.level}:${b.title}`).join(' '));
+  }
+  return parts.join(' · ');
+}
+
+/** A page drawn as a grid of characters (see the module comment). */
+export function renderPageText(page: Page, spec: PageSpec): string {
+  const grids: string[][] = [];
+  for (let c = 0; c < spec.columns; c++) {
+    const column = page.columns.find((col) => col.index === c);
+    grids.push(column ? cellsOfColumn(column, spec.cells) : new Array(spec.cells).fill(BLANK + BLANK));
+  }
+  const rows: string[] = [];
+  for (let r = 0; r < spec.cells; r++) {
+    const row: string[] = [];
+    for (let c = spec.columns - 1; c >= 0; c--) row.push(grids[c][r]);
+    rows.push('|' + row.join('|') + '|');
+  }
+  return [pageHeading(page), ...rows].join('\n') + '\n';
+}
+
+/** `1-4,7` → [1, 2, 3, 4, 7]. Throws a plain Error on anything else. */
+export function parsePageList(text: string): number[] {
+  const pages: number[] = [];
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) throw new Error(`pages: expected a list like 1-4,7, got "${text}"`);
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (from < 1 || to < from) throw new Error(`pages: bad range "${part.trim()}"`);
+    for (let p = from; p <= to; p++) pages.push(p);
+  }
+  return pages;
+}
+
+/** The layout with only the pages whose book numbers are in `pages`. */
+function selectPages(layout: BookLayout, pages: readonly number[] | undefined): BookLayout {
+  if (!pages) return layout;
+  const wanted = new Set(pages);
+  return {
+    spec: layout.spec,
+    volumes: layout.volumes
+      .map((v) => ({ ...v, pages: v.pages.filter((p) => wanted.has(p.number)) }))
+      .filter((v) => v.pages.length > 0),
+  };
+}
+
+/**
+ * What `diaoban layout` prints: stable JSON (indented) with `json`, otherwise
+ * the pages drawn as text; `pages` selects book page numbers (all when absent).
+ */
+export function formatLayout(layout: BookLayout, opts: { json?: boolean; pages?: number[] } = {}): string {
+  const selected = selectPages(layout, opts.pages);
+  if (opts.json) return layoutToJson(selected, 2) + '\n';
+  return selected.volumes
+    .flatMap((v) => v.pages)
+    .map((page) => renderPageText(page, layout.spec))
+    .join('\n');
+}

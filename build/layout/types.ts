@@ -1,0 +1,106 @@
+/**
+ * The grid layout: what `layout` gives and `render/pdf` reads.
+ *
+ * Every character sits in a cell of a page → column → cell grid, so the layout
+ * needs no font metrics. Columns are numbered in reading order (0 = the
+ * rightmost column of the page), cells from the top (0 = the first cell).
+ * Plain data, serialisable to JSON.
+ */
+import type { LayerId, ParagraphRole } from '../tree/types.js';
+
+/** Blank cells at the head of a paragraph's first and following columns. */
+export interface Indent {
+  first: number;
+  rest: number;
+}
+
+export interface PageSpec {
+  /** Columns per page (per half-leaf in the siku template). */
+  columns: number;
+  /** Cells per column. */
+  cells: number;
+  indents: Record<ParagraphRole, Indent>;
+  /** Bylines are set low: this many cells are left blank below them. */
+  bylineFoot: number;
+}
+
+/** A piece of main-text characters in consecutive cells of one column. */
+export interface TextRun {
+  type: 'text';
+  /** First cell. */
+  start: number;
+  /** The characters, one per cell (a string: use Array.from to count). */
+  text: string;
+  /** `small` for small-size inline text (〈臣〉); `lacuna` for □; `glyph` for a placeholder. */
+  style?: 'small' | 'lacuna' | 'glyph';
+  /** Source offsets, for mapping back to the tree. */
+  offset?: number;
+}
+
+/** A run of note text inside one sub-column of a chunk. */
+export interface NoteSegment {
+  layer: LayerId;
+  /** 1 for a note, 2 for a note inside a note, … */
+  depth: number;
+  text: string;
+}
+
+/**
+ * One chunk of a jiazhu note: two sub-columns side by side spanning `cells`
+ * main cells from `start`. The right sub-column is read first and holds
+ * ceil(n/2) characters, the left the rest.
+ */
+export interface NoteChunk {
+  type: 'note';
+  start: number;
+  /** Main cells spanned: ceil(n/2) for n note characters. */
+  cells: number;
+  right: NoteSegment[];
+  left: NoteSegment[];
+}
+
+export type Run = TextRun | NoteChunk;
+
+export interface Column {
+  /** Reading order within the page, 0 = rightmost. */
+  index: number;
+  /** Role of the paragraph the column belongs to, if any. */
+  role?: ParagraphRole;
+  runs: Run[];
+}
+
+export interface Bookmark {
+  /** 1 = volume, 2 = heading depth 1, … */
+  level: number;
+  title: string;
+}
+
+export interface Page {
+  /** 1-based page number within the whole book. */
+  number: number;
+  /** 1-based page number within the volume. */
+  pageInVolume: number;
+  /** Leaf (葉) number within the volume: pages 1 and 2 are leaf 1. */
+  leaf: number;
+  /** 前半葉 (right-hand, odd page) or 後半葉 (left-hand, even page). */
+  side: 'recto' | 'verso';
+  volume: number;
+  volumeTitle: string;
+  /** The section current at the top of the page, for running heads. */
+  section?: string;
+  /** Volumes and headings that start on this page. */
+  bookmarks: Bookmark[];
+  columns: Column[];
+}
+
+export interface VolumeLayout {
+  /** 0-based index of the volume in the tree. */
+  index: number;
+  title: string;
+  pages: Page[];
+}
+
+export interface BookLayout {
+  spec: PageSpec;
+  volumes: VolumeLayout[];
+}

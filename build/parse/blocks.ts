@@ -1,0 +1,179 @@
+/**
+ * Pieces shared by the line-based importers: lines with offsets, the line
+ * patterns of 四庫 corpus texts, paragraphs, and grouping blocks into volumes.
+ */
+import type { Block, Heading, LayerId, Paragraph, ParagraphRole, Volume } from '../tree/types.js';
+import { DEFAULT_INLINE, parseInline, type InlineOptions } from './inline.js';
+import type { Source } from './source.js';
+
+export interface Line {
+  /** 1-based line number. */
+  number: number;
+  /** Offsets of the content without surrounding white space (ASCII or full-width). */
+  start: number;
+  end: number;
+  content: string;
+}
+
+const SPACE = /[\s\u3000]/u;
+
+/** Non-blank lines of the text, trimmed, with their offsets. */
+export function contentLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let lineStart = 0;
+  let number = 1;
+  while (lineStart <= text.length) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    let s = lineStart;
+    let e = lineEnd;
+    while (s < e && SPACE.test(text[s])) s++;
+    while (e > s && SPACE.test(text[e - 1])) e--;
+    if (e > s) lines.push({ number, start: s, end: e, content: text.slice(s, e) });
+    if (lineEnd >= text.length) break;
+    lineStart = lineEnd + 1;
+    number++;
+  }
+  return lines;
+}
+
+/** `<經部,禮類,…` and `<经部,…>`: catalogue data, never markup, never text. */
+export const CATEGORY_LINE = /^<[經经史子集][部][,，]/u;
+/** 欽定四庫全書 (with an optional 經部四 after it). */
+export const SIKU_BANNER = /^(?:欽定四庫全書|钦定四库全书)(?:[\s\u3000]+\S+)?$/u;
+const NUMERAL = '〇零一二三四五六七八九十百千';
+/** A volume title: 禮書綱目卷九, with an optional byline after white space. */
+export const VOLUME_TITLE = new RegExp(`^(\\S{1,20}?[卷巻]([${NUMERAL}]+))(?:[\\s\\u3000]+(\\S.*))?$`, 'u');
+/** An author line: 婺源江永撰, 宋 陳祥道 撰, 舒 恭 注, 赵宜中附注. */
+export const BYLINE = /^(?:[^\s【〈<]{1,12})(?:[\s\u3000]+[^\s【〈<]{1,8}){0,3}[\s\u3000]*(?:撰|譔|注|註|附注|編|编|輯|辑|述|著|校|訂|订|疏)$/u;
+/** A section label: 右戒賓 (with its note, if any) alone or followed by white space and more text. */
+export const SECTION_LABEL = /^右[^\s\u3000【〈]{1,12}(?:【[^】]*】|〈[^〉]*〉)?(?=[\s\u3000]|$)/u;
+/** A label inside a paragraph, after a note: …】右張侯 記… */
+const INLINE_LABEL = /(?<=[】〉])右[^\s\u3000【〈】〉]{1,12}[\s\u3000]+(?=[記记])/gu;
+
+export function chineseNumber(numeral: string): number | null {
+  const digits: Record<string, number> = { 〇: 0, 零: 0, 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+  const units: Record<string, number> = { 十: 10, 百: 100, 千: 1000 };
+  let total = 0;
+  let digit = -1;
+  for (const ch of numeral) {
+    if (ch in digits) digit = digits[ch];
+    else if (ch in units) {
+      total += (digit < 0 ? 1 : digit) * units[ch];
+      digit = -1;
+    } else return null;
+  }
+  if (digit >= 0) total += digit;
+  return total > 0 ? total : null;
+}
+
+export function paragraph(src: Source, role: ParagraphRole, start: number, end: number, options: InlineOptions = DEFAULT_INLINE, layer?: LayerId): Paragraph {
+  const node: Paragraph = { type: 'paragraph', role, children: parseInline(src, start, end, options), position: src.position(start, end) };
+  if (layer !== undefined) node.layer = layer;
+  return node;
+}
+
+export function heading(src: Source, depth: 1 | 2 | 3, start: number, end: number, options: InlineOptions = DEFAULT_INLINE): Heading {
+  return { type: 'heading', depth, children: parseInline(src, start, end, options), position: src.position(start, end) };
+}
+
+function trimSpan(text: string, start: number, end: number): [number, number] {
+  while (start < end && SPACE.test(text[start])) start++;
+  while (end > start && SPACE.test(text[end - 1])) end--;
+  return [start, end];
+}
+
+/**
+ * A line of running text that may hold section labels: 右戒賓 at its head,
+ * or …】右張侯 記… inside. Each label becomes its own paragraph and what
+ * follows it (記 and other appended matter) a `ji` paragraph.
+ */
+export function textWithLabels(src: Source, start: number, end: number, role: ParagraphRole, options: InlineOptions = DEFAULT_INLINE): Paragraph[] {
+  const out: Paragraph[] = [];
+  const text = src.text.slice(start, end);
+  const head = SECTION_LABEL.exec(text);
+  let cursor = start;
+  let currentRole = role;
+  if (head) {
+    const labelEnd = start + head[0].length;
+    out.push(paragraph(src, 'label', start, labelEnd, options));
+    cursor = labelEnd;
+    currentRole = 'ji';
+  }
+  INLINE_LABEL.lastIndex = 0;
+  for (const match of text.matchAll(INLINE_LABEL)) {
+    const at = start + (match.index ?? 0);
+    if (at < cursor) continue;
+    const [s, e] = trimSpan(src.text, cursor, at);
+    if (e > s) out.push(paragraph(src, currentRole, s, e, options));
+    const [ls, le] = trimSpan(src.text, at, at + match[0].length);
+    out.push(paragraph(src, 'label', ls, le, options));
+    cursor = at + match[0].length;
+    currentRole = 'ji';
+  }
+  const [s, e] = trimSpan(src.text, cursor, end);
+  if (e > s) out.push(paragraph(src, currentRole, s, e, options));
+  return out;
+}
+
+/**
+ * Groups blocks into volumes. A volume title opens a volume; the same title
+ * again closes it (the closing title stays in the volume as a title line).
+ * Blocks before any volume title go to the head of the first volume.
+ */
+export class VolumeBuilder {
+  readonly volumes: Volume[] = [];
+  private pending: Block[] = [];
+  private current: Volume | null = null;
+  private closed = true;
+
+  constructor(private readonly src: Source) {}
+
+  /** True when the line names the volume now open: the closing title. */
+  isClosingTitle(title: string): boolean {
+    return this.current !== null && !this.closed && this.current.title === title;
+  }
+
+  open(title: string, number: number | null, start: number, end: number): void {
+    // Text before the first volume title is front matter (提要 and the like).
+    const head = this.pending.map((b) => (this.volumes.length === 0 && b.type === 'paragraph' && b.role === 'text' ? { ...b, role: 'front' as const } : b));
+    const volume: Volume = { type: 'volume', number, title, children: head, position: this.src.position(start, end) };
+    this.pending = [];
+    this.volumes.push(volume);
+    this.current = volume;
+    this.closed = false;
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  add(block: Block): void {
+    if (this.current && !this.closed) this.current.children.push(block);
+    else if (this.current && this.closed && !startsVolumeHead(block)) this.current.children.push(block);
+    else this.pending.push(block);
+  }
+
+  /** The volumes; blocks left over after the last volume are kept in it, or in one volume of their own. */
+  finish(fallbackTitle: string): Volume[] {
+    if (this.pending.length > 0) {
+      if (this.current) this.current.children.push(...this.pending);
+      else {
+        const first = this.pending[0].position;
+        const last = this.pending[this.pending.length - 1].position;
+        this.volumes.push({ type: 'volume', number: null, title: fallbackTitle, children: this.pending, position: { file: first.file, start: first.start, end: last.end } });
+      }
+      this.pending = [];
+    }
+    for (const v of this.volumes) {
+      const last = v.children[v.children.length - 1];
+      if (last) v.position = { ...v.position, end: last.position.end };
+    }
+    return this.volumes;
+  }
+}
+
+/** Blocks that belong to the head of the next volume when they come after a closing title (欽定四庫全書). */
+function startsVolumeHead(block: Block): boolean {
+  return block.type === 'paragraph' && block.role === 'title';
+}

@@ -1,0 +1,230 @@
+/**
+ * edition.yaml → EditionConfig. Every problem is a message at its place in the
+ * file; a broken field falls back to its default so the rest still builds.
+ * The format is documented in manuscript/README.md.
+ */
+import { VFile } from 'vfile';
+import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import type { EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
+import type { Script } from '../tree/types.js';
+import { createSource, type Source } from './source.js';
+
+const FORMATS: readonly SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
+export const TEMPLATES = ['siku', 'modern'] as const;
+const KNOWN_KEYS = new Set([
+  'title', 'author', 'dynasty', 'language', 'script', 'source-script', 'template', 'date', 'description',
+  'sources', 'format', 'charmap', 'corrections', 'layout', 'page', 'fonts', 'notes', 'layers',
+]);
+
+export interface EditionResult {
+  /** Null when the file is unusable (not YAML, or no sources). */
+  config: EditionConfig | null;
+  /** The charmap file named by the edition, relative to its folder. */
+  charmapFile?: string;
+}
+
+/** Defaults for an edition made from a lone source file (`diaoban tree FILE`). */
+export function defaultEdition(id: string, sources: string[]): EditionConfig {
+  return {
+    meta: { id, title: id, author: '', language: 'zh-Hant', script: 'traditional', template: 'siku' },
+    sources,
+    charmap: {},
+    layout: {},
+    page: {},
+    fonts: {},
+    popupLayers: [],
+    layerRules: [],
+  };
+}
+
+function range(node: YamlNode | null | undefined): [number, number] {
+  const r = node?.range;
+  return r ? [r[0], r[1]] : [0, 0];
+}
+
+export function parseEditionYaml(file: VFile, id: string): EditionResult {
+  const text = String(file.value ?? '');
+  const src = createSource(file, text);
+  if (text.trim() === '') {
+    src.report('error', 'edition.yaml is empty; it needs at least title, author and sources (see manuscript/README.md)', 0, 0, 'edition-empty');
+    return { config: null };
+  }
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  for (const error of doc.errors) {
+    src.report('error', `edition.yaml is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'edition-yaml');
+  }
+  if (doc.errors.length > 0) return { config: null };
+  const root = doc.contents;
+  if (!isMap(root)) {
+    src.report('error', 'edition.yaml must be a mapping of keys (title: …, author: …, sources: …)', 0, text.length, 'edition-yaml');
+    return { config: null };
+  }
+  const config = defaultEdition(id, []);
+  const get = (key: string): YamlNode | undefined => root.get(key, true) as YamlNode | undefined;
+  const str = (key: string): string | undefined => {
+    const node = get(key);
+    if (node === undefined) return undefined;
+    if (isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number')) return String(node.value).trim();
+    if (isScalar(node) && node.value instanceof Date) return node.value.toISOString().slice(0, 10);
+    src.report('error', `${key} must be text`, ...range(node), 'edition-field');
+    return undefined;
+  };
+
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    if (!KNOWN_KEYS.has(key)) {
+      src.report('warning', `unknown key "${key}" in edition.yaml is ignored; known keys: ${[...KNOWN_KEYS].join(', ')}`, ...range(pair.key as YamlNode), 'edition-unknown-key');
+    }
+  }
+
+  const meta = config.meta;
+  for (const key of ['title', 'author'] as const) {
+    const value = str(key);
+    if (value) meta[key] = value;
+    else src.report('error', `edition.yaml has no ${key}; add a line "${key}: …"`, 0, 0, 'edition-missing');
+  }
+  meta.dynasty = str('dynasty');
+  meta.description = str('description');
+  meta.date = str('date');
+  if (meta.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(meta.date)) {
+    src.report('error', `date must be YYYY-MM-DD, not "${meta.date}"`, ...range(get('date')), 'edition-field');
+    meta.date = undefined;
+  }
+  const script = (key: string): Script | undefined => {
+    const value = str(key);
+    if (value === undefined) return undefined;
+    if (value === 'traditional' || value === 'simplified') return value;
+    src.report('error', `${key} must be traditional or simplified, not "${value}"`, ...range(get(key)), 'edition-field');
+    return undefined;
+  };
+  meta.script = script('script') ?? 'traditional';
+  const sourceScript = script('source-script');
+  if (sourceScript && sourceScript !== meta.script) meta.sourceScript = sourceScript;
+  meta.language = str('language') ?? (meta.script === 'traditional' ? 'zh-Hant' : 'zh-Hans');
+  const template = str('template') ?? 'siku';
+  if ((TEMPLATES as readonly string[]).includes(template)) meta.template = template;
+  else src.report('error', `unknown template "${template}"; use one of: ${TEMPLATES.join(', ')} (siku is used)`, ...range(get('template')), 'edition-field');
+
+  const sources = get('sources');
+  if (isSeq(sources)) {
+    for (const item of sources.items as YamlNode[]) {
+      if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') config.sources.push(item.value.trim());
+      else src.report('error', 'each source must be a file name', ...range(item), 'edition-field');
+    }
+  } else if (sources !== undefined) {
+    src.report('error', 'sources must be a list of file names ("- juan01.txt")', ...range(sources), 'edition-field');
+  }
+  if (config.sources.length === 0) {
+    src.report('error', 'edition.yaml lists no sources; add "sources:" with one "- file.txt" line a file', 0, 0, 'edition-missing');
+    return { config: null };
+  }
+
+  const format = str('format');
+  if (format !== undefined) {
+    if ((FORMATS as readonly string[]).includes(format)) config.format = format as SourceFormat;
+    else src.report('error', `unknown format "${format}"; use one of: ${FORMATS.join(', ')} (detected from the text instead)`, ...range(get('format')), 'edition-field');
+  }
+  config.corrections = str('corrections');
+  const charmapFile = str('charmap');
+
+  readLayout(src, get('layout'), config);
+  readPage(src, get('page'), config);
+  const fonts = get('fonts');
+  if (isMap(fonts)) {
+    const main = fonts.get('main', true) as YamlNode | undefined;
+    if (isSeq(main)) config.fonts.main = (main.items as YamlNode[]).filter(isScalar).map((n) => String(n.value));
+  }
+  const notes = get('notes');
+  if (isMap(notes)) {
+    const popup = notes.get('popup', true) as YamlNode | undefined;
+    if (isSeq(popup)) config.popupLayers = (popup.items as YamlNode[]).filter(isScalar).map((n) => String(n.value));
+    else if (popup !== undefined) src.report('error', 'notes.popup must be a list of layers ([shu, fuzhu])', ...range(popup), 'edition-field');
+  }
+  config.layerRules = readLayerRules(src, get('layers'));
+  return { config, charmapFile };
+}
+
+function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {
+  if (node === undefined) return undefined;
+  if (isScalar(node) && typeof node.value === 'number' && Number.isInteger(node.value) && node.value > 0 && node.value <= max) return node.value;
+  src.report('error', `${key} must be a whole number from 1 to ${max}`, ...range(node), 'edition-field');
+  return undefined;
+}
+
+function readLayout(src: Source, node: YamlNode | undefined, config: EditionConfig): void {
+  if (node === undefined) return;
+  if (!isMap(node)) {
+    src.report('error', 'layout must be a mapping (columns: 8, cells: 21)', ...range(node), 'edition-field');
+    return;
+  }
+  config.layout.columns = positiveInt(src, node.get('columns', true) as YamlNode | undefined, 'layout.columns', 40);
+  config.layout.cells = positiveInt(src, node.get('cells', true) as YamlNode | undefined, 'layout.cells', 60);
+}
+
+function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig): void {
+  if (node === undefined) return;
+  if (!isMap(node)) {
+    src.report('error', 'page must be a mapping (size: A5, bleed: 3mm, marks: true)', ...range(node), 'edition-field');
+    return;
+  }
+  const size = node.get('size');
+  if (typeof size === 'string') config.page.size = size;
+  const bleed = node.get('bleed');
+  if (typeof bleed === 'string') config.page.bleed = bleed;
+  const marks = node.get('marks');
+  if (typeof marks === 'boolean') config.page.marks = marks;
+}
+
+function readLayerRules(src: Source, node: YamlNode | undefined): LayerRuleConfig[] {
+  if (node === undefined) return [];
+  if (!isSeq(node)) {
+    src.report('error', 'layers must be a list of rules (- layer: an, pattern: "^愚謂")', ...range(node), 'edition-field');
+    return [];
+  }
+  const rules: LayerRuleConfig[] = [];
+  for (const item of node.items as YamlNode[]) {
+    if (!isMap(item)) continue;
+    const layer = item.get('layer');
+    const pattern = item.get('pattern');
+    const label = item.get('label');
+    if (typeof layer !== 'string' || typeof pattern !== 'string') {
+      src.report('error', 'a layer rule needs layer and pattern', ...range(item), 'edition-field');
+      continue;
+    }
+    try {
+      new RegExp(pattern, 'u');
+    } catch {
+      src.report('error', `pattern "${pattern}" is not a valid regular expression`, ...range(item), 'edition-field');
+      continue;
+    }
+    rules.push({ layer, pattern, ...(typeof label === 'string' ? { label } : {}) });
+  }
+  return rules;
+}
+
+/** charmap.yaml: `U+E512: 埶` (or the character itself as the key) → { '\uE512': '埶' }. */
+export function parseCharmap(file: VFile): Record<string, string> {
+  const text = String(file.value ?? '');
+  const src = createSource(file, text);
+  const doc = parseDocument(text, { prettyErrors: false });
+  for (const error of doc.errors) src.report('error', `charmap is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'charmap-yaml');
+  const map: Record<string, string> = {};
+  if (doc.errors.length > 0 || doc.contents === null) return map;
+  if (!isMap(doc.contents)) {
+    src.report('error', 'charmap must map code points to characters (U+E512: 埶)', 0, text.length, 'charmap-yaml');
+    return map;
+  }
+  for (const pair of doc.contents.items) {
+    const keyNode = pair.key as YamlNode;
+    const key = isScalar(keyNode) ? String(keyNode.value) : '';
+    const value = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
+    const hex = /^U\+([0-9A-F]{4,6})$/i.exec(key);
+    const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : Array.from(key).length === 1 ? key : null;
+    if (char === null || value === '') {
+      src.report('error', `charmap entry "${key}" must be U+XXXX (or the character) mapped to its replacement`, ...range(keyNode), 'charmap-entry');
+      continue;
+    }
+    map[char] = value;
+  }
+  return map;
+}

@@ -1,0 +1,155 @@
+/**
+ * Importers for 四庫全書 corpus text, one paragraph a line:
+ * - daizhige (殆知閣): `<經部,…` category lines, 欽定四庫全書, volume title with
+ *   byline, 【】 notes, 右… section labels followed by 記 text, short item
+ *   headings (鹿中, 兕中 …);
+ * - wikisource (中華文庫): the same, plus page-header lines, whole lines in 〈〉
+ *   that comment on the line before, inline 〈〉, and 篇 headings after the
+ *   byline or a section label.
+ */
+import type { Block, Volume } from '../../tree/types.js';
+import {
+  BYLINE,
+  CATEGORY_LINE,
+  SIKU_BANNER,
+  VOLUME_TITLE,
+  SECTION_LABEL,
+  VolumeBuilder,
+  chineseNumber,
+  contentLines,
+  heading,
+  paragraph,
+  textWithLabels,
+  type Line,
+} from '../blocks.js';
+import type { Source } from '../source.js';
+
+export interface ImportResult {
+  volumes: Volume[];
+}
+
+type Previous = 'start' | 'title' | 'byline' | 'heading' | 'label' | 'text';
+
+/** Length of a line without its bracketed notes. */
+function bareLength(content: string): number {
+  return Array.from(content.replace(/【[^】]*】|〈[^〉]*〉/gu, '')).length;
+}
+
+function hasSpace(content: string): boolean {
+  return /[\s\u3000]/u.test(content);
+}
+
+/** A whole line in 〈…〉: the bracket opened at its head closes at its end. */
+function isWholeLineNote(content: string): boolean {
+  if (!content.startsWith('〈') || !content.endsWith('〉')) return false;
+  let depth = 0;
+  const chars = Array.from(content);
+  for (let i = 0; i < chars.length; i++) {
+    if (chars[i] === '〈') depth++;
+    else if (chars[i] === '〉' && --depth === 0) return i === chars.length - 1;
+  }
+  return false;
+}
+
+const WIKISOURCE_CHROME = /中[华華]文[库庫]|全[览覽][\s\u3000]*\|?$/u;
+const WIKISOURCE_HEADING = /^\p{Script=Han}{1,6}(?:礼|禮|仪|儀|服|彻|徹)(?:上|下)?(?:〈[^〉]{1,4}〉)?$/u;
+
+interface Handlers {
+  /** Returns blocks for a line that is not one of the shared kinds, or null. */
+  line(line: Line, previous: Previous): { blocks: Block[]; kind: Previous } | null;
+  skip?(line: Line, seenContent: boolean): boolean;
+}
+
+function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers): ImportResult {
+  const builder = new VolumeBuilder(src);
+  let previous: Previous = 'start';
+  let seenContent = false;
+  for (const line of contentLines(src.text)) {
+    const { content } = line;
+    if (CATEGORY_LINE.test(content)) continue;
+    if (handlers.skip?.(line, seenContent)) {
+      src.report('info', 'page header of the web copy, not part of the work: left out', line.start, line.end, 'source-chrome');
+      continue;
+    }
+    seenContent = true;
+    if (SIKU_BANNER.test(content)) {
+      builder.add(paragraph(src, 'title', line.start, line.end));
+      previous = 'title';
+      continue;
+    }
+    const title = VOLUME_TITLE.exec(content);
+    if (title && !content.includes('【') && !content.includes('〈')) {
+      const [, name, numeral, byline] = title;
+      const titleEnd = line.start + name.length;
+      if (builder.isClosingTitle(name)) {
+        builder.add(paragraph(src, 'title', line.start, titleEnd));
+        builder.close();
+      } else {
+        builder.open(name, chineseNumber(numeral), line.start, line.end);
+        builder.add(paragraph(src, 'title', line.start, titleEnd));
+      }
+      if (byline) {
+        const bylineStart = line.start + content.indexOf(byline, name.length);
+        builder.add(paragraph(src, 'byline', bylineStart, line.end));
+      }
+      previous = byline ? 'byline' : 'title';
+      continue;
+    }
+    if ((previous === 'start' || previous === 'title') && BYLINE.test(content)) {
+      builder.add(paragraph(src, 'byline', line.start, line.end));
+      previous = 'byline';
+      continue;
+    }
+    const special = handlers.line(line, previous);
+    if (special) {
+      for (const block of special.blocks) builder.add(block);
+      previous = special.kind;
+      continue;
+    }
+    const blocks = textWithLabels(src, line.start, line.end, 'text');
+    for (const block of blocks) builder.add(block);
+    previous = SECTION_LABEL.test(content) ? 'label' : 'text';
+  }
+  return { volumes: builder.finish(fallbackTitle) };
+}
+
+export function importDaizhige(src: Source, fallbackTitle: string): ImportResult {
+  return importCorpus(src, fallbackTitle, {
+    line(line, previous) {
+      const { content } = line;
+      if (SECTION_LABEL.test(content)) return null;
+      // 鄉射禮    嘉禮十四: a part heading with its place in the 五禮.
+      if ((previous === 'byline' || previous === 'title') && hasSpace(content) && bareLength(content) <= 16 && !content.includes('【')) {
+        return { blocks: [heading(src, 1, line.start, line.end)], kind: 'heading' };
+      }
+      // 鹿中, 兕中, 經【…】: short item headings.
+      if (!hasSpace(content) && bareLength(content) <= 4) {
+        return { blocks: [heading(src, 2, line.start, line.end)], kind: 'heading' };
+      }
+      return null;
+    },
+  });
+}
+
+export function importWikisource(src: Source, fallbackTitle: string): ImportResult {
+  return importCorpus(src, fallbackTitle, {
+    skip: (line, seenContent) => !seenContent && WIKISOURCE_CHROME.test(line.content),
+    line(line, previous) {
+      const { content } = line;
+      if (isWholeLineNote(content)) {
+        // Commentary on the line before: the brackets are markers, the layer says what it is.
+        // It leaves `previous` as it was, so that a heading after a heading's commentary is still seen.
+        return { blocks: [paragraph(src, 'commentary', line.start + 1, line.end - 1, undefined, 'zhu')], kind: previous };
+      }
+      if (SECTION_LABEL.test(content)) return null;
+      if (/提要$/u.test(content) && previous === 'title') {
+        return { blocks: [paragraph(src, 'title', line.start, line.end)], kind: 'title' };
+      }
+      if (WIKISOURCE_HEADING.test(content) && ['byline', 'heading', 'label', 'title'].includes(previous)) {
+        const depth = /^(?:[嘉賓賔宾軍军凶吉]礼|[嘉賓賔宾軍军凶吉]禮|逸[礼禮]|五[礼禮]之[仪儀])$/u.test(content) ? 1 : 2;
+        return { blocks: [heading(src, depth, line.start, line.end)], kind: 'heading' };
+      }
+      return null;
+    },
+  });
+}

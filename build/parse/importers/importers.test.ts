@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Block, Volume } from '../../tree/types.js';
+import { importDaizhige, importWikisource } from './corpus.js';
+import { importDocsify, importMarkdown } from './markdown.js';
+import { classifyVerseParagraph, importVerse } from './verse.js';
+import { sourceOf, treeText } from '../test-helpers.js';
+
+/** Each block as kind:text for compact comparison. */
+const outline = (volumes: Volume[]) =>
+  volumes.map((v) => ({
+    title: v.title,
+    number: v.number,
+    blocks: v.children.map((b: Block) => `${b.type === 'heading' ? `h${b.depth}` : b.role + (b.layer ? `:${b.layer}` : '')} ${treeText(b)}`),
+  }));
+
+test('daizhige: category line, banner, volume title with byline, heading, labels with 記, closing title', () => {
+  const src = sourceOf(['<經部,禮類,通禮之屬,禮書綱目', '', '欽定四庫全書', '', '禮書綱目卷九       婺源江永撰', '', '鄉射禮    嘉禮十四', '', '主人戒賓【戒猶警也】賓禮辭', '', '右戒賓 記大夫與則公士為賓', '', '乏參侯道【容謂之乏】右張侯 記【凡侯】鄉侯上个五尋', '', '右賓酢【主人之俎】', '', '禮書綱目卷九'].join('\n'));
+  const [volume] = importDaizhige(src, 'x').volumes;
+  assert.deepEqual(outline([volume]), [
+    {
+      title: '禮書綱目卷九',
+      number: 9,
+      blocks: ['title 欽定四庫全書', 'title 禮書綱目卷九', 'byline 婺源江永撰', 'h1 鄉射禮    嘉禮十四', 'text 主人戒賓戒猶警也賓禮辭', 'label 右戒賓', 'ji 記大夫與則公士為賓', 'text 乏參侯道容謂之乏', 'label 右張侯', 'ji 記凡侯鄉侯上个五尋', 'label 右賓酢主人之俎', 'title 禮書綱目卷九'],
+    },
+  ]);
+});
+
+test('daizhige: short item lines are headings; 卷一百十 is volume 110', () => {
+  const src = sourceOf('欽定四庫全書\n\n禮書卷一百十\n\n宋 陳祥道 撰\n\n<經部,禮類,通禮之屬,禮書,卷一百十>\n\n鹿中【中者前跪】\n\n兕中\n\n鄉射記曰君國中射則皮樹中');
+  const volumes = importDaizhige(src, 'x').volumes;
+  assert.deepEqual(outline(volumes)[0].blocks, ['title 欽定四庫全書', 'title 禮書卷一百十', 'byline 宋 陳祥道 撰', 'h2 鹿中中者前跪', 'h2 兕中', 'text 鄉射記曰君國中射則皮樹中']);
+  assert.equal(volumes[0].number, 110);
+});
+
+test('wikisource: page header left out, front matter, volumes closed by their title, whole-line 〈〉 commentary, headings', () => {
+  const src = sourceOf(['礼经本义_(四库全书本)/全览 中华文库', '礼经本义 全览 |', '钦定四库全书 经部四', '〈臣〉等谨案礼经本义', '钦定四库全书', '礼经本义卷一', '无锡蔡徳晋撰', '嘉礼', '士冠礼', '〈髙紫超曰加冠于首曰冠〉', '筮于庙门', '〈筮者以蓍问吉凶也〉', '右筮日', '礼经本义卷一', '<经部,礼类,仪礼之属,礼经本义>', '钦定四库全书', '礼经本义卷二', '无锡蔡徳晋撰', '嘉礼', '士昏礼', '昏礼下达〈句〉纳采用雁', '礼经本义卷二'].join('\n'));
+  const volumes = importWikisource(src, 'x').volumes;
+  assert.deepEqual(outline(volumes), [
+    { title: '礼经本义卷一', number: 1, blocks: ['title 钦定四库全书 经部四', 'front 臣等谨案礼经本义', 'title 钦定四库全书', 'title 礼经本义卷一', 'byline 无锡蔡徳晋撰', 'h1 嘉礼', 'h2 士冠礼', 'commentary:zhu 髙紫超曰加冠于首曰冠', 'text 筮于庙门', 'commentary:zhu 筮者以蓍问吉凶也', 'label 右筮日', 'title 礼经本义卷一'] },
+    { title: '礼经本义卷二', number: 2, blocks: ['title 钦定四库全书', 'title 礼经本义卷二', 'byline 无锡蔡徳晋撰', 'h1 嘉礼', 'h2 士昏礼', 'text 昏礼下达句纳采用雁', 'title 礼经本义卷二'] },
+  ]);
+  assert.deepEqual(src.file.messages.map((m) => `${m.line} ${m.ruleId}`), ['1 source-chrome', '2 source-chrome']);
+});
+
+test('wikisource: a short line of running text after text is not a heading', () => {
+  const src = sourceOf('礼经本义卷一\n无锡蔡徳晋撰\n士冠礼\n筮于庙门\n降盥如主人礼\n右筮日\n吊礼\n礼经本义卷一');
+  const blocks = outline(importWikisource(src, 'x').volumes)[0].blocks;
+  assert.deepEqual(blocks, ['title 礼经本义卷一', 'byline 无锡蔡徳晋撰', 'h2 士冠礼', 'text 筮于庙门', 'text 降盥如主人礼', 'label 右筮日', 'h2 吊礼', 'title 礼经本义卷一']);
+});
+
+test('verse: bylines, headings, verse lines, commentary, 【附注】 paragraphs', () => {
+  const src = sourceOf(['元 舒天民 撰', '', '舒 恭 注', '', '六艺条目', '', '五礼【见周礼春官大宗伯】', '', '春见曰朝犹朝之早【曰朝之朝音潮】', '', '朝者欲其来之早也', '', '【附注】朱子曰众覜曰同', '', '夏见曰宗尊王之道'].join('\n'));
+  assert.deepEqual(outline(importVerse(src, '六藝綱目').volumes), [
+    { title: '六藝綱目', number: null, blocks: ['byline 元 舒天民 撰', 'byline 舒 恭 注', 'h1 六艺条目', 'h2 五礼见周礼春官大宗伯', 'text 春见曰朝犹朝之早曰朝之朝音潮', 'commentary:zhu 朝者欲其来之早也', 'commentary:fuzhu 朱子曰众覜曰同', 'text 夏见曰宗尊王之道'] },
+  ]);
+});
+
+test('verse: the classifier reads the signs of commentary', () => {
+  assert.equal(classifyVerseParagraph('禴薄也易东隣杀牛不如西隣之禴祭', '夏享曰禴百物未成其祭尚薄乐以旌诚', true), 'commentary');
+  assert.equal(classifyVerseParagraph('槱音酉○司中司命文昌第五第四星', '司中司命风师雨师柴牲并燔谓之槱燎', true), 'commentary');
+  assert.equal(classifyVerseParagraph('秋享曰尝新糓既升荐其馨香', '', false), 'verse');
+  assert.equal(classifyVerseParagraph('二曰六乐云门咸池大韶大夏大濩大武', '一曰五礼吉礼居先凶礼宾军嘉礼终焉', true), 'verse');
+});
+
+test('docsify: comments skipped, one paragraph a line, labels inside and at the head of lines', () => {
+  const src = sourceOf('<!-- { "loadSidebar": true } -->\n　　乃张侯【侯谓所射布也　射食亦反】右张侯　记凡侯天子熊侯\n　　右速宾　记其牲狗也', 'p.md');
+  assert.deepEqual(outline(importDocsify(src, '儀禮注疏').volumes)[0].blocks, ['text 乃张侯侯谓所射布也　射食亦反', 'label 右张侯', 'ji 记凡侯天子熊侯', 'label 右速宾', 'ji 记其牲狗也']);
+});
+
+test('markdown: # volumes, ## headings, {role} paragraphs, > commentary with {layer}', () => {
+  const src = sourceOf('# 禮書綱目卷九\n\n{題}禮書綱目卷九\n\n## 鄉射禮\n\n主人戒賓【{音義}戒音界】\n\n> {附注}補注\n\n{記}記大夫與\n', 'm.md');
+  assert.deepEqual(outline(importMarkdown(src, 'x').volumes), [
+    { title: '禮書綱目卷九', number: 9, blocks: ['title 禮書綱目卷九', 'h1 鄉射禮', 'text 主人戒賓戒音界', 'commentary:fuzhu 補注', 'ji 記大夫與'] },
+  ]);
+});

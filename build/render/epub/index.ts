@@ -1,0 +1,199 @@
+/**
+ * EPUB 3 renderer: document tree → EPUB bytes. Pure: no file system, no
+ * clock, no randomness (fonts come in as bytes or from a provider).
+ */
+import { createHash } from 'node:crypto';
+import type { Chapter, Options } from 'epub-gen-memory';
+import { subsetFonts } from '../../fonts/subset.js';
+import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
+import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
+import { EPUB_ASSETS } from './assets.js';
+import { coverSvg } from './cover.js';
+import { creditLine, legendPage, titlePage } from './front.js';
+import { buildPackage } from './package.js';
+import type { EpubOptions, TocEntry } from './types.js';
+import { renderVolume, VOCAB_PREFIX } from './xhtml.js';
+
+export type { EpubOptions, TocEntry } from './types.js';
+export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
+export { LAYER_LABELS, layerLabel } from './layers.js';
+
+const FALLBACK_DATE = '2000-01-01';
+
+/** The package language: the edition's, made explicit about the script (zh-Hant for traditional). */
+export function packageLanguage(meta: EditionMeta): string {
+  const lang = meta.language || 'zh';
+  if (/-Han[st]\b/i.test(lang)) return lang;
+  if (/^zh\b/i.test(lang)) return `zh-${meta.script === 'traditional' ? 'Hant' : 'Hans'}${lang.slice(2)}`;
+  return lang;
+}
+
+/** A urn:uuid derived from the edition (UUID v5 layout over SHA-1), stable across builds. */
+export function editionIdentifier(meta: EditionMeta): string {
+  const h = createHash('sha1').update(['diaoban', meta.id, meta.title, meta.author, meta.script].join('\u0000')).digest();
+  h[6] = (h[6] & 0x0f) | 0x50;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `urn:uuid:${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+/** The build date: explicit option, else the edition's date, else a fixed fallback. */
+export function bookDate(meta: EditionMeta, date?: string): Date {
+  const d = new Date(date ?? meta.date ?? FALLBACK_DATE);
+  if (Number.isNaN(d.getTime())) throw new Error(`invalid date for the EPUB: ${date ?? meta.date}`);
+  return d;
+}
+
+/** For the CLI: SOURCE_DATE_EPOCH (seconds) as an ISO date, when set. */
+export function dateFromSourceDateEpoch(value: string | undefined): string | undefined {
+  if (!value || !/^\d+$/.test(value)) return undefined;
+  return new Date(Number(value) * 1000).toISOString();
+}
+
+function isProvider(f: EpubOptions['fonts']): f is FontProvider {
+  return typeof f === 'object' && f !== null && 'load' in f && typeof (f as FontProvider).load === 'function';
+}
+
+async function resolveFonts(f: EpubOptions['fonts']): Promise<readonly LoadedFont[]> {
+  if (!f) return [];
+  return isProvider(f) ? f.load() : f;
+}
+
+/** Text content of markup (tags dropped, the entities we write decoded): what the fonts must draw. */
+function markupText(markup: string): string {
+  return markup
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+
+function fontFileName(font: SubsetFont): string {
+  return `${font.family.replace(/[^A-Za-z0-9]/g, '')}.${font.format}`;
+}
+
+function fontCss(subsets: readonly SubsetFont[], stack: readonly LoadedFont[]): string {
+  const faces = subsets.map(
+    (f) =>
+      `@font-face {\n  font-family: "${f.family}";\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
+  );
+  const families = [...stack.map((f) => `"${f.family}"`), 'serif'].join(', ');
+  return `${faces.join('\n')}\nhtml {\n  font-family: ${families};\n}\n`;
+}
+
+function depth(entries: readonly TocEntry[]): number {
+  return entries.reduce((m, e) => Math.max(m, 1 + depth(e.children)), 0);
+}
+
+interface ChapterSpec {
+  itemId: string;
+  filename: string;
+  title: string;
+  content: string;
+  beforeToc: boolean;
+  bodyClass: string;
+  bodyType: string;
+  coverImage: string;
+  coverAlt: string;
+}
+
+/**
+ * Renders the tree as an EPUB 3 (vertical-rl, rtl page progression), one
+ * XHTML document per volume, notes as layered small print or pop-up footnotes.
+ */
+export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise<Uint8Array> {
+  const meta = tree.edition;
+  const popup = new Set<LayerId>(options.popupLayers ?? []);
+  const lang = packageLanguage(meta);
+  const date = bookDate(meta, options.date);
+  const identifier = editionIdentifier(meta);
+  const credit = creditLine(meta);
+
+  const n = tree.children.length;
+  const volumes = tree.children.map((v, i) => {
+    const doc = renderVolume(v, i, n, { popup });
+    options.onVolume?.(i + 1, n);
+    return doc;
+  });
+
+  const chapter = (c: Partial<ChapterSpec> & Pick<ChapterSpec, 'itemId' | 'filename' | 'title' | 'content'>): ChapterSpec => ({
+    beforeToc: false,
+    bodyClass: '',
+    bodyType: 'bodymatter',
+    coverImage: '',
+    coverAlt: '',
+    ...c,
+  });
+  const front: ChapterSpec[] = [
+    chapter({ itemId: 'titlepage', filename: 'titlepage.xhtml', title: meta.title, content: titlePage(meta), beforeToc: true, bodyClass: 'titlepage-page', bodyType: 'frontmatter' }),
+    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
+  ];
+  const body = volumes.map((v) =>
+    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: 'volume-page' }),
+  );
+  const tocTitle = '目錄';
+  const tocEntries = volumes.map((v) => v.toc);
+
+  // Fonts: exactly the characters the book shows (bodies, titles, TOC labels).
+  const stack = await resolveFonts(options.fonts);
+  const text = [meta.title, credit, tocTitle, ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
+  const subsets = stack.length ? await subsetFonts(stack, text) : [];
+
+  const coverAlt = `${meta.title}　${credit}`;
+  const cover = new File([coverSvg(meta.title, credit, subsets)], 'cover.svg', { type: 'image/svg+xml' });
+  const coverPage = chapter({
+    itemId: 'cover',
+    filename: 'cover.xhtml',
+    title: meta.title,
+    content: '',
+    beforeToc: true,
+    bodyClass: 'cover-page',
+    bodyType: 'cover',
+    coverImage: 'cover.svg',
+    coverAlt,
+  });
+
+  const chapters = [coverPage, ...front, ...body].map(
+    (c): Chapter => ({ ...c, excludeFromToc: false, vocabPrefix: VOCAB_PREFIX }) as Chapter,
+  );
+  const layersNamed = [...new Set(volumes.flatMap((v) => [...v.layers]))].length;
+  const libraryOptions = {
+    title: meta.title,
+    author: [credit],
+    publisher: '',
+    description: meta.description ?? '',
+    cover,
+    tocTitle,
+    lang,
+    date: date.toISOString(),
+    // @charset must stay the first thing in the file.
+    css: `@charset "UTF-8";\n${fontCss(subsets, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}`,
+    fonts: subsets.map((f) => ({ filename: fontFileName(f), url: `embedded:${fontFileName(f)}` })),
+    contentOPF: EPUB_ASSETS.contentOPF,
+    tocXHTML: EPUB_ASSETS.tocXHTML,
+    tocNCX: EPUB_ASSETS.tocNCX,
+    chapterXHTML: EPUB_ASSETS.chapterXHTML,
+    prependChapterTitles: false,
+    numberChaptersInTOC: false,
+    verbose: false,
+    version: 3,
+    // Our own template variables (epub-gen-memory passes unknown options through to the templates).
+    identifier,
+    tocEntries,
+    tocDepth: Math.max(1, depth(tocEntries)),
+    landmarks: [
+      { type: 'cover', href: 'cover.xhtml', label: '封面' },
+      { type: 'titlepage', href: 'titlepage.xhtml', label: '書名頁' },
+      { type: 'toc', href: 'toc.xhtml', label: tocTitle },
+      ...(body.length ? [{ type: 'bodymatter', href: body[0].filename, label: '正文' }] : []),
+    ],
+    accessibilitySummary:
+      `Vertical Chinese text (right to left) in ${lang}. Main text is set in full size; ` +
+      `${layersNamed} commentary layer(s) are set in small print, each marked with its own class and colour and named in the legend` +
+      (popup.size ? `; the layers ${[...popup].join(', ')} are pop-up footnotes linked from the text` : '') +
+      '. Navigation by volume and section through the table of contents.',
+  } satisfies Options & Record<string, unknown>;
+
+  return buildPackage(libraryOptions, chapters, { identifier, date, fontBytes: subsets.map((f) => f.bytes) });
+}

@@ -1,0 +1,75 @@
+/** Reading an EPUB back for the tests: unzip (jszip) and walk the XHTML (htmlparser2). */
+import JSZip from 'jszip';
+import { parseDocument } from 'htmlparser2';
+import { Element, Text, type Node as ChildNode } from 'domhandler';
+import type { LayerId } from '../../tree/types.js';
+
+export async function unzip(bytes: Uint8Array): Promise<{ names: string[]; text: Map<string, string>; zip: JSZip }> {
+  const zip = await JSZip.loadAsync(bytes);
+  const names = Object.keys(zip.files);
+  const text = new Map<string, string>();
+  for (const n of names) if (/\.(xhtml|opf|ncx|css|xml|svg)$/.test(n) || n === 'mimetype') text.set(n, await zip.file(n)!.async('string'));
+  return { names, text, zip };
+}
+
+export function parseXhtml(xhtml: string): ChildNode[] {
+  return parseDocument(xhtml, { xmlMode: true }).children;
+}
+
+const classes = (e: Element): string[] => (e.attribs.class ?? '').split(/\s+/).filter(Boolean);
+const isElement = (n: ChildNode): n is Element => n instanceof Element;
+const isText = (n: ChildNode): n is Text => n instanceof Text;
+
+export function findAll(nodes: ChildNode[], pred: (e: Element) => boolean, out: Element[] = []): Element[] {
+  for (const n of nodes) {
+    if (!isElement(n)) continue;
+    if (pred(n)) out.push(n);
+    findAll(n.children, pred, out);
+  }
+  return out;
+}
+
+export function textOf(nodes: ChildNode[]): string {
+  return nodes.map((n) => (isText(n) ? n.data : isElement(n) ? textOf(n.children) : '')).join('');
+}
+
+const layerOf = (e: Element): LayerId | undefined => classes(e).find((c) => c.startsWith('note-'))?.slice(5);
+
+/**
+ * The reading text of one volume document in tree order: pop-up asides are
+ * read where their noteref stands (the noteref's own label is apparatus and
+ * is skipped); also every note/commentary element as [layer, text].
+ */
+export function readVolume(xhtml: string): { text: string; notes: Array<[LayerId, string]> } {
+  const doc = parseXhtml(xhtml);
+  const body = findAll(doc, (e) => e.name === 'body')[0];
+  const asides = new Map(findAll(body.children, (e) => e.name === 'aside').map((a) => [a.attribs.id, a]));
+  const notes: Array<[LayerId, string]> = [];
+  const walk = (nodes: ChildNode[]): string =>
+    nodes
+      .map((n) => {
+        if (isText(n)) {
+          // Line breaks between blocks are markup layout, not text.
+          const parent = n.parent instanceof Element ? n.parent : null;
+          return parent && (parent.name === 'section' || parent.name === 'body') && /^\s*$/.test(n.data) ? '' : n.data;
+        }
+        if (!isElement(n)) return '';
+        if (n.name === 'aside') return '';
+        if (n.name === 'a' && classes(n).includes('noteref')) {
+          const aside = asides.get(n.attribs.href.slice(1));
+          if (!aside) throw new Error(`noteref ${n.attribs.href} has no aside`);
+          return readNote(aside);
+        }
+        if (classes(n).includes('note') || classes(n).includes('commentary')) return readNote(n);
+        return walk(n.children);
+      })
+      .join('');
+  const readNote = (e: Element): string => {
+    const slot = notes.push([layerOf(e) ?? '?', '']) - 1;
+    const s = walk(e.children);
+    notes[slot][1] = s;
+    return s;
+  };
+  const text = walk(body.children);
+  return { text, notes };
+}

@@ -1,0 +1,24 @@
+import type { FontProvider, LoadedFont } from '../../fonts/types.js';
+import type { LayerId } from '../../tree/types.js';
+
+export interface EpubOptions {
+  /** Layers set as pop-up footnotes (noteref → aside); the others stay inline. */
+  popupLayers?: readonly LayerId[];
+  /** The font stack (first wins), already loaded, or a provider; no fonts are embedded when absent. */
+  fonts?: readonly LoadedFont[] | FontProvider;
+  /**
+   * Publication date, ISO 8601 (2026-01-01 or a full timestamp). Used for
+   * dc:date, dcterms:modified and every zip entry. Falls back to the
+   * edition's `date`, then 2000-01-01 (never the clock).
+   */
+  date?: string;
+  /** Called after each volume is rendered: i = 1…n. */
+  onVolume?: (i: number, n: number) => void;
+}
+
+/** An entry of the nested table of contents. */
+export interface TocEntry {
+  label: string;
+  href: string;
+  children: TocEntry[];
+}

@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderVolume, volumeFilename } from './xhtml.js';
+import { commentary, h, note, p, sampleTree, vol } from './fixtures.test-util.js';
+import { findAll, parseXhtml, readVolume, textOf } from './read-epub.test-util.js';
+import { legendPage } from './front.js';
+import { Element } from 'domhandler';
+
+const wrap = (body: string): string => `<html><body>${body}</body></html>`;
+
+test('volume files have explicit ASCII names, padded to the volume count', () => {
+  assert.equal(volumeFilename(0, 2), 'vol01.xhtml');
+  assert.equal(volumeFilename(16, 17), 'vol17.xhtml');
+  assert.equal(volumeFilename(4, 120), 'vol005.xhtml');
+});
+
+test('main text is plain; each inline note is a <small> whose class names its layer, with epub:type and role', () => {
+  const tree = sampleTree();
+  const doc = renderVolume(tree.children[0], 0, 2, { popup: new Set() });
+  const nodes = parseXhtml(wrap(doc.body));
+  const notes = findAll(nodes, (e) => e.name === 'small');
+  const byLayer = new Map(notes.map((e) => [e.attribs.class, e]));
+  for (const layer of ['zhu', 'yinyi', 'shu', 'chuchu', 'an']) {
+    const e = byLayer.get(`note note-${layer}`);
+    assert.ok(e, `a note of layer ${layer}`);
+    assert.equal(e.attribs['epub:type'], `diaoban:${layer}`);
+    assert.equal(e.attribs.role, 'note');
+  }
+  // The 音義 note sits inside the 注 note.
+  const zhu = byLayer.get('note note-zhu')!;
+  assert.equal(findAll(zhu.children, (e) => e.name === 'small')[0].attribs.class, 'note note-yinyi');
+  // Commentary paragraph keeps its layer.
+  const para = findAll(nodes, (e) => e.name === 'p' && (e.attribs.class ?? '').startsWith('commentary'))[0];
+  assert.equal(para.attribs.class, 'commentary note-fuzhu');
+  // The first paragraph of the main text holds no markup other than the notes.
+  const first = findAll(nodes, (e) => e.name === 'p' && e.attribs.class === 'text')[0];
+  assert.ok(first.children.every((c) => c.type === 'text' || (c instanceof Element && c.name === 'small')));
+});
+
+test('an unknown layer survives as class note-<id>', () => {
+  const tree = sampleTree();
+  const doc = renderVolume(tree.children[1], 1, 2, { popup: new Set() });
+  assert.match(doc.body, /<small class="note note-mystery" epub:type="diaoban:mystery" role="note">未知之層<\/small>/);
+  assert.ok(doc.layers.has('mystery'));
+});
+
+test('pop-up layers become noteref → aside in the same document, after the block; other layers stay inline', () => {
+  const tree = sampleTree();
+  const doc = renderVolume(tree.children[0], 0, 2, { popup: new Set(['shu', 'fuzhu']) });
+  const nodes = parseXhtml(wrap(doc.body));
+  const refs = findAll(nodes, (e) => e.name === 'a');
+  assert.deepEqual(
+    refs.map((r) => [r.attribs.class, r.attribs['epub:type'], r.attribs.role, r.attribs.href]),
+    [
+      ['noteref noteref-shu', 'noteref', 'doc-noteref', '#fn1'],
+      ['noteref noteref-fuzhu', 'noteref', 'doc-noteref', '#fn2'],
+    ],
+  );
+  const asides = findAll(nodes, (e) => e.name === 'aside');
+  assert.deepEqual(
+    asides.map((a) => [a.attribs.id, a.attribs.class, a.attribs['epub:type'], a.attribs.role]),
+    [
+      ['fn1', 'note note-shu popup', 'footnote', 'doc-footnote'],
+      ['fn2', 'commentary note-fuzhu popup', 'footnote', 'doc-footnote'],
+    ],
+  );
+  assert.equal(textOf(asides[0].children), '疏曰此一經論戒賓之事');
+  // No aside inside a paragraph (XHTML forbids it); 注 stays inline.
+  assert.equal(findAll(nodes, (e) => e.name === 'p' && findAll(e.children, (x) => x.name === 'aside').length > 0).length, 0);
+  assert.ok(findAll(nodes, (e) => e.attribs.class === 'note note-zhu').length === 1);
+});
+
+test('a pop-up commentary paragraph at the head of a volume gets its own noteref anchor', () => {
+  const v = vol('卷一', 1, commentary('shu', '疏文'), p('text', '經文'));
+  const doc = renderVolume(v, 0, 1, { popup: new Set(['shu']) });
+  assert.match(doc.body, /<p class="noteref-anchor"><a class="noteref noteref-shu"[^>]*>疏<\/a><\/p><aside id="fn1"/);
+  assert.equal(readVolume(wrap(doc.body)).text, '疏文經文');
+});
+
+test('nested pop-up notes keep reading order', () => {
+  const v = vol('卷一', 1, p('text', '甲', note('shu', '乙', note('shu', '丙'), '丁'), '戊'));
+  const doc = renderVolume(v, 0, 1, { popup: new Set(['shu']) });
+  const r = readVolume(wrap(doc.body));
+  assert.equal(r.text, '甲乙丙丁戊');
+  assert.deepEqual(r.notes, [
+    ['shu', '乙丙丁'],
+    ['shu', '丙'],
+  ]);
+});
+
+test('TOC nests volumes → headings by depth', () => {
+  const v = vol('卷一', 1, h(1, '嘉禮'), h(2, '士冠禮'), h(3, '鹿中'), h(3, '兕中'), h(2, '士昏禮'), h(1, '賓禮'), h(3, '孤項'));
+  const doc = renderVolume(v, 0, 1, { popup: new Set() });
+  const shape = (e: { label: string; children: unknown[] }): unknown => [e.label, (e.children as Array<typeof e>).map(shape)];
+  assert.deepEqual(shape(doc.toc), [
+    '卷一',
+    [
+      ['嘉禮', [['士冠禮', [['鹿中', []], ['兕中', []]]], ['士昏禮', []]]],
+      ['賓禮', [['孤項', []]]],
+    ],
+  ]);
+  assert.equal(doc.toc.children[0].href, 'vol01.xhtml#vol01-h1');
+  assert.match(doc.body, /<h2 id="vol01-h1" class="heading heading-1">嘉禮<\/h2>/);
+  assert.match(doc.body, /<h4 id="vol01-h3" class="heading heading-3">鹿中<\/h4>/);
+});
+
+test('text is escaped', () => {
+  const doc = renderVolume(vol('卷<一>', 1, p('text', 'a<b>&c')), 0, 1, { popup: new Set() });
+  assert.match(doc.body, /a&lt;b&gt;&amp;c/);
+  assert.match(doc.body, /aria-label="卷&lt;一&gt;"/);
+});
+
+test('the legend names each layer of the tree and shows it set as it is in the text', () => {
+  const html = legendPage(sampleTree(), new Set(['shu']));
+  for (const label of ['注', '音義', '附注', '出處', '案', 'mystery']) assert.ok(html.includes(`<span class="legend-label">${label}</span>`), label);
+  assert.match(html, /<small class="note note-zhu"[^>]*>主人州長也長丁丈反……<\/small>/);
+  assert.match(html, /<a class="noteref noteref-shu"[^>]*href="#legend-\d+"[^>]*>疏<\/a>/);
+  assert.match(html, /<aside id="legend-\d+" class="note note-shu popup" epub:type="footnote"/);
+});

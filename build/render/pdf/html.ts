@@ -1,0 +1,293 @@
+/**
+ * BookLayout → one HTML document for Chromium.
+ *
+ * Each laid-out page becomes one block of the page area's exact size
+ * (`.pg`, break-after: page, named page recto/verso) with every character
+ * absolutely placed in its cell: the grid engine already decided every
+ * cell, so nothing here measures text.
+ *
+ * Two modes:
+ * - `paged`: the body holds light placeholders for Paged.js (which then
+ *   only places blocks on pages and draws the page model: margins, margin
+ *   boxes, counters, bleed and marks); the characters are kept in a JSON
+ *   island and filled into the placed blocks afterwards (fillScript), so
+ *   Paged.js's chunker never walks them.
+ * - `plain`: the same blocks filled in place, no Paged.js — Chromium's own
+ *   printing, the benchmark's floor.
+ */
+import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
+import type { PageGeometry, Side } from './geometry.js';
+import { chineseNumeral } from './numerals.js';
+import { escapeHtml, fillFields, type Template } from './template.js';
+
+/** The placeholder for a character no configured font covers. */
+export const MISSING_GLYPH = '〓';
+
+export interface FontSource {
+  /** A family name for local(), e.g. `Noto Serif CJK TC`. */
+  local?: string;
+  /** An absolute font file path, loaded as a file: URL. */
+  file?: string;
+  /** CSS unicode-range, when the font is for some characters only. */
+  unicodeRange?: string;
+}
+
+export interface PdfMeta {
+  title: string;
+  author: string;
+  subject?: string;
+  /** BCP 47 (zh-Hant). */
+  language: string;
+}
+
+export interface RenderOptions {
+  meta: PdfMeta;
+  template: Template;
+  geometry: PageGeometry;
+  /** The font stack, first wins. */
+  fonts: readonly FontSource[];
+  /** Whether some configured font draws a code point; uncovered characters print as 〓. */
+  covers?: (codePoint: number) => boolean;
+  mode?: 'paged' | 'plain';
+  /** CSS bleed (3mm) and crop marks, for print shops (Paged.js only). */
+  bleed?: string;
+  marks?: boolean;
+}
+
+/** One PDF page: a laid-out page, or a blank one inserted to keep rectos on odd pages. */
+export interface PlannedPage {
+  page: Page | null;
+  side: Side;
+  volume: number;
+  volumeTitle: string;
+  leaf: number;
+}
+
+export interface RenderedHtml {
+  html: string;
+  /** PDF page i (0-based) ← planned[i]. */
+  planned: PlannedPage[];
+}
+
+/**
+ * The PDF's pages in order. A volume starts on a recto (an odd page); where a
+ * page's side does not match the parity of its place, a blank page of the
+ * other side goes before it.
+ */
+export function planPages(layout: BookLayout): PlannedPage[] {
+  const out: PlannedPage[] = [];
+  for (const volume of layout.volumes) {
+    for (const page of volume.pages) {
+      const want: Side = out.length % 2 === 0 ? 'recto' : 'verso';
+      if (page.side !== want) {
+        const prev = out[out.length - 1];
+        out.push({
+          page: null,
+          side: want,
+          volume: prev?.volume ?? page.volume,
+          volumeTitle: prev?.volumeTitle ?? page.volumeTitle,
+          leaf: prev?.leaf ?? page.leaf,
+        });
+      }
+      out.push({ page, side: page.side, volume: page.volume, volumeTitle: page.volumeTitle, leaf: page.leaf });
+    }
+  }
+  return out;
+}
+
+/** 禮經本義卷一 → 卷一 when the volume title repeats the book title. */
+export function volumeLabel(volumeTitle: string, bookTitle: string): string {
+  const t = volumeTitle.trim();
+  if (bookTitle && t.startsWith(bookTitle) && t.length > bookTitle.length) return t.slice(bookTitle.length).trim();
+  return t;
+}
+
+const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
+
+function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: string } {
+  const rules: string[] = [];
+  const names: string[] = [];
+  fonts.forEach((f, i) => {
+    const src: string[] = [];
+    if (f.local) src.push(`local(${JSON.stringify(f.local)})`);
+    if (f.file) src.push(`url(${JSON.stringify('file://' + encodeURI(f.file))})`);
+    if (src.length === 0) return;
+    const name = `diaoban-${i}`;
+    names.push(JSON.stringify(name));
+    const range = f.unicodeRange ? `unicode-range:${f.unicodeRange};` : '';
+    rules.push(`@font-face{font-family:${JSON.stringify(name)};src:${src.join(',')};${range}font-display:block}`);
+  });
+  return { css: rules.join('\n'), families: names.join(',') };
+}
+
+/** The geometry as CSS: page rules, the block, column and cell positions. */
+export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed' | 'marks' | 'mode'>): string {
+  const out: string[] = [];
+  const box = (b: { top: number; right: number; bottom: number; left: number }): string =>
+    `${mm(b.top)} ${mm(b.right)} ${mm(b.bottom)} ${mm(b.left)}`;
+  const extra = options.mode !== 'plain' && options.bleed ? `bleed:${options.bleed};${options.marks ? 'marks:crop cross;' : ''}` : '';
+  out.push(`@page{size:${mm(g.width)} ${mm(g.height)};margin:${box(g.margins.recto)};${extra}}`);
+  for (const side of ['recto', 'verso'] as const) out.push(`@page ${side}{margin:${box(g.margins[side])}}`);
+  out.push(`.pg{width:${mm(g.area.width)};height:${mm(g.area.height)}}`);
+  out.push(`.pg .col{width:${mm(g.colWidth)};top:${mm(g.gridTop)};height:${mm(g.cells * g.cellHeight)}}`);
+  for (const side of ['recto', 'verso'] as const) {
+    g.columnRight[side].forEach((r, i) => out.push(`.pg.${side} .c${i}{right:${mm(r)}}`));
+    if (g.banxin) out.push(`.pg.${side} .banxin{left:${mm(g.banxin[side].left)};width:${mm(g.banxin[side].width)};top:${mm(g.frame)};bottom:${mm(g.frame)}}`);
+  }
+  out.push(`.col>i{width:${mm(g.colWidth)};height:${mm(g.cellHeight)};line-height:${mm(g.colWidth)};font-size:${mm(g.fontSize)}}`);
+  out.push(`.col>i.n{width:${mm(g.colWidth / 2)};line-height:${mm(g.colWidth / 2)};font-size:${mm(g.noteSize)}}`);
+  out.push(`.col>i.s{font-size:${mm(g.noteSize)}}`);
+  for (let c = 0; c < g.cells; c++) out.push(`.r${c}{top:${mm(c * g.cellHeight)}}`);
+  out.push(`:root{--frame:${mm(g.frame)};--col:${mm(g.colWidth)};--cell:${mm(g.cellHeight)};--font:${mm(g.fontSize)};--note:${mm(g.noteSize)}}`);
+  return out.join('\n');
+}
+
+type Covers = (cp: number) => boolean;
+
+function glyph(ch: string, covers: Covers | undefined): string {
+  if (covers) {
+    const cp = ch.codePointAt(0)!;
+    if (cp > 0x20 && cp !== 0x3000 && !covers(cp)) return MISSING_GLYPH;
+  }
+  return escapeHtml(ch);
+}
+
+function textRunHtml(run: TextRun, covers: Covers | undefined): string {
+  const style = run.style === 'small' ? ' s' : run.style === 'lacuna' ? ' lac' : run.style === 'glyph' ? ' gl' : '';
+  let out = '';
+  let cell = run.start;
+  for (const ch of Array.from(run.text)) {
+    if (ch !== ' ' && ch !== '\u3000') out += `<i class="r${cell}${style}">${glyph(ch, covers)}</i>`;
+    cell++;
+  }
+  return out;
+}
+
+function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, covers: Covers | undefined): string {
+  let out = '';
+  let cell = start;
+  for (const seg of segments) {
+    const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''}`;
+    for (const ch of Array.from(seg.text)) {
+      if (ch !== ' ' && ch !== '\u3000') out += `<i class="${cls} r${cell}">${glyph(ch, covers)}</i>`;
+      cell++;
+    }
+  }
+  return out;
+}
+
+function noteHtml(chunk: NoteChunk, covers: Covers | undefined): string {
+  // Right sub-column first: the reading order is the document order, so copy and search follow it.
+  return segmentsHtml(chunk.right, 'R', chunk.start, covers) + segmentsHtml(chunk.left, 'L', chunk.start, covers);
+}
+
+/** The grid of one page: columns in reading order, each with its runs. */
+export function pageGridHtml(page: Page, covers?: Covers): string {
+  let out = '';
+  for (const column of page.columns) {
+    const role = column.role ? ` role-${column.role}` : '';
+    out += `<div class="col c${column.index}${role}">`;
+    for (const run of column.runs) out += run.type === 'text' ? textRunHtml(run, covers) : noteHtml(run, covers);
+    out += '</div>';
+  }
+  return out;
+}
+
+function rulesHtml(g: PageGeometry, side: Side): string {
+  // 界欄: a rule between neighbouring columns and between the text and the 版心.
+  let out = '';
+  const rights = g.columnRight[side];
+  for (let i = 1; i < rights.length; i++) out += `<b class="rule" style="right:${mm(rights[i])}"></b>`;
+  if (g.banxin) {
+    const edge = side === 'recto' ? rights[rights.length - 1] + g.colWidth : rights[0];
+    out += `<b class="rule bx-rule" style="right:${mm(edge)}"></b>`;
+  }
+  return out;
+}
+
+function pageFields(p: PlannedPage, options: RenderOptions): Record<string, string> {
+  const def = options.template.definition;
+  return {
+    book: options.meta.title,
+    author: options.meta.author,
+    heading: def.banxin?.heading ?? '',
+    volume: volumeLabel(p.volumeTitle, options.meta.title),
+    volumeTitle: p.volumeTitle,
+    leaf: chineseNumeral(p.leaf),
+    side: p.side,
+  };
+}
+
+/** The filled inside of one page block: template decoration, rules, grid. */
+export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
+  const def = options.template.definition;
+  const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
+  const rules = def.rules ? rulesHtml(options.geometry, p.side) : '';
+  return decoration + rules + (p.page ? pageGridHtml(p.page, options.covers) : '');
+}
+
+/** What Paged.js sees of a page: the block and the strings for running heads. */
+function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
+  const vol = escapeHtml(volumeLabel(p.volumeTitle, options.meta.title));
+  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
+  return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(options.meta.title)}</span><span class="rh-volume">${vol}</span></div>`;
+}
+
+/** Keeps a JSON island safe inside <script>. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The HTML of a book, or of some of its planned pages (one browser run of
+ * several): `planned` defaults to all pages of the layout.
+ */
+export function renderHtml(layout: BookLayout, options: RenderOptions, planned: PlannedPage[] = planPages(layout)): RenderedHtml {
+  const mode = options.mode ?? 'paged';
+  const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
+  const fonts = fontFaceCss(options.fonts);
+  const css = [
+    fonts.css,
+    options.template.baseCss,
+    `body{font-family:${fonts.families || 'serif'}}`,
+    geometryCss(options.geometry, { ...options, mode }),
+    options.template.css,
+  ].join('\n');
+  const head = `<!doctype html>\n<html lang="${escapeHtml(options.meta.language)}"><head><meta charset="utf-8"><title>${escapeHtml(options.meta.title)}</title>\n<style>\n${css}\n</style></head>`;
+  const cls = `tpl-${options.template.definition.name}`;
+  if (mode === 'plain') {
+    const body = planned
+      .map((p, i) => placeholderHtml(p, i, options, isFirst(i)).replace('</div>', pageInnerHtml(p, options) + '</div>'))
+      .join('\n');
+    return { html: `${head}\n<body class="${cls}">\n${body}\n</body></html>\n`, planned };
+  }
+  const placeholders = planned.map((p, i) => placeholderHtml(p, i, options, isFirst(i))).join('\n');
+  const fills = planned.map((p) => pageInnerHtml(p, options));
+  const body =
+    `<template id="diaoban-pages">\n${placeholders}\n</template>\n` +
+    `<script type="application/json" id="diaoban-fill">${jsonForScript(fills)}</script>`;
+  return { html: `${head}\n<body class="${cls}">\n${body}\n</body></html>\n`, planned };
+}
+
+/**
+ * Runs in the browser after paged.js is loaded: paginates the placeholders,
+ * then fills each placed block with its characters. Resolves to the number
+ * of pages Paged.js made.
+ */
+export const PAGINATE_SCRIPT = `(async () => {
+  const Paged = window.Paged;
+  const source = document.getElementById('diaoban-pages');
+  const fillIsland = document.getElementById('diaoban-fill');
+  const fills = JSON.parse(fillIsland.textContent);
+  fillIsland.remove();
+  const content = source.content;
+  source.remove();
+  await document.fonts.ready;
+  const previewer = new Paged.Previewer();
+  const flow = await previewer.preview(content, undefined, document.body);
+  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
+    block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
+  }
+  await document.fonts.ready;
+  return flow.total;
+})()`;

@@ -1,0 +1,85 @@
+/**
+ * The PDF renderer: BookLayout → HTML for Chromium + Paged.js, and the
+ * pdf-lib post-processing of what Chromium prints. Pure; build/cli/pdf.ts
+ * drives the browser and writes the file.
+ */
+import type { BookLayout } from '../../layout/types.js';
+import { planPages, pageInnerHtml, type PlannedPage, type RenderOptions } from './html.js';
+import type { OutlineEntry } from './postprocess.js';
+
+export {
+  renderHtml,
+  planPages,
+  pageGridHtml,
+  pageInnerHtml,
+  geometryCss,
+  volumeLabel,
+  PAGINATE_SCRIPT,
+  MISSING_GLYPH,
+  type RenderOptions,
+  type RenderedHtml,
+  type PlannedPage,
+  type FontSource,
+  type PdfMeta,
+} from './html.js';
+export { computeGeometry, parsePageSize, lengthToMm, cellBox, noteBox, type PageGeometry, type Side } from './geometry.js';
+export { parseTemplateDefinition, fillFields, escapeHtml, type Template, type TemplateDefinition } from './template.js';
+export {
+  postProcessPdf,
+  mergePdfs,
+  repairToUnicode,
+  repairToUnicodeCMap,
+  setInfo,
+  setOutline,
+  saveDeterministic,
+  type PdfInfo,
+  type OutlineEntry,
+  type PostProcessOptions,
+} from './postprocess.js';
+export { chineseNumeral } from './numerals.js';
+export { fontSourcesFor, fontSourcesWithOverrides, fontSpecsWithOverrides } from './fonts.js';
+export { repairRadical, isRadical, ideographsForRadical } from './radicals.js';
+
+/** The outline: each page's bookmarks, at its PDF page index. */
+export function outlineEntries(planned: readonly PlannedPage[]): OutlineEntry[] {
+  const out: OutlineEntry[] = [];
+  planned.forEach((p, pageIndex) => {
+    for (const b of p.page?.bookmarks ?? []) out.push({ ...b, pageIndex });
+  });
+  return out;
+}
+
+/** Every character the pages print (grid and decoration), for the ToUnicode repair. */
+export function printedChars(planned: readonly PlannedPage[], options: RenderOptions): Set<string> {
+  const chars = new Set<string>();
+  const add = (s: string): void => {
+    for (const c of s) chars.add(c);
+  };
+  add(options.meta.title);
+  add(options.template.definition.banxin?.heading ?? '');
+  for (const p of planned) {
+    add(p.volumeTitle);
+    // The decoration (版心, running heads) and the grid, as text.
+    add(pageInnerHtml(p, options).replace(/<[^>]*>/g, ''));
+  }
+  return chars;
+}
+
+/** Splits a layout into books of a few volumes each, for parallel browser runs. */
+export function splitVolumes(layout: BookLayout, parts: number): BookLayout[] {
+  const n = Math.max(1, Math.min(parts, layout.volumes.length));
+  const total = layout.volumes.reduce((s, v) => s + v.pages.length, 0);
+  const out: BookLayout[] = [];
+  let current: BookLayout = { spec: layout.spec, volumes: [] };
+  let pages = 0;
+  for (const volume of layout.volumes) {
+    current.volumes.push(volume);
+    pages += volume.pages.length;
+    if (out.length < n - 1 && pages >= (total * (out.length + 1)) / n) {
+      out.push(current);
+      current = { spec: layout.spec, volumes: [] };
+    }
+  }
+  if (current.volumes.length) out.push(current);
+  return out;
+}

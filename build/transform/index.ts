@@ -1,0 +1,29 @@
+/**
+ * transform: the parsed tree → the tree the renderers set. Each step is a
+ * tree → tree function; the order matters only in that corrections see the
+ * source script and layers are told apart before the script changes.
+ */
+import type { VFile } from 'vfile';
+import type { EditionConfig } from '../tree/edition.js';
+import type { Root } from '../tree/types.js';
+import { applyCharmap } from './charmap.js';
+import { applyCorrections, type Correction } from './corrections.js';
+import { classifyLayers } from './layers.js';
+import { reporterFor } from './report.js';
+import { convertScript } from './script.js';
+
+export interface TransformOptions {
+  corrections?: readonly Correction[];
+  /** The source files, for messages at node positions. */
+  files?: readonly VFile[];
+}
+
+export function transformTree(parsed: Root, config: EditionConfig, options: TransformOptions = {}): Root {
+  const report = reporterFor(options.files ?? []);
+  let tree: Root = structuredClone(parsed);
+  if (options.corrections) tree = applyCorrections(tree, options.corrections, report);
+  tree = classifyLayers(tree, config.layerRules);
+  tree = applyCharmap(tree, config.charmap, report);
+  const from = config.meta.sourceScript ?? config.meta.script;
+  return convertScript(tree, from, config.meta.script);
+}

@@ -1,0 +1,60 @@
+/**
+ * The commentary layers and the rules that recognise them: one table, used by
+ * the parser (labels such as 【附注】 and {tags}), the layer classifier
+ * (build/transform/layers.ts) and both renderers (labels, classes).
+ * An edition adds rules of its own in edition.yaml (`layers:`); they are tried
+ * before these.
+ */
+import type { LayerId } from './types.js';
+
+export interface LayerRule {
+  layer: LayerId;
+  /** A note segment (a run of note text between spaces) matching this is in the layer. */
+  pattern: RegExp;
+  /** Only the last segment of a note that has more than one (a trailing citation). */
+  trailing?: boolean;
+}
+
+export interface LayerDef {
+  id: LayerId;
+  /** The name readers know: 注, 音義, 疏 … */
+  label: string;
+  /** One line for the EPUB legend and the docs. */
+  description: string;
+}
+
+export const LAYERS: readonly LayerDef[] = [
+  { id: 'zhu', label: '注', description: '注：正文之注（鄭玄注、作者自注）' },
+  { id: 'yinyi', label: '音義', description: '音義：字音與字義（反切、音某、如字），如陸德明《經典釋文》' },
+  { id: 'shu', label: '疏', description: '疏：疏解注文（疏曰……），如賈公彦疏' },
+  { id: 'fuzhu', label: '附注', description: '附注：後人補充之注' },
+  { id: 'chuchu', label: '出處', description: '出處：引文所出之篇（地官、王制……）' },
+  { id: 'an', label: '案', description: '案：編者按語（案、按、今按）' },
+];
+
+/** Tried in order, first match wins; a segment nothing matches stays 注. */
+export const LAYER_RULES: readonly LayerRule[] = [
+  { layer: 'shu', pattern: /^疏曰/u },
+  { layer: 'an', pattern: /^(?:今|謹|谨|愚)?[案按]/u },
+  // 反切 (食亦反), 音某, 如字 at the head of a short segment.
+  // 反切 (食亦反), 音某, 如字 at the head of a short segment: 射食亦反, 為于偽反獲如字, 拭音式.
+  { layer: 'yinyi', pattern: /^(?=\S{2,24}$)\p{Script=Han}{1,2}(?:\p{Script=Han}{2}反|音\p{Script=Han}|如字)/u },
+  // A short last segment names the source: 地官, 王制, 同上 (not a count such as 附補九條).
+  { layer: 'chuchu', pattern: /^\p{Script=Han}{1,4}(?<![条條])$/u, trailing: true },
+];
+
+/** Where a note's text is split into segments besides white space: before 疏曰. */
+export const SEGMENT_BREAK_BEFORE = /(?<=\S)(?=疏曰)/gu;
+
+export const DEFAULT_LAYER: LayerId = 'zhu';
+
+/** Label or id → layer id: 附注 → fuzhu, 音义 → yinyi, yinyi → yinyi. */
+export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): LayerId | undefined {
+  const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案' };
+  const label = simplified[tag] ?? tag;
+  return [...LAYERS, ...extra].find((d) => d.id === tag || d.label === label)?.id;
+}
+
+export function layerLabel(id: LayerId): string {
+  return LAYERS.find((d) => d.id === id)?.label ?? id;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what the npm registry cannot give: Debian's Chromium, the CJK fonts,
+# epubcheck and poppler. Runs before `npm run build` and `npm test`; does
+# nothing when everything is there.
+set -euo pipefail
+
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
+[ -f /usr/share/fonts/truetype/hanazono/HanaMinB.ttf ] || missing+=(fonts-hanazono)
+[ -f /usr/share/java/epubcheck.jar ] || missing+=(epubcheck)
+command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "diaoban needs these Debian packages: ${missing[*]}" >&2
+  echo "Run as root:  $cmd" >&2
+  exit 1
+fi
+echo "diaoban: installing ${missing[*]} (Debian packages) …" >&2
+export DEBIAN_FRONTEND=noninteractive
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/tmp/diaoban-setup.log 2>&1; then
+  echo "diaoban: installing ${missing[*]} failed; see /tmp/diaoban-setup.log" >&2
+  echo "Run:  $cmd" >&2
+  exit 1
+fi
