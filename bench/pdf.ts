@@ -3,7 +3,8 @@
  * grid) through Paged.js, against the floor — the same HTML pages printed by
  * Chromium alone (no Paged.js), through the same runs, tabs and
  * post-processing. Reports ms/page of both, their ratio, and peak memory
- * (the Chromium processes' RSS summed, sampled from /proc every 100 ms).
+ * (the Chromium processes' RSS summed, and their PSS summed — shared
+ * pages such as the mapped fonts counted once — sampled from /proc every 100 ms).
  *
  * Uses the real layout of manuscript/lijing-benyi when build/cli/load.ts
  * exists, a synthetic layout of 900 full pages otherwise.
@@ -13,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchBrowser, processTreeRss } from '../build/cli/browser.js';
+import { launchBrowser, processTreeMemory } from '../build/cli/browser.js';
 import { writePdf } from '../build/cli/pdf.js';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
 import type { BookLayout } from '../build/layout/types.js';
@@ -58,13 +59,18 @@ async function measure(
   config: EditionConfig,
   mode: 'paged' | 'plain',
   out: string,
-): Promise<{ ms: number; pages: number; peakRss: number }> {
+): Promise<{ ms: number; pages: number; peakRss: number; peakPss: number }> {
   const browser = await launchBrowser();
   let peak = 0;
+  let peakPss = 0;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      if (browser.pid) peak = Math.max(peak, await processTreeRss(browser.pid));
+      if (browser.pid) {
+        const m = await processTreeMemory(browser.pid);
+        peak = Math.max(peak, m.rss);
+        peakPss = Math.max(peakPss, m.pss);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
@@ -72,7 +78,7 @@ async function measure(
     const t0 = performance.now();
     const result = await writePdf(layout, config, out, { browser, mode });
     const ms = performance.now() - t0;
-    return { ms, pages: result.pages, peakRss: peak };
+    return { ms, pages: result.pages, peakRss: peak, peakPss };
   } finally {
     sampling = false;
     await sampler;
@@ -97,6 +103,8 @@ export async function run(): Promise<Record<string, number | string>> {
       floor_total_s: Math.round(floor.ms / 100) / 10,
       paged_peak_rss_mb: mb(paged.peakRss),
       floor_peak_rss_mb: mb(floor.peakRss),
+      paged_peak_pss_mb: mb(paged.peakPss),
+      floor_peak_pss_mb: mb(floor.peakPss),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -129,33 +129,38 @@ export async function withBrowserDeadline<T>(what: string, ms: number, work: () 
   }
 }
 
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
-export async function processTreeRss(pid: number): Promise<number> {
+/**
+ * Memory of a process and all its descendants, in bytes (Linux /proc):
+ * `rss` sums each process's resident set (shared pages such as the mapped
+ * font files count once per process); `pss` shares them out (proportional
+ * set size), which is what the processes really cost together.
+ */
+export async function processTreeMemory(pid: number): Promise<{ rss: number; pss: number }> {
   const { readdir, readFile } = await import('node:fs/promises');
   const parents = new Map<number, number>();
-  const rss = new Map<number, number>();
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // fields[1] is ppid, fields[21] is rss in pages (stat fields 4 and 24).
-      parents.set(Number(entry), Number(fields[1]));
-      rss.set(Number(entry), Number(fields[21]) * 4096);
+      // after the command name: state, ppid, …
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
     } catch {
       // the process ended meanwhile
     }
   }
-  let total = 0;
+  let rss = 0;
+  let pss = 0;
   for (const [child] of parents) {
     let p: number | undefined = child;
-    while (p !== undefined && p > 1) {
-      if (p === pid) {
-        total += rss.get(child) ?? 0;
-        break;
-      }
-      p = parents.get(p);
+    while (p !== undefined && p > 1 && p !== pid) p = parents.get(p);
+    if (p !== pid) continue;
+    try {
+      const rollup = await readFile(`/proc/${child}/smaps_rollup`, 'utf8');
+      rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+      pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // the process ended meanwhile
     }
   }
-  return total;
+  return { rss, pss };
 }

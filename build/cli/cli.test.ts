@@ -111,3 +111,9 @@ test('layout prints a page as a grid of characters', () => {
   assert.ok(r.stdout.includes('禮'));
   assert.ok(r.stdout.split('\n').length >= 21);
 });
+
+test('a character no font of the stack draws is reported where it stands', () => {
+  const r = run(['check', edition({ 'edition.yaml': YAML, 'a.txt': '主人\u{2EBF0}戒賓' })]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /a\.txt:1:3 warning no font of the edition draws \u{2EBF0} \(U\+2EBF0\): printed as 〓/u);
+});

@@ -15,6 +15,18 @@ import { loadEdition, type LoadedEdition } from './load.js';
 import { countBySeverity, formatMessage, sortMessages } from './report.js';
 import type { BuildTargets } from './build.js';
 import { writeFileAtomic } from './write.js';
+import { reportUncovered } from '../transform/coverage.js';
+import { reporterFor } from '../transform/report.js';
+import { coverage, loadSystemFonts } from '../fonts/index.js';
+
+/** The Debian font stack's coverage; a missing font is the user's to install, not a crash. */
+async function fontCoverage(): Promise<(codePoint: number) => boolean> {
+  try {
+    return coverage(await loadSystemFonts());
+  } catch (error) {
+    throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono`);
+  }
+}
 
 const FORMATS: SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
 
@@ -114,12 +126,16 @@ export function program(): Command {
     .argument('<targets...>', 'edition folders or source files')
     .addOption(formatOption())
     .option('-q, --quiet', 'leave out info messages')
-    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean }) => {
+    .option('--no-fonts', 'do not check that the fonts draw every character')
+    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean }) => {
       let errors = 0;
+      const covered = opts.fonts ? await fontCoverage() : null;
       for (const target of targets) {
         const loaded = await load(target, opts.format);
-        printMessages(loaded.messages, { quiet: opts.quiet });
-        errors += countBySeverity(loaded.messages).error;
+        if (covered) reportUncovered(loaded.tree, covered, reporterFor(loaded.files));
+        const messages = loaded.files.flatMap((f) => f.messages);
+        printMessages(messages, { quiet: opts.quiet });
+        errors += countBySeverity(messages).error;
       }
       if (errors > 0) process.exitCode = 1;
     });

@@ -164,9 +164,8 @@ async function printRun(
   } else {
     await tab.evaluate('document.fonts.ready.then(() => true)');
   }
-  const pdf = await tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0 });
-  await tab.goto('about:blank');
-  return pdf;
+  // Untagged: a structure element per character would make the file ten times larger and slow.
+  return tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0, tagged: false, outline: false });
 }
 
 /** Prints the runs on `concurrency` tabs; parts come back in book order. */
@@ -182,21 +181,22 @@ async function printRuns(
   const parts: Uint8Array[] = new Array(runs.length);
   let next = 0;
   const worker = async (): Promise<void> => {
-    const tab = await browser.newPage();
-    try {
-      while (next < runs.length) {
-        const i = next++;
-        const run = runs[i];
-        const { html } = renderHtml(layout, options, run);
-        const htmlPath = join(work, `run-${i}.html`);
-        await writeFile(htmlPath, html);
-        const what = `printing pages of ${run[0].volumeTitle}`;
+    while (next < runs.length) {
+      const i = next++;
+      const run = runs[i];
+      const { html } = renderHtml(layout, options, run);
+      const htmlPath = join(work, `run-${i}.html`);
+      await writeFile(htmlPath, html);
+      const what = `printing pages of ${run[0].volumeTitle}`;
+      // A fresh tab per run: closing it also ends the print compositor that page.pdf starts (~100 MB each).
+      const tab = await browser.newPage();
+      try {
         parts[i] = await withBrowserDeadline(what, 120_000 + run.length * 500, () => printRun(tab, htmlPath, run.length, options.mode ?? 'paged'));
-        await rm(htmlPath, { force: true });
-        onRun(run);
+      } finally {
+        await tab.close().catch(() => undefined);
       }
-    } finally {
-      await tab.close().catch(() => undefined);
+      await rm(htmlPath, { force: true });
+      onRun(run);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, runs.length)) }, worker));

@@ -25,3 +25,27 @@ export const HANAMIN_B: FontSpec = { family: 'HanaMinB', file: '/usr/share/fonts
 
 /** The default stack, in fallback order. */
 export const FONT_STACK: readonly FontSpec[] = [NOTO_SERIF_CJK_TC, HANAMIN_A, HANAMIN_B];
+
+/**
+ * The stack for an edition's `fonts.main` (edition.yaml): each entry is a font
+ * file path (.ttf/.otf, or .ttc with `#Family Name` to pick the face) or the
+ * family name of a font of the default stack. The default stack follows as
+ * fallback, so rare characters still have a font. Pure: nothing is read here.
+ */
+export function fontStackFor(main: readonly string[] = []): FontSpec[] {
+  const chosen: FontSpec[] = main.map((entry) => {
+    const known = FONT_STACK.find((f) => f.family.toLowerCase() === entry.toLowerCase());
+    if (known) return known;
+    const m = /^(.*\.(?:ttf|otf|ttc|otc))(?:#(.+))?$/i.exec(entry);
+    if (!m) {
+      throw new Error(
+        `font "${entry}": give a font file path (.ttf, .otf, or .ttc#Family) or one of ${FONT_STACK.map((f) => f.family).join(', ')}`,
+      );
+    }
+    const file = m[1];
+    const base = file.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
+    return { family: m[2] ?? base, file, ...(m[2] ? { face: m[2] } : {}) };
+  });
+  const seen = new Set(chosen.map((f) => `${f.file}#${f.face ?? ''}`));
+  return [...chosen, ...FONT_STACK.filter((f) => !seen.has(`${f.file}#${f.face ?? ''}`))];
+}

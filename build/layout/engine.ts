@@ -14,6 +14,10 @@ import { chooseChunk, makeChunk } from './jiazhu.js';
 /** Blocks after which a commentary paragraph does not run on but starts a column of its own. */
 const NO_RUN_ON: ReadonlySet<string> = new Set(['byline']);
 
+function isFront(block: Block): boolean {
+  return block.type === 'paragraph' && block.role === 'front';
+}
+
 function clampIndent(indent: Indent, cells: number): Indent {
   const max = Math.max(0, cells - 1);
   return { first: Math.min(indent.first, max), rest: Math.min(indent.rest, max) };
@@ -161,6 +165,18 @@ class VolumeSetter {
     this.newColumn(first);
   }
 
+  /**
+   * Leaves the rest of the page blank, and a blank verso after a recto, so
+   * that the next column opens a recto.
+   */
+  private breakToRecto(): void {
+    this.flushNote();
+    this.page = undefined;
+    this.column = undefined;
+    if (this.pages.length % 2 === 1) this.newPage();
+    this.page = undefined;
+  }
+
   private addBookmark(bookmark: Bookmark): void {
     this.page?.bookmarks.push(bookmark);
   }
@@ -170,10 +186,14 @@ class VolumeSetter {
     for (const block of this.volume.children) {
       const items = flattenBlock(block);
       if (items.length === 0) continue;
+      // The work proper starts on a recto after the front matter (提要).
+      const afterFront = previous !== undefined && isFront(previous) && !isFront(block);
+      if (afterFront) this.breakToRecto();
       const runOn =
         block.type === 'paragraph' &&
         block.role === 'commentary' &&
         previous !== undefined &&
+        !afterFront &&
         !(previous.type === 'paragraph' && NO_RUN_ON.has(previous.role));
       if (runOn) {
         // Commentary on the block before: jiazhu running on in its column.

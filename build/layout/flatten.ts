@@ -5,7 +5,7 @@
  * separates layers, which the segments carry).
  */
 import type { Block, Inline, LayerId } from '../tree/types.js';
-import type { TextRun } from './types.js';
+import type { NoteSegment, TextRun } from './types.js';
 
 export interface MainChar {
   kind: 'main';
@@ -20,6 +20,7 @@ export interface NoteChar {
   ch: string;
   layer: LayerId;
   depth: number;
+  style?: NoteSegment['style'];
 }
 
 export type Item = MainChar | NoteChar;
@@ -54,7 +55,9 @@ function eachChar(value: string, emit: (ch: string, index: number) => void): voi
 function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
   const put = (ch: string, style: TextRun['style'] | undefined, offset: number | undefined): void => {
     if (ctx.depth > 0) {
-      out.push({ kind: 'note', ch, layer: ctx.layer, depth: ctx.depth });
+      const item: NoteChar = { kind: 'note', ch, layer: ctx.layer, depth: ctx.depth };
+      if (style) item.style = style;
+      out.push(item);
     } else {
       const item: MainChar = { kind: 'main', ch };
       if (style) item.style = style;

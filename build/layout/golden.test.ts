@@ -10,25 +10,21 @@ import path from 'node:path';
 import { layoutBook } from './book.js';
 import { formatLayout } from './text.js';
 import { pageSpecFor } from './spec.js';
-import { findLoader, loadSample, REPO, SAMPLES } from './sample-trees.js';
+import { loadSample, REPO, SAMPLES } from './sample-trees.js';
 import { layoutProblems, pagesChars, volumeChars } from './test-helpers.js';
 
-const loader = await findLoader();
-const skip = 'missing' in loader ? `skipped until the loader works: ${loader.missing}` : false;
 const GOLDEN = path.join(REPO, 'build/layout/golden');
 
 /** Each sample is loaded once for both of its tests. */
 const loaded = new Map<string, ReturnType<typeof loadSample>>();
 function sample(work: string): ReturnType<typeof loadSample> {
-  if ('missing' in loader) throw new Error(loader.missing);
   let result = loaded.get(work);
-  if (!result) loaded.set(work, (result = loadSample(loader.loadEdition, work)));
+  if (!result) loaded.set(work, (result = loadSample(work)));
   return result;
 }
 
 for (const work of SAMPLES) {
-  test(`${work}: every character laid out once, every page within the grid`, { skip }, async () => {
-    if ('missing' in loader) return;
+  test(`${work}: every character laid out once, every page within the grid`, async () => {
     const { config, tree } = await sample(work);
     const spec = pageSpecFor(config.meta.template, config.layout);
     const book = layoutBook(tree, spec);
@@ -40,8 +36,7 @@ for (const work of SAMPLES) {
     });
   });
 
-  test(`${work}: first two pages match golden/${work}.json`, { skip }, async () => {
-    if ('missing' in loader) return;
+  test(`${work}: first two pages match golden/${work}.json`, async () => {
     const { config, tree } = await sample(work);
     const book = layoutBook(tree, pageSpecFor(config.meta.template, config.layout));
     const json = formatLayout(book, { json: true, pages: [1, 2] });

@@ -69,15 +69,17 @@ export function chooseChunk(chars: readonly { ch: string }[], p: number, cap: nu
   return best;
 }
 
-/** Groups note characters into segments of one layer and depth. */
+/** Groups note characters into segments of one layer, depth and style. */
 export function segmentsOf(chars: readonly NoteChar[]): NoteSegment[] {
   const out: NoteSegment[] = [];
   for (const c of chars) {
     const last = out[out.length - 1];
-    if (last && last.layer === c.layer && last.depth === c.depth) {
+    if (last && last.layer === c.layer && last.depth === c.depth && last.style === c.style) {
       last.text += c.ch;
     } else {
-      out.push({ layer: c.layer, depth: c.depth, text: c.ch });
+      const segment: NoteSegment = { layer: c.layer, depth: c.depth, text: c.ch };
+      if (c.style) segment.style = c.style;
+      out.push(segment);
     }
   }
   return out;

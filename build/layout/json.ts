@@ -29,7 +29,7 @@ function specJson(spec: PageSpec): Json {
 }
 
 function segmentJson(s: NoteSegment): Json {
-  return { layer: s.layer, depth: s.depth, text: s.text };
+  return pick(s, ['layer', 'depth', 'text', 'style']);
 }
 
 function runJson(run: Run): Json {

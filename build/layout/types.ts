@@ -43,6 +43,8 @@ export interface NoteSegment {
   /** 1 for a note, 2 for a note inside a note, … */
   depth: number;
   text: string;
+  /** As for TextRun: lacunae and glyph placeholders inside notes keep their style. */
+  style?: 'small' | 'lacuna' | 'glyph';
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * The generated cover: an SVG with the title and author set vertically, the
+ * The generated cover: title and author set vertically on a title slip, the
  * glyphs drawn as outlines (shaped by HarfBuzz in top-to-bottom direction, so
- * vert/vrt2 apply), so that the image needs no font on the reading device.
- * Without fonts it falls back to SVG text.
+ * vert/vrt2 apply) into an SVG, rasterised to PNG by resvg (readers' library
+ * views want a raster cover). No system fonts are read: without fonts given,
+ * the cover has no lettering.
  */
+import { Resvg } from '@resvg/resvg-js';
 import * as hb from 'harfbuzzjs';
 import { cmapRanges } from '../../fonts/sfnt.js';
 import { escapeXml } from './xhtml.js';
@@ -77,8 +79,8 @@ function column(text: string, x: number, top: number, size: number, fonts: reado
 export function coverSvg(title: string, author: string, fonts: readonly CoverFont[]): string {
   const titleChars = [...title].length;
   const slipTop = 70;
-  const slipHeight = 560;
-  const size = Math.min(88, Math.floor((slipHeight - 60) / Math.max(titleChars, 1)));
+  const size = Math.min(88, Math.floor(500 / Math.max(titleChars, 1)));
+  const slipHeight = Math.max(360, titleChars * size + 70);
   const slipX = 70;
   const slipW = size + 50;
   const authorChars = [...author].length;
@@ -93,4 +95,14 @@ export function coverSvg(title: string, author: string, fonts: readonly CoverFon
     column(author, slipX + slipW + 50, slipTop + 30, authorSize, fonts, '#f4ecd8'),
     `</svg>`,
   ].join('\n');
+}
+
+/** Cover width × height in pixels (2:3, the shape of a thread-bound book). */
+export const COVER_SIZE = { width: 1400, height: 2100 } as const;
+
+/** The cover as PNG bytes (deterministic: same input, same bytes). */
+export function coverPng(title: string, author: string, fonts: readonly CoverFont[]): Uint8Array<ArrayBuffer> {
+  const svg = coverSvg(title, author, fonts);
+  const png = new Resvg(svg, { fitTo: { mode: 'width', value: COVER_SIZE.width }, font: { loadSystemFonts: false } }).render().asPng();
+  return new Uint8Array(png);
 }

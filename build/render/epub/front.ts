@@ -41,7 +41,8 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>): string {
   const layers = layersInTree(tree);
   const items = sortLayers(layers.keys()).map((id, i) => {
     const t = layerToken(id);
-    const sample = escapeXml([...(layers.get(id) ?? '')].slice(0, SAMPLE_LENGTH).join('') || layerLabel(id));
+    const chars = [...(layers.get(id) ?? '')];
+    const sample = escapeXml(chars.slice(0, SAMPLE_LENGTH).join('') + (chars.length > SAMPLE_LENGTH ? '……' : '') || layerLabel(id));
     const label = escapeXml(layerLabel(id));
     const description = layerDescription(id);
     // The table's description starts with the label (注：…); the label is already shown.
@@ -51,12 +52,12 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>): string {
         `<li class="legend-item"><span class="legend-label">${label}</span>：${about}彈出注：正文中之標記` +
         `<a class="noteref noteref-${t}" id="legend-${i}-ref" href="#legend-${i}" epub:type="noteref" role="doc-noteref">${label}</a>` +
         `，點按即見注文。</li>` +
-        `<li class="legend-aside"><aside id="legend-${i}" class="note note-${t} popup" epub:type="footnote" role="doc-footnote"><p>${sample}……</p></aside></li>`
+        `<li class="legend-aside"><aside id="legend-${i}" class="note note-${t} popup" epub:type="footnote" role="doc-footnote"><p>${sample}</p></aside></li>`
       );
     }
     return (
       `<li class="legend-item"><span class="legend-label">${label}</span>：${about}小字夾注，如：` +
-      `<small class="note note-${t}" epub:type="diaoban:${t}" role="note">${sample}……</small></li>`
+      `<small class="note note-${t}" epub:type="diaoban:${t}" role="note">${sample}</small></li>`
     );
   });
   return [

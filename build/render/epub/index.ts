@@ -8,7 +8,7 @@ import { subsetFonts } from '../../fonts/subset.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
 import { EPUB_ASSETS } from './assets.js';
-import { coverSvg } from './cover.js';
+import { coverPng } from './cover.js';
 import { creditLine, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
@@ -17,6 +17,7 @@ import { renderVolume, VOCAB_PREFIX } from './xhtml.js';
 export type { EpubOptions, TocEntry } from './types.js';
 export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
 export { LAYER_LABELS, layerLabel } from './layers.js';
+export { popupLayersFromOption, DEFAULT_POPUP_LAYERS } from './notes-option.js';
 
 const FALLBACK_DATE = '2000-01-01';
 
@@ -135,13 +136,21 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const tocTitle = '目錄';
   const tocEntries = volumes.map((v) => v.toc);
 
-  // Fonts: exactly the characters the book shows (bodies, titles, TOC labels).
+  const landmarksTitle = '導覽';
+  const landmarks = [
+    { type: 'cover', href: 'cover.xhtml', label: '封面' },
+    { type: 'titlepage', href: 'titlepage.xhtml', label: '書名頁' },
+    { type: 'toc', href: 'toc.xhtml', label: tocTitle },
+    ...(body.length ? [{ type: 'bodymatter', href: body[0].filename, label: '正文' }] : []),
+  ];
+
+  // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
   const stack = await resolveFonts(options.fonts);
-  const text = [meta.title, credit, tocTitle, ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
+  const text = [meta.title, credit, tocTitle, landmarksTitle, ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
   const subsets = stack.length ? await subsetFonts(stack, text) : [];
 
   const coverAlt = `${meta.title}　${credit}`;
-  const cover = new File([coverSvg(meta.title, credit, subsets)], 'cover.svg', { type: 'image/svg+xml' });
+  const cover = new File([coverPng(meta.title, credit, subsets)], 'cover.png', { type: 'image/png' });
   const coverPage = chapter({
     itemId: 'cover',
     filename: 'cover.xhtml',
@@ -150,7 +159,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     beforeToc: true,
     bodyClass: 'cover-page',
     bodyType: 'cover',
-    coverImage: 'cover.svg',
+    coverImage: 'cover.png',
     coverAlt,
   });
 
@@ -182,12 +191,8 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     identifier,
     tocEntries,
     tocDepth: Math.max(1, depth(tocEntries)),
-    landmarks: [
-      { type: 'cover', href: 'cover.xhtml', label: '封面' },
-      { type: 'titlepage', href: 'titlepage.xhtml', label: '書名頁' },
-      { type: 'toc', href: 'toc.xhtml', label: tocTitle },
-      ...(body.length ? [{ type: 'bodymatter', href: body[0].filename, label: '正文' }] : []),
-    ],
+    landmarks,
+    landmarksTitle,
     accessibilitySummary:
       `Vertical Chinese text (right to left) in ${lang}. Main text is set in full size; ` +
       `${layersNamed} commentary layer(s) are set in small print, each marked with its own class and colour and named in the legend` +

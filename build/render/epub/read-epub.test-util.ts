@@ -38,38 +38,51 @@ const layerOf = (e: Element): LayerId | undefined => classes(e).find((c) => c.st
 /**
  * The reading text of one volume document in tree order: pop-up asides are
  * read where their noteref stands (the noteref's own label is apparatus and
- * is skipped); also every note/commentary element as [layer, text].
+ * is skipped); also every note/commentary element as [layer, text]. A pop-up
+ * commentary paragraph hangs off the block before it but is not part of that
+ * block's notes.
  */
 export function readVolume(xhtml: string): { text: string; notes: Array<[LayerId, string]> } {
   const doc = parseXhtml(xhtml);
   const body = findAll(doc, (e) => e.name === 'body')[0];
   const asides = new Map(findAll(body.children, (e) => e.name === 'aside').map((a) => [a.attribs.id, a]));
   const notes: Array<[LayerId, string]> = [];
-  const walk = (nodes: ChildNode[]): string =>
-    nodes
-      .map((n) => {
-        if (isText(n)) {
-          // Line breaks between blocks are markup layout, not text.
-          const parent = n.parent instanceof Element ? n.parent : null;
-          return parent && (parent.name === 'section' || parent.name === 'body') && /^\s*$/.test(n.data) ? '' : n.data;
-        }
-        if (!isElement(n)) return '';
-        if (n.name === 'aside') return '';
-        if (n.name === 'a' && classes(n).includes('noteref')) {
-          const aside = asides.get(n.attribs.href.slice(1));
-          if (!aside) throw new Error(`noteref ${n.attribs.href} has no aside`);
-          return readNote(aside);
-        }
-        if (classes(n).includes('note') || classes(n).includes('commentary')) return readNote(n);
-        return walk(n.children);
-      })
-      .join('');
-  const readNote = (e: Element): string => {
-    const slot = notes.push([layerOf(e) ?? '?', '']) - 1;
-    const s = walk(e.children);
-    notes[slot][1] = s;
-    return s;
+  let text = '';
+  let open: number[] = [];
+  const emit = (s: string): void => {
+    text += s;
+    for (const slot of open) notes[slot][1] += s;
   };
-  const text = walk(body.children);
+  const readNote = (e: Element): void => {
+    const slot = notes.push([layerOf(e) ?? '?', '']) - 1;
+    open.push(slot);
+    walk(e.children);
+    open.pop();
+  };
+  const walk = (nodes: ChildNode[]): void => {
+    for (const n of nodes) {
+      if (isText(n)) {
+        // Line breaks between blocks are markup layout, not text.
+        const parent = n.parent instanceof Element ? n.parent : null;
+        if (!(parent && (parent.name === 'section' || parent.name === 'body') && /^\s*$/.test(n.data))) emit(n.data);
+        continue;
+      }
+      if (!isElement(n) || n.name === 'aside') continue;
+      if (n.name === 'a' && classes(n).includes('noteref')) {
+        const aside = asides.get(n.attribs.href.slice(1));
+        if (!aside) throw new Error(`noteref ${n.attribs.href} has no aside`);
+        if (classes(aside).includes('commentary')) {
+          const saved = open;
+          open = [];
+          readNote(aside);
+          open = saved;
+        } else readNote(aside);
+        continue;
+      }
+      if (classes(n).includes('note') || classes(n).includes('commentary')) readNote(n);
+      else walk(n.children);
+    }
+  };
+  walk(body.children);
   return { text, notes };
 }

@@ -76,7 +76,7 @@ export function parsePageSize(size: string): [number, number] {
     wh = [...NAMED_SIZES[rest[0]]] as [number, number];
   } else if (rest.length === 2) {
     wh = [lengthToMm(rest[0]), lengthToMm(rest[1])];
-  } else if (rest.length === 1) {
+  } else if (rest.length === 1 && /^\d/.test(rest[0])) {
     const l = lengthToMm(rest[0]);
     wh = [l, l];
   } else {

@@ -283,8 +283,16 @@ export const PAGINATE_SCRIPT = `(async () => {
   const content = source.content;
   source.remove();
   await document.fonts.ready;
+  // A finished page is hidden until the end, so that laying out the next one reflows little.
+  class HideFinishedPages extends Paged.Handler {
+    afterPageLayout(pageElement) { pageElement.style.display = 'none'; }
+  }
+  Paged.registerHandlers(HideFinishedPages);
   const previewer = new Paged.Previewer();
+  // Paged.js waits for an animation frame (16.7 ms) between pages; nobody watches this tab.
+  previewer.chunker.q.tick = (fn) => setTimeout(fn, 0);
   const flow = await previewer.preview(content, undefined, document.body);
+  for (const page of document.querySelectorAll('.pagedjs_page')) page.style.display = '';
   for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
     block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
   }

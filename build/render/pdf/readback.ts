@@ -1,0 +1,231 @@
+/**
+ * Reading a PDF back, for tests: its text with pdf.js (as a viewer sees it),
+ * what each page should say in reading order, where each character should
+ * sit, pdftoppm snapshots and a small PNG decoder to compare them.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import type { NoteSegment, Page } from '../../layout/types.js';
+import { cellBox, noteBox, type PageGeometry, type Side } from './geometry.js';
+import { MISSING_GLYPH, type PlannedPage } from './html.js';
+
+/** A text item as pdf.js gives it, in points with y measured from the page top. */
+export interface TextItem {
+  str: string;
+  x: number;
+  /** Baseline, from the top. */
+  y: number;
+  width: number;
+  /** Font size. */
+  size: number;
+}
+
+interface PdfJsItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build. */
+export async function readPdfText(bytes: Uint8Array): Promise<TextItem[][]> {
+  const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as {
+    getDocument(src: { data: Uint8Array; disableFontFace: boolean; verbosity: number; isEvalSupported: boolean }): {
+      promise: Promise<{ numPages: number; getPage(n: number): Promise<{ view: number[]; getTextContent(): Promise<{ items: PdfJsItem[] }> }>; destroy(): Promise<void> }>;
+    };
+  };
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), disableFontFace: true, verbosity: 0, isEvalSupported: false }).promise;
+  const pages: TextItem[][] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const page = await doc.getPage(n);
+    const height = page.view[3];
+    const content = await page.getTextContent();
+    pages.push(
+      content.items
+        .filter((it) => typeof it.str === 'string' && it.str.trim() !== '')
+        .map((it) => ({ str: it.str, x: it.transform[4], y: height - it.transform[5], width: it.width, size: it.height })),
+    );
+  }
+  await doc.destroy();
+  return pages;
+}
+
+const PT_PER_MM = 72 / 25.4;
+
+/** A box in points from the page's top-left corner. */
+export interface PtBox {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface ExpectedGlyph {
+  char: string;
+  box: PtBox;
+  note: boolean;
+}
+
+function toPage(g: PageGeometry, side: Side, b: { x: number; y: number; w: number; h: number }): PtBox {
+  const m = g.margins[side];
+  return { x: (m.left + b.x) * PT_PER_MM, y: (m.top + b.y) * PT_PER_MM, w: b.w * PT_PER_MM, h: b.h * PT_PER_MM };
+}
+
+/**
+ * What the grid of a page says, in reading order: columns right to left,
+ * each from the top; a jiazhu chunk's right sub-column before its left.
+ */
+export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number) => boolean): ExpectedGlyph[] {
+  const out: ExpectedGlyph[] = [];
+  const shown = (ch: string): string => (covers && !covers(ch.codePointAt(0)!) ? MISSING_GLYPH : ch);
+  for (const column of page.columns) {
+    for (const run of column.runs) {
+      if (run.type === 'text') {
+        Array.from(run.text).forEach((ch, k) => {
+          if (ch.trim() === '' ) return;
+          out.push({ char: shown(ch), box: toPage(g, page.side, cellBox(g, page.side, column.index, run.start + k)), note: false });
+        });
+      } else {
+        const sub = (segments: NoteSegment[], side: 'right' | 'left'): void => {
+          let cell = run.start;
+          for (const seg of segments) {
+            for (const ch of Array.from(seg.text)) {
+              if (ch.trim() !== '') out.push({ char: shown(ch), box: toPage(g, page.side, noteBox(g, page.side, column.index, side, cell)), note: true });
+              cell++;
+            }
+          }
+        };
+        sub(run.right, 'right');
+        sub(run.left, 'left');
+      }
+    }
+  }
+  return out;
+}
+
+/** The grid's rectangle on a page, in points: text outside it is a running head, a folio or the 版心. */
+export function gridBox(g: PageGeometry, side: Side): PtBox {
+  const first = cellBox(g, side, 0, 0);
+  const last = cellBox(g, side, g.columns - 1, g.cells - 1);
+  return toPage(g, side, { x: last.x, y: first.y, w: first.x + first.w - last.x, h: last.y + last.h - first.y });
+}
+
+/** The em box of a text item (ideographic: 0.88 em above the baseline, 0.12 below). */
+export function itemBox(item: TextItem): PtBox {
+  return { x: item.x, y: item.y - 0.88 * item.size, w: item.width, h: item.size };
+}
+
+export function inside(inner: PtBox, outer: PtBox, tolerance = 0.5): boolean {
+  return (
+    inner.x >= outer.x - tolerance &&
+    inner.y >= outer.y - tolerance &&
+    inner.x + inner.w <= outer.x + outer.w + tolerance &&
+    inner.y + inner.h <= outer.y + outer.h + tolerance
+  );
+}
+
+export function centre(b: PtBox): { x: number; y: number } {
+  return { x: b.x + b.w / 2, y: b.y + b.h / 2 };
+}
+
+/** The grid items of a PDF page: those whose centre lies in the grid's rectangle. */
+export function gridItems(items: readonly TextItem[], g: PageGeometry, side: Side): TextItem[] {
+  const grid = gridBox(g, side);
+  return items.filter((it) => {
+    const c = centre(itemBox(it));
+    return c.x > grid.x && c.x < grid.x + grid.w && c.y > grid.y && c.y < grid.y + grid.h;
+  });
+}
+
+/** The pages of a planned book that have a layout page, with their PDF index. */
+export function laidOutPages(planned: readonly PlannedPage[]): Array<{ index: number; page: Page }> {
+  const out: Array<{ index: number; page: Page }> = [];
+  planned.forEach((p, index) => {
+    if (p.page) out.push({ index, page: p.page });
+  });
+  return out;
+}
+
+/** A page of a PDF as a PNG (pdftoppm), bytes. */
+export function snapshotPng(pdfPath: string, pageNumber: number, resolution = 40): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'diaoban-snap-'));
+  try {
+    const base = join(dir, 'page');
+    execFileSync('pdftoppm', ['-r', String(resolution), '-gray', '-png', '-f', String(pageNumber), '-l', String(pageNumber), '-singlefile', pdfPath, base]);
+    return readFileSync(`${base}.png`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface GreyImage {
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+}
+
+/** Decodes an 8-bit, non-interlaced grey or RGB PNG (what pdftoppm writes) to grey levels. */
+export function decodeGreyPng(png: Buffer): GreyImage {
+  if (png.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 1;
+  const idat: Buffer[] = [];
+  while (at + 8 <= png.length) {
+    const len = png.readUInt32BE(at);
+    const type = png.toString('latin1', at + 4, at + 8);
+    const data = png.subarray(at + 8, at + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      const colorType = data[9];
+      if (data[8] !== 8 || (colorType !== 0 && colorType !== 2) || data[12] !== 0) throw new Error('only 8-bit grey or RGB, non-interlaced PNGs');
+      channels = colorType === 2 ? 3 : 1;
+    } else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const rows = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const row = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? rows[y * stride + x - channels] : 0;
+      const b = y > 0 ? rows[(y - 1) * stride + x] : 0;
+      const c = x >= channels && y > 0 ? rows[(y - 1) * stride + x - channels] : 0;
+      let v = row[x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      rows[y * stride + x] = v & 0xff;
+    }
+  }
+  const pixels = new Uint8Array(width * height);
+  for (let i = 0; i < width * height; i++) {
+    let sum = 0;
+    for (let k = 0; k < channels; k++) sum += rows[i * channels + k];
+    pixels[i] = Math.round(sum / channels);
+  }
+  return { width, height, pixels };
+}
+
+/** Share of pixels that differ by more than `threshold` grey levels (1 when the sizes differ). */
+export function imageDifference(a: GreyImage, b: GreyImage, threshold = 64): number {
+  if (a.width !== b.width || a.height !== b.height) return 1;
+  let differing = 0;
+  for (let i = 0; i < a.pixels.length; i++) if (Math.abs(a.pixels[i] - b.pixels[i]) > threshold) differing++;
+  return differing / a.pixels.length;
+}
