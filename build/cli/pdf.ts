@@ -129,16 +129,18 @@ export async function renderOptionsFor(
 }
 
 /**
- * Cuts the planned pages into browser runs at volume starts: one run per
- * volume, small volumes joined until a run has about `minPages` pages.
- * Each run starts on a recto, so the merged PDF keeps rectos odd.
+ * Cuts the planned pages into browser runs: at a volume start once a run has
+ * `minPages`, inside a long volume at `maxPages` (memory). Every run has an
+ * even length except the last, so each starts on a recto and the merged PDF
+ * keeps rectos odd.
  */
-export function runsOf(planned: readonly PlannedPage[], minPages = 40): PlannedPage[][] {
+export function runsOf(planned: readonly PlannedPage[], minPages = 40, maxPages = 120): PlannedPage[][] {
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];
   planned.forEach((p, i) => {
     const volumeStart = i > 0 && planned[i - 1].volume !== p.volume;
-    if (volumeStart && current.length >= minPages && current.length % 2 === 0) {
+    const even = current.length % 2 === 0;
+    if (even && ((volumeStart && current.length >= minPages) || current.length >= maxPages)) {
       runs.push(current);
       current = [];
     }

@@ -306,3 +306,51 @@ test('volumes are laid out independently and the output is deterministic', () =>
   assert.deepEqual(strip(a.volumes[1].pages), strip(layoutVolume(v2, 1, spec).pages));
   assert.equal(layoutToJson(a), layoutToJson(layoutBook(root(volume('一', p('一二三')), v2), spec)));
 });
+
+test('after the front matter the next block starts on a recto: rest of the page blank, a blank verso when needed', () => {
+  const spec = testSpec(3, 4);
+  const summary = (pages: Page[]) => pages.map((pg) => `${pg.pageInVolume}${pg.side[0]}:${pg.columns.map((c) => c.role ?? '').join(',')}`);
+  // front ends on a recto: the rest of it and the verso stay blank
+  const a = layoutVolume(
+    volume('卷', para('title', '提要'), para('front', '臣等', note('zhu', '注注注注')), para('title', '卷一'), p('經文')),
+    0,
+    spec,
+  );
+  assert.deepEqual(summary(a.pages), ['1r:title,front', '2v:', '3r:title,text']);
+  assert.equal(pagesChars(a.pages.slice(0, 1)), '提要臣等注注注注', 'a note at the end of the front matter stays with it');
+  // front ends on a verso: the next page is a recto already
+  const b = layoutVolume(volume('卷', para('front', '一二三四五六七八九十一二一二'), heading(1, '嘉禮'), p('經')), 0, spec);
+  assert.deepEqual(summary(b.pages), ['1r:front,front,front', '2v:front', '3r:,text']);
+  assert.deepEqual(b.pages[2].bookmarks, [{ level: 2, title: '嘉禮' }]);
+  assert.equal(b.pages[2].section, '嘉禮');
+  // a front page that is exactly full
+  const c = layoutVolume(volume('卷', para('front', '一二三四五六七八九十一二'), p('經')), 0, spec);
+  assert.deepEqual(summary(c.pages), ['1r:front,front,front', '2v:', '3r:text']);
+  // commentary right after the front matter does not run on into it
+  const d = layoutVolume(volume('卷', para('front', '一'), commentary('zhu', '注文')), 0, spec);
+  assert.deepEqual(summary(d.pages), ['1r:front', '2v:', '3r:commentary']);
+  assert.equal(chunks(d.pages.slice(2)).length, 1);
+  // front after front, and front with nothing after it: no break
+  const e = layoutVolume(volume('卷', para('front', '一'), para('front', '二')), 0, spec);
+  assert.deepEqual(summary(e.pages), ['1r:front,front']);
+  for (const v of [a, b, c, d, e]) assert.deepEqual(layoutProblems(v, spec), []);
+});
+
+test('lacunae, glyph placeholders and small text inside notes keep their style in the segments', () => {
+  const spec = testSpec(8, 20);
+  const v = volume('卷', p('經', note('zhu', '注', lacuna(), lacuna('□□'), glyph('\ue001'), glyph('\ue000', '𠀋'), small('臣'), '文'), '經'));
+  const [chunk] = chunks(layoutVolume(v, 0, spec).pages);
+  assert.deepEqual(
+    [...chunk.right, ...chunk.left].map((s) => [s.text, s.style ?? '']),
+    [
+      ['注', ''],
+      ['□□□', 'lacuna'],
+      ['〓', 'glyph'],
+      ['𠀋', ''],
+      ['臣', 'small'],
+      ['文', ''],
+    ],
+  );
+  assert.equal(seg(chunk.right), '注□□□');
+  assert.equal(chunk.right[chunk.right.length - 1].style, 'lacuna');
+});

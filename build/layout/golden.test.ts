@@ -8,12 +8,19 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { layoutBook } from './book.js';
+import type { Page } from './types.js';
 import { formatLayout } from './text.js';
 import { pageSpecFor } from './spec.js';
 import { loadSample, REPO, SAMPLES } from './sample-trees.js';
 import { layoutProblems, pagesChars, volumeChars } from './test-helpers.js';
 
 const GOLDEN = path.join(REPO, 'build/layout/golden');
+
+/** Where each run of front-matter columns ends: the page side and index of the column after it. */
+function frontEnds(pages: readonly Page[]): { side: Page['side']; index: number }[] {
+  const columns = pages.flatMap((page) => page.columns.map((column) => ({ side: page.side, index: column.index, front: column.role === 'front' })));
+  return columns.filter((c, i) => i > 0 && columns[i - 1].front && !c.front);
+}
 
 /** Each sample is loaded once for both of its tests. */
 const loaded = new Map<string, ReturnType<typeof loadSample>>();
@@ -33,7 +40,9 @@ for (const work of SAMPLES) {
       assert.equal(pagesChars(v.pages), volumeChars(tree.children[i]), `volume ${i}`);
       assert.deepEqual(layoutProblems(v, spec), [], `volume ${i}`);
       assert.equal(v.pages[0].number % 2, 1, `volume ${i} starts on a recto`);
+      for (const t of frontEnds(v.pages)) assert.equal(`${t.side} column ${t.index}`, 'recto column 0', `volume ${i}: after the front matter`);
     });
+    if (work === 'lijing-benyi') assert.equal(frontEnds(book.volumes[0].pages).length, 1, '提要 at the head of volume 1');
   });
 
   test(`${work}: first two pages match golden/${work}.json`, async () => {

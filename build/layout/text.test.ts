@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { layoutBook } from './book.js';
 import { layoutToJson } from './json.js';
 import { formatLayout, parsePageList, renderPageText } from './text.js';
-import { note, p, root, testSpec, volume } from './test-helpers.js';
+import { lacuna, note, p, root, testSpec, volume } from './test-helpers.js';
 
 const spec = testSpec(3, 4);
-const book = layoutBook(root(volume('卷一', p('經文', note('zhu', '注一二')), p('甲乙丙丁戊'))), spec);
+const book = layoutBook(root(volume('卷一', p('經文', note('zhu', '注一二')), p('甲乙丙丁戊'), p('己', note('zhu', '注', lacuna())))), spec);
 
 test('renderPageText draws columns right to left, a note cell as right then left character', () => {
   const lines = renderPageText(book.volumes[0].pages[0], spec).split('\n');
@@ -26,6 +26,7 @@ test('layoutToJson is stable: fixed key order whatever the object order', () => 
   );
   assert.equal(layoutToJson(shuffled), json);
   assert.ok(json.startsWith('{"spec":{"columns":3,"cells":4,'));
+  assert.ok(json.includes('"right":[{"layer":"zhu","depth":1,"text":"注"}],"left":[{"layer":"zhu","depth":1,"text":"□","style":"lacuna"}]'), json);
 });
 
 test('formatLayout selects pages and prints text or JSON', () => {

@@ -134,7 +134,8 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: 'volume-page' }),
   );
   const tocTitle = '目錄';
-  const tocEntries = volumes.map((v) => v.toc);
+  // A nav list may not be empty: a book without volumes points at its title page.
+  const tocEntries = volumes.length ? volumes.map((v) => v.toc) : [{ label: meta.title, href: 'titlepage.xhtml', children: [] }];
 
   const landmarksTitle = '導覽';
   const landmarks = [
@@ -166,7 +167,8 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const chapters = [coverPage, ...front, ...body].map(
     (c): Chapter => ({ ...c, excludeFromToc: false, vocabPrefix: VOCAB_PREFIX }) as Chapter,
   );
-  const layersNamed = [...new Set(volumes.flatMap((v) => [...v.layers]))].length;
+  const layersUsed = new Set(volumes.flatMap((v) => [...v.layers]));
+  const popupUsed = [...popup].filter((l) => layersUsed.has(l));
   const libraryOptions = {
     title: meta.title,
     author: [credit],
@@ -195,8 +197,8 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     landmarksTitle,
     accessibilitySummary:
       `Vertical Chinese text (right to left) in ${lang}. Main text is set in full size; ` +
-      `${layersNamed} commentary layer(s) are set in small print, each marked with its own class and colour and named in the legend` +
-      (popup.size ? `; the layers ${[...popup].join(', ')} are pop-up footnotes linked from the text` : '') +
+      `${layersUsed.size} commentary layer(s) are set in small print, each marked with its own class and colour and named in the legend` +
+      (popupUsed.length ? `; the layers ${popupUsed.join(', ')} are pop-up footnotes linked from the text` : '') +
       '. Navigation by volume and section through the table of contents.',
   } satisfies Options & Record<string, unknown>;
 

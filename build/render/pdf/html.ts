@@ -226,11 +226,18 @@ export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   return decoration + rules + (p.page ? pageGridHtml(p.page, options.covers) : '');
 }
 
-/** What Paged.js sees of a page: the block and the strings for running heads. */
+/**
+ * What Paged.js sees of a page: the block and the named strings for the
+ * margin boxes — book, volume and folio (the page number within the volume,
+ * in Chinese numerals, empty on a blank page). The folio is a string from
+ * the layout rather than counter(page): Chromium keeps a page-counter reset
+ * on one page only, and the volumes are printed in separate runs.
+ */
 function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
   const vol = escapeHtml(volumeLabel(p.volumeTitle, options.meta.title));
   const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
-  return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(options.meta.title)}</span><span class="rh-volume">${vol}</span></div>`;
+  const folio = p.page ? chineseNumeral(p.page.pageInVolume) : '';
+  return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(options.meta.title)}</span><span class="rh-volume">${vol}</span><span class="rh-folio">${folio}</span></div>`;
 }
 
 /** Keeps a JSON island safe inside <script>. */
