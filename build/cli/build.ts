@@ -6,10 +6,8 @@
 import path from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { layoutBook, pageSpecFor } from '../layout/index.js';
-import { renderEpub } from '../render/epub/index.js';
-import { dateFromSourceDateEpoch } from '../render/epub/index.js';
-import { loadSystemFonts } from '../fonts/index.js';
-import type { LayerId } from '../tree/types.js';
+import { dateFromSourceDateEpoch, popupLayersFromOption, renderEpub } from '../render/epub/index.js';
+import { fontStackFor, loadSystemFonts } from '../fonts/index.js';
 import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
 import { terminalProgress, writePdf } from './pdf.js';
@@ -23,8 +21,8 @@ export interface BuildTargets {
 export interface BuildOptions {
   out: string;
   targets: BuildTargets;
-  /** EPUB notes: `popup` uses the edition's popup layers, `inline` none; the edition decides when absent. */
-  notes?: 'inline' | 'popup';
+  /** EPUB notes: `inline`, `popup` (the edition's popup layers), `popup=shu,fuzhu`; the edition decides when absent. */
+  notes?: string;
   progress: boolean;
 }
 
@@ -62,10 +60,9 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   if (options.targets.epub) {
     const out = path.join(options.out, `${id}.epub`);
     try {
-      const popupLayers: LayerId[] = options.notes === 'inline' ? [] : config.popupLayers;
       const bytes = await renderEpub(loaded.tree, {
-        popupLayers,
-        fonts: await loadSystemFonts(),
+        popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
+        fonts: await loadSystemFonts(fontStackFor(config.fonts.main)),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
         onVolume: options.progress ? (i, n) => process.stderr.write(`\r\x1b[K${id}.epub: ${i}/${n}${i === n ? '\n' : ''}`) : undefined,
       });

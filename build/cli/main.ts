@@ -86,9 +86,9 @@ export function program(): Command {
     .option('--pdf', 'build only PDFs')
     .option('--epub', 'build only EPUBs')
     .option('--out <dir>', 'output folder', 'dist')
-    .addOption(new Option('--notes <mode>', 'EPUB notes: inline, or popup for the layers edition.yaml names').choices(['inline', 'popup']))
+    .option('--notes <mode>', 'EPUB notes: inline, popup (the layers edition.yaml names) or popup=shu,fuzhu')
     .option('-q, --quiet', 'print only warnings and errors')
-    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: 'inline' | 'popup'; quiet?: boolean }) => {
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; quiet?: boolean }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
       const list = editions.length > 0 ? editions : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
