@@ -21,6 +21,7 @@ import {
   computeGeometry,
   fontSourcesWithOverrides,
   fontSpecsWithOverrides,
+  lengthToMm,
   outlineEntries,
   parseTemplateDefinition,
   planPages,
@@ -59,6 +60,8 @@ export interface WritePdfOptions {
   mode?: 'paged' | 'plain';
   /** Repository root holding templates/ and styles/ (default: this checkout). */
   root?: string;
+  /** Pages per browser run: cut at a volume start past `min`, inside a volume at `max` (default 40 / 80). */
+  runPages?: { min: number; max: number };
 }
 
 export interface PdfResult {
@@ -92,8 +95,9 @@ export async function renderOptionsFor(
   let geometry;
   try {
     geometry = computeGeometry(template.definition, layout.spec, config.page.size ?? template.definition.size);
+    if (config.page.bleed !== undefined) lengthToMm(config.page.bleed);
   } catch (error) {
-    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml page.size)`);
+    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml page.size / page.bleed)`);
   }
   const { specs } = fontSpecsWithOverrides(config.fonts.main);
   const missing = specs.filter((s) => !existsSync(s.file));
@@ -134,7 +138,7 @@ export async function renderOptionsFor(
  * even length except the last, so each starts on a recto and the merged PDF
  * keeps rectos odd.
  */
-export function runsOf(planned: readonly PlannedPage[], minPages = 40, maxPages = 120): PlannedPage[][] {
+export function runsOf(planned: readonly PlannedPage[], minPages = 40, maxPages = 80): PlannedPage[][] {
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];
   planned.forEach((p, i) => {
@@ -191,12 +195,14 @@ async function printRuns(
       await writeFile(htmlPath, html);
       const what = `printing pages of ${run[0].volumeTitle}`;
       // A fresh tab per run: closing it also ends the print compositor that page.pdf starts (~100 MB each).
-      const tab = await browser.newPage();
-      try {
-        parts[i] = await withBrowserDeadline(what, 120_000 + run.length * 500, () => printRun(tab, htmlPath, run.length, options.mode ?? 'paged'));
-      } finally {
-        await tab.close().catch(() => undefined);
-      }
+      parts[i] = await withBrowserDeadline(what, 120_000 + run.length * 500, async () => {
+        const tab = await browser.newPage();
+        try {
+          return await printRun(tab, htmlPath, run.length, options.mode ?? 'paged');
+        } finally {
+          await tab.close().catch(() => undefined);
+        }
+      }, () => browser.browser.connected);
       await rm(htmlPath, { force: true });
       onRun(run);
     }
@@ -211,7 +217,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   renderOptions.mode = options.mode ?? 'paged';
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
-  const runs = runsOf(planned);
+  const runs = runsOf(planned, options.runPages?.min, options.runPages?.max);
   const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
   const browser = options.browser ?? (await launchBrowser());
   const volumeTotal = layout.volumes.length;

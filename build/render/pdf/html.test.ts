@@ -23,6 +23,7 @@ import {
   setOutline,
   volumeLabel,
   MISSING_GLYPH,
+  fontSourcesWithOverrides,
   type RenderOptions,
   type Template,
 } from './index.js';
@@ -144,8 +145,9 @@ test('renderHtml puts every character in its cell class, jiazhu right sub-column
   };
   const { html, planned } = renderHtml(layout, { ...options(layout), mode: 'plain' });
   assert.equal(planned.length, 1);
-  assert.match(html, /<i class="r0">大<\/i><i class="r1">夫<\/i><i class="r2">&#60;<\/i><i class="r3">&#38;<\/i>/);
-  assert.match(html, /<i class="n R L-zhu r4">右<\/i><i class="n R L-zhu r5">一<\/i><i class="n L L-zhu d2 r4">左<\/i><i class="r6 s">臣<\/i>/);
+  // CJK stretches are one element on the strict grid (g), starting at their first cell; others one per cell.
+  assert.match(html, /<i class="g r0">大夫<\/i><i class="r2">&#60;<\/i><i class="r3">&#38;<\/i>/);
+  assert.match(html, /<i class="n R L-zhu g r4">右一<\/i><i class="n L L-zhu d2 g r4">左<\/i><i class="s r6">臣<\/i>/);
   assert.match(html, /class="pg recto vstart"/);
   // The 版心 carries the book, the volume and the leaf number.
   assert.match(html, /禮經本義　卷一/);
@@ -164,7 +166,7 @@ test('an uncovered character prints as 〓', () => {
   };
   const covers = (cp: number): boolean => cp !== 0x30000;
   const { html } = renderHtml(layout, { ...options(layout, 'siku', covers), mode: 'plain' });
-  assert.match(html, new RegExp(`<i class="r1">${MISSING_GLYPH}</i>`));
+  assert.match(html, new RegExp(`<i class="g r0">甲${MISSING_GLYPH}乙</i>`));
   assert.doesNotMatch(html, /\u{30000}/u);
 });
 
@@ -177,7 +179,7 @@ test('paged mode gives Paged.js light placeholders and keeps the characters asid
   const island = /<script type="application\/json" id="diaoban-fill">([\s\S]*?)<\/script>/.exec(html)![1];
   const fills = JSON.parse(island) as string[];
   assert.equal(fills.length, 3);
-  assert.match(fills[0], /<i class="r\d+">/);
+  assert.match(fills[0], /<i class="g r\d+">/);
 });
 
 test('radicals in ToUnicode maps read as the ideograph the text has', () => {
@@ -260,4 +262,11 @@ test("outlineEntries takes each page's bookmarks at its PDF page index, after in
       [2, '鄉射禮', 6],
     ],
   );
+});
+
+test("an edition's fonts go in front of the stack: files by file: URL, names by local()", () => {
+  const sources = fontSourcesWithOverrides(['/opt/fonts/MyKai.ttf', 'TW-Kai']);
+  assert.deepEqual(sources.slice(0, 2), [{ local: 'TW-Kai' }, { file: '/opt/fonts/MyKai.ttf' }]);
+  assert.deepEqual(sources[2], { local: 'Noto Serif CJK TC' });
+  assert.deepEqual(sources.slice(3).map((s) => s.file), ['/usr/share/fonts/truetype/hanazono/HanaMinA.ttf', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
 });
