@@ -6,52 +6,23 @@
  * (the Chromium processes' RSS summed, and their PSS summed — shared
  * pages such as the mapped fonts counted once — sampled from /proc every 100 ms).
  *
- * Uses the real layout of manuscript/lijing-benyi when build/cli/load.ts
- * exists, a synthetic layout of 900 full pages otherwise.
+ * Uses the real layout of manuscript/lijing-benyi.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { launchBrowser, processTreeMemory } from '../build/cli/browser.js';
 import { writePdf } from '../build/cli/pdf.js';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
 import type { BookLayout } from '../build/layout/types.js';
-import { syntheticLayout } from '../build/render/pdf/synthetic.js';
 import type { EditionConfig } from '../build/tree/edition.js';
-import type { Root } from '../build/tree/types.js';
+import { loadEdition } from '../build/cli/load.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-function syntheticConfig(): EditionConfig {
-  return {
-    meta: { id: 'lijing-benyi', title: '禮經本義', author: '蔡德晉', dynasty: '清', language: 'zh-Hant', script: 'traditional', template: 'siku', date: '2026-01-01' },
-    sources: [],
-    charmap: {},
-    layout: {},
-    page: {},
-    fonts: {},
-    popupLayers: [],
-    layerRules: [],
-  };
-}
-
-async function lijingBenyi(): Promise<{ layout: BookLayout; config: EditionConfig; source: string }> {
-  const loader = join(ROOT, 'build', 'cli', 'load.ts');
-  if (existsSync(loader)) {
-    try {
-      const mod = (await import(pathToFileURL(loader).href)) as {
-        loadEdition: (dir: string) => Promise<{ config: EditionConfig; tree: Root }>;
-      };
-      const { config, tree } = await mod.loadEdition(join(ROOT, 'manuscript', 'lijing-benyi'));
-      const layout = layoutBook(tree, pageSpecFor(config.meta.template, config.layout));
-      return { layout, config, source: 'manuscript/lijing-benyi' };
-    } catch (error) {
-      console.error(`bench/pdf: the real layout failed (${(error as Error).message}); using a synthetic one`);
-    }
-  }
-  return { layout: syntheticLayout(pageSpecFor('siku'), 900, 17), config: syntheticConfig(), source: 'synthetic 900 pages, 17 volumes' };
+async function lijingBenyi(): Promise<{ layout: BookLayout; config: EditionConfig }> {
+  const { config, tree } = await loadEdition('manuscript/lijing-benyi');
+  if (!config) throw new Error('manuscript/lijing-benyi/edition.yaml cannot be read');
+  return { layout: layoutBook(tree, pageSpecFor(config.meta.template, config.layout)), config };
 }
 
 async function measure(
@@ -87,14 +58,13 @@ async function measure(
 }
 
 export async function run(): Promise<Record<string, number | string>> {
-  const { layout, config, source } = await lijingBenyi();
+  const { layout, config } = await lijingBenyi();
   const dir = await mkdtemp(join(tmpdir(), 'diaoban-bench-'));
   try {
     const floor = await measure(layout, config, 'plain', join(dir, 'floor.pdf'));
     const paged = await measure(layout, config, 'paged', join(dir, 'paged.pdf'));
     const mb = (b: number): number => Math.round(b / 1e6);
     return {
-      source,
       pages: paged.pages,
       paged_ms_per_page: Math.round((paged.ms / paged.pages) * 10) / 10,
       floor_ms_per_page: Math.round((floor.ms / floor.pages) * 10) / 10,

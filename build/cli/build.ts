@@ -11,6 +11,7 @@ import { fontStackFor, loadSystemFonts } from '../fonts/index.js';
 import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
 import { terminalProgress, writePdf } from './pdf.js';
+import type { OfflineBrowser } from './browser.js';
 import { writeFileAtomic } from './write.js';
 
 export interface BuildTargets {
@@ -24,6 +25,8 @@ export interface BuildOptions {
   /** EPUB notes: `inline`, `popup` (the edition's popup layers), `popup=shu,fuzhu`; the edition decides when absent. */
   notes?: string;
   progress: boolean;
+  /** One browser for all editions of a build (saves a start per edition). */
+  browser?: OfflineBrowser;
 }
 
 export interface BuildResult {
@@ -50,7 +53,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
     const out = path.join(options.out, `${id}.pdf`);
     try {
       const layout = layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout));
-      const result = await writePdf(layout, config, out, { onVolume: options.progress ? terminalProgress(`${id}.pdf`) : undefined });
+      const result = await writePdf(layout, config, out, { browser: options.browser, onVolume: options.progress ? terminalProgress(`${id}.pdf`) : undefined });
       lines.push(`${out}: ${result.pages} pages`);
     } catch (error) {
       ok = false;

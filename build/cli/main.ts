@@ -93,13 +93,19 @@ export function program(): Command {
       const list = editions.length > 0 ? editions : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
       const { buildEdition } = await import('./build.js');
+      const { launchBrowser } = await import('./browser.js');
+      for (const dir of list) await ensureExists(dir);
       let failed = 0;
-      for (const dir of list) {
-        await ensureExists(dir);
-        const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true });
-        printMessages(result.messages, { quiet: opts.quiet });
-        for (const line of result.lines) process.stderr.write(line + '\n');
-        if (!result.ok) failed++;
+      const browser = targets.pdf ? await launchBrowser() : undefined;
+      try {
+        for (const dir of list) {
+          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true, browser });
+          printMessages(result.messages, { quiet: opts.quiet });
+          for (const line of result.lines) process.stderr.write(line + '\n');
+          if (!result.ok) failed++;
+        }
+      } finally {
+        await browser?.close();
       }
       if (failed > 0) {
         process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
@@ -179,7 +185,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program().parseAsync(argv);
   } catch (error) {
-    if (error instanceof UserError) {
+    if (error instanceof UserError || (error instanceof Error && error.name === 'BrowserError')) {
       process.stderr.write(`diaoban: ${error.message}\n`);
     } else {
       const err = error as Error;

@@ -84,7 +84,10 @@ export interface Page {
   pageInVolume: number;
   /** Leaf (葉) number within the volume: pages 1 and 2 are leaf 1. */
   leaf: number;
-  /** 前半葉 (right-hand, odd page) or 後半葉 (left-hand, even page). */
+  /**
+   * 前半葉 (recto: the odd page, the right half of the printed leaf, read first)
+   * or 後半葉 (verso: the even page). In the bound book a recto faces left.
+   */
   side: 'recto' | 'verso';
   volume: number;
   volumeTitle: string;

@@ -206,7 +206,8 @@ function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, co
   let out = '';
   let cell = start;
   for (const seg of segments) {
-    const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} `;
+    const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : '';
+    const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} ${style}`;
     const chars = Array.from(seg.text);
     out += cells(chars, cell, cls, covers, true);
     cell += chars.length;

@@ -6,6 +6,7 @@
  * UPDATE_SNAPSHOTS=1 rewrites the reference PNGs in snapshots/ (look at them first).
  */
 import { after, before, test } from 'node:test';
+import { defaultEdition } from '../../parse/edition.js';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,17 +48,9 @@ after(async () => {
 });
 
 function config(template: string, extra: Partial<EditionConfig> = {}): EditionConfig {
-  return {
-    meta: { id: `test-${template}`, title: '禮經本義', author: '蔡德晉', dynasty: '清', language: 'zh-Hant', script: 'traditional', template, date: '2026-01-01', description: '測試用書' },
-    sources: [],
-    charmap: {},
-    layout: {},
-    page: {},
-    fonts: {},
-    popupLayers: [],
-    layerRules: [],
-    ...extra,
-  };
+  const base = defaultEdition(`test-${template}`, []);
+  base.meta = { ...base.meta, title: '禮經本義', author: '蔡德晉', dynasty: '清', template, date: '2026-01-01', description: '測試用書' };
+  return { ...base, ...extra };
 }
 
 /** A page with what is hard to print: radical-sharing ideographs, Ext A/B, an uncovered character, small text, a nested note. */
