@@ -10,7 +10,8 @@ import { dateFromSourceDateEpoch, popupLayersFromOption, renderEpub } from '../r
 import { fontStackFor, loadSystemFonts } from '../fonts/index.js';
 import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
-import { terminalProgress, writePdf } from './pdf.js';
+import { writePdf } from './pdf.js';
+import { volumeProgress } from './progress.js';
 import type { OfflineBrowser } from './browser.js';
 import { writeFileAtomic } from './write.js';
 
@@ -53,7 +54,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
     const out = path.join(options.out, `${id}.pdf`);
     try {
       const layout = layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout));
-      const result = await writePdf(layout, config, out, { browser: options.browser, onVolume: options.progress ? terminalProgress(`${id}.pdf`) : undefined });
+      const result = await writePdf(layout, config, out, { browser: options.browser, onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined });
       lines.push(`${out}: ${result.pages} pages`);
     } catch (error) {
       ok = false;
@@ -67,7 +68,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
         fonts: await loadSystemFonts(fontStackFor(config.fonts.main)),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
-        onVolume: options.progress ? (i, n) => process.stderr.write(`\r\x1b[K${id}.epub: ${i}/${n}${i === n ? '\n' : ''}`) : undefined,
+        onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined,
       });
       await writeFileAtomic(out, bytes);
       lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB`);

@@ -274,13 +274,4 @@ export async function writePdf(
   return { pages: result.pages, bytes: result.bytes.byteLength, uncovered: result.uncovered, planned: result.planned };
 }
 
-/** Progress per volume on stderr when it is a terminal; nothing otherwise. */
-export function terminalProgress(label: string, stream: NodeJS.WriteStream = process.stderr): WritePdfOptions['onVolume'] {
-  if (!stream.isTTY) return undefined;
-  return (done, total, title) => {
-    stream.write(`\r\x1b[K${label}: ${done}/${total} ${title}`);
-    if (done === total) stream.write('\n');
-  };
-}
-
 export { BrowserError };

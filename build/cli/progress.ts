@@ -1,0 +1,23 @@
+/**
+ * Progress per volume on a terminal (cli-progress), nothing otherwise: logs
+ * and CI get the result lines only.
+ */
+import cliProgress from 'cli-progress';
+
+export type VolumeProgress = (done: number, total: number, title?: string) => void;
+
+export function volumeProgress(label: string, stream: NodeJS.WriteStream = process.stderr): VolumeProgress | undefined {
+  if (!stream.isTTY) return undefined;
+  let bar: cliProgress.SingleBar | undefined;
+  return (done, total, title = '') => {
+    if (!bar) {
+      bar = new cliProgress.SingleBar(
+        { stream, format: `${label} [{bar}] {value}/{total} {title}`, hideCursor: true, clearOnComplete: true },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(total, 0, { title: '' });
+    }
+    bar.update(done, { title });
+    if (done >= total) bar.stop();
+  };
+}
