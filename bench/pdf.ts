@@ -6,7 +6,8 @@
  * (the Chromium processes' RSS summed, and their PSS summed — shared
  * pages such as the mapped fonts counted once — sampled from /proc every 100 ms).
  *
- * Uses the real layout of manuscript/lijing-benyi.
+ * Uses the real layout of manuscript/lijing-benyi. BENCH_TABS=1 prints on one
+ * tab instead of two (less memory, about twice the time).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,7 +48,7 @@ async function measure(
   })();
   try {
     const t0 = performance.now();
-    const result = await writePdf(layout, config, out, { browser, mode });
+    const result = await writePdf(layout, config, out, { browser, mode, concurrency: Number(process.env.BENCH_TABS ?? 2) });
     const ms = performance.now() - t0;
     return { ms, pages: result.pages, peakRss: peak, peakPss };
   } finally {
