@@ -13,7 +13,8 @@ function blankVerso(after: Page): Page {
   return {
     number: 0,
     pageInVolume,
-    leaf: Math.ceil(pageInVolume / 2),
+    // The back of the leaf the volume ended on.
+    leaf: after.leaf,
     side: 'verso',
     volume: after.volume,
     volumeTitle: after.volumeTitle,

@@ -326,6 +326,8 @@ test('after the front matter the next block starts on a recto: rest of the page 
   // a front page that is exactly full
   const c = layoutVolume(volume('卷', para('front', '一二三四五六七八九十一二'), p('經')), 0, spec);
   assert.deepEqual(summary(c.pages), ['1r:front,front,front', '2v:', '3r:text']);
+  // leaves are counted again from the work proper, as 四庫 volumes number 提要 and 卷 apart
+  assert.deepEqual(c.pages.map((pg) => `${pg.pageInVolume}:${pg.leaf}${pg.side[0]}`), ['1:1r', '2:1v', '3:1r']);
   // commentary right after the front matter does not run on into it
   const d = layoutVolume(volume('卷', para('front', '一'), commentary('zhu', '注文')), 0, spec);
   assert.deepEqual(summary(d.pages), ['1r:front', '2v:', '3r:commentary']);

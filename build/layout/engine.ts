@@ -62,12 +62,15 @@ class VolumeSetter {
     private readonly spec: PageSpec,
   ) {}
 
+  /** Pages before the work proper (front matter): leaves are counted again after them, as 四庫 volumes number 提要 and 卷 apart. */
+  private leafBase = 0;
+
   private newPage(): Page {
     const pageInVolume = this.pages.length + 1;
     const page: Page = {
       number: pageInVolume,
       pageInVolume,
-      leaf: Math.ceil(pageInVolume / 2),
+      leaf: Math.ceil((pageInVolume - this.leafBase) / 2),
       side: pageInVolume % 2 === 1 ? 'recto' : 'verso',
       volume: this.index,
       volumeTitle: this.volume.title,
@@ -175,6 +178,7 @@ class VolumeSetter {
     this.column = undefined;
     if (this.pages.length % 2 === 1) this.newPage();
     this.page = undefined;
+    this.leafBase = this.pages.length;
   }
 
   private addBookmark(bookmark: Bookmark): void {

@@ -277,7 +277,8 @@ function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, firs
   const vol = p.page ? escapeHtml(volumeLabel(p.volumeTitle, options.meta.title)) : '';
   const book = p.page ? escapeHtml(options.meta.title) : '';
   const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
-  const folio = p.page ? chineseNumeral(p.page.pageInVolume) : '';
+  // Counted by leaves, so that the folios start again where the leaves do (after front matter).
+  const folio = p.page ? chineseNumeral(2 * p.page.leaf - (p.page.side === 'recto' ? 1 : 0)) : '';
   return `<div class="${cls}" data-i="${i}"><span class="rh-book">${book}</span><span class="rh-volume">${vol}</span><span class="rh-folio">${folio}</span></div>`;
 }
 
