@@ -19,8 +19,9 @@ const GLOSS = /^\p{Script=Han}{1,3}?(?:者|也|音|俗作|古作|本作|小篆|�
 const VARIANT = /^(?:俗作|古作|本作|或作|一作|亦作|通作)/u;
 const FANQIE = /\p{Script=Han}{2}[反切]/u;
 
+/** The paragraph without its notes and Private Use Area characters (which stand for unknown words). */
 function bare(content: string): string {
-  return content.replace(/【[^】]*】/gu, '');
+  return content.replace(/【[^】]*】|[\uE000-\uF8FF]/gu, '');
 }
 
 /**
