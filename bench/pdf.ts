@@ -8,13 +8,18 @@
  *
  * Uses the real layout of manuscript/lijing-benyi. BENCH_TABS=1 prints on one
  * tab instead of two (less memory, about twice the time).
+ *
+ * Also times the TrueType subset of Noto Serif CJK TC the PDF prints with
+ * (subset-font + scripts/cff2ttf.py): cold (empty cache, the first build of
+ * a text) and warm (cache hit, every rebuild); both builds above are warm.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchBrowser, processTreeMemory } from '../build/cli/browser.js';
-import { writePdf } from '../build/cli/pdf.js';
+import { printFontSources, renderOptionsFor, writePdf } from '../build/cli/pdf.js';
+import { planPages, printedChars } from '../build/render/pdf/index.js';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
 import type { BookLayout } from '../build/layout/types.js';
 import type { EditionConfig } from '../build/tree/edition.js';
@@ -58,10 +63,25 @@ async function measure(
   }
 }
 
+async function fontPreparation(layout: BookLayout, config: EditionConfig, dir: string): Promise<{ cold: number; warm: number; chars: number }> {
+  const { options, fonts } = await renderOptionsFor(layout, config);
+  const text = [...printedChars(planPages(layout), options)].join('');
+  const cache = join(dir, 'font-cache');
+  const time = async (): Promise<number> => {
+    const t0 = performance.now();
+    await printFontSources(config.fonts.main, fonts, text, dir, cache);
+    return performance.now() - t0;
+  };
+  const cold = await time();
+  const warm = await time();
+  return { cold, warm, chars: [...text].length };
+}
+
 export async function run(): Promise<Record<string, number | string>> {
   const { layout, config } = await lijingBenyi();
   const dir = await mkdtemp(join(tmpdir(), 'diaoban-bench-'));
   try {
+    const font = await fontPreparation(layout, config, dir);
     const floor = await measure(layout, config, 'plain', join(dir, 'floor.pdf'));
     const paged = await measure(layout, config, 'paged', join(dir, 'paged.pdf'));
     const mb = (b: number): number => Math.round(b / 1e6);
@@ -76,6 +96,10 @@ export async function run(): Promise<Record<string, number | string>> {
       floor_peak_rss_mb: mb(floor.peakRss),
       paged_peak_pss_mb: mb(paged.peakPss),
       floor_peak_pss_mb: mb(floor.peakPss),
+      printed_chars: font.chars,
+      ttf_subset_cold_ms: Math.round(font.cold),
+      ttf_subset_warm_ms: Math.round(font.warm),
+      ttf_subset_cold_per_page_ms: Math.round((font.cold / paged.pages) * 10) / 10,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the npm registry cannot give: Debian's Chromium, the CJK fonts,
-# epubcheck and poppler. Runs before `npm run build` and `npm test`; does
+# epubcheck, poppler and Python fontTools. Runs before `npm run build` and `npm test`; does
 # nothing when everything is there.
 set -euo pipefail
 
@@ -10,6 +10,8 @@ missing=()
 [ -f /usr/share/fonts/truetype/hanazono/HanaMinB.ttf ] || missing+=(fonts-hanazono)
 [ -f /usr/share/java/epubcheck.jar ] || missing+=(epubcheck)
 command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
+# The PDF converts Noto's CFF outlines to TrueType with fontTools (scripts/cff2ttf.py).
+/usr/bin/python3 -c 'import fontTools' >/dev/null 2>&1 || missing+=(python3-fonttools)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -7,14 +7,15 @@
  * pdf-lib, then writes a temp file and renames it over the output, so an
  * old PDF is never replaced by a half-written one.
  */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
-import { coverage, loadSystemFonts } from '../fonts/index.js';
+import { assignCharacters, coverage, defaultVerticalOrigin, hasCffOutlines, loadSystemFonts, subsetFace, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
 import type { BookLayout } from '../layout/types.js';
 import {
   PAGINATE_SCRIPT,
@@ -28,6 +29,7 @@ import {
   postProcessPdf,
   printedChars,
   renderHtml,
+  type FontSource,
   type PlannedPage,
   type RenderOptions,
   type Template,
@@ -60,6 +62,8 @@ export interface WritePdfOptions {
   mode?: 'paged' | 'plain';
   /** Repository root holding templates/ and styles/ (default: this checkout). */
   root?: string;
+  /** Where converted TrueType font subsets are cached (default: .cache/fonts in the checkout). */
+  fontCache?: string;
   /** Pages per browser run: cut at a volume start past `min`, inside a volume at `max` (default 40 / 80). */
   runPages?: { min: number; max: number };
 }
@@ -90,7 +94,7 @@ export async function renderOptionsFor(
   layout: BookLayout,
   config: EditionConfig,
   root: string = ROOT,
-): Promise<{ options: RenderOptions; uncovered: (chars: Iterable<string>) => string[] }> {
+): Promise<{ options: RenderOptions; uncovered: (chars: Iterable<string>) => string[]; fonts: LoadedFont[] }> {
   const template = await loadTemplate(config.meta.template, root);
   let geometry;
   try {
@@ -106,7 +110,8 @@ export async function renderOptionsFor(
       `font file missing: ${missing.map((s) => s.file).join(', ')}; run: apt-get install fonts-noto-cjk fonts-hanazono (or fix fonts.main in edition.yaml)`,
     );
   }
-  const covers = coverage(await loadSystemFonts(specs));
+  const fonts = await loadSystemFonts(specs);
+  const covers = coverage(fonts);
   const options: RenderOptions = {
     meta: {
       title: config.meta.title,
@@ -129,7 +134,86 @@ export async function renderOptionsFor(
     }
     return out;
   };
-  return { options, uncovered };
+  return { options, uncovered, fonts };
+}
+
+/** The CFF → TrueType converter (Python fontTools; scripts/setup.sh installs python3-fonttools). */
+const CFF2TTF = join(ROOT, 'scripts', 'cff2ttf.py');
+/** Debian's Python, where python3-fonttools is installed (not a pyenv/venv one found first on PATH). */
+const PYTHON = process.env.DIAOBAN_PYTHON ?? '/usr/bin/python3';
+/** Converted subsets by truetypeSubsetKey: a rebuild of the same book reuses them (same bytes, no conversion). */
+export const FONT_CACHE = join(ROOT, '.cache', 'fonts');
+
+function runConverter(input: string, output: string): Promise<void> {
+  return new Promise((done, fail) => {
+    execFile(PYTHON, [CFF2TTF, input, output], { maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
+      if (!error) return done();
+      const missing = /No module named .fontTools|ENOENT/.test(`${stderr} ${error.message}`);
+      fail(
+        new PdfError(
+          missing
+            ? `converting the CFF font to TrueType needs Python fontTools; run: apt-get install python3-fonttools (or scripts/setup.sh)`
+            : `converting the CFF font to TrueType failed: ${String(stderr).trim() || error.message}`,
+        ),
+      );
+    });
+  });
+}
+
+/**
+ * The TrueType subset of a CFF face for `text`: from the cache, or made
+ * (subset-font, then cff2ttf.py) and cached. Written atomically, since two
+ * builds may make the same file at once.
+ */
+async function truetypeSubset(font: LoadedFont, text: string, work: string, cacheDir: string, converter: Uint8Array): Promise<string> {
+  const key = truetypeSubsetKey(font.bytes, text, converter);
+  const cached = join(cacheDir, `${key}.ttf`);
+  if (!existsSync(cached)) {
+    const otf = join(work, `${key}.otf`);
+    const ttf = join(work, `${key}.ttf`);
+    await writeFile(otf, await subsetFace(font, text));
+    await runConverter(otf, ttf);
+    await mkdir(cacheDir, { recursive: true });
+    const temp = `${cached}.${process.pid}.tmp`;
+    await copyFile(ttf, temp);
+    await rename(temp, cached);
+    await rm(otf, { force: true });
+    await rm(ttf, { force: true });
+  }
+  return cached;
+}
+
+/**
+ * The @font-face sources the PDF prints with: like fontSourcesWithOverrides,
+ * but every CFF-outline face (Noto Serif CJK) replaced by its TrueType
+ * subset for the characters it draws in `text` (Chromium would embed the CFF
+ * face as Type 3 fonts). A CFF face that draws nothing is left out. The
+ * subsets are copied into `work` and served from there (file: URLs).
+ */
+export async function printFontSources(
+  main: readonly string[] | undefined,
+  fonts: readonly LoadedFont[],
+  text: string,
+  work: string,
+  cacheDir: string = FONT_CACHE,
+): Promise<FontSource[]> {
+  const { specs, byName } = fontSpecsWithOverrides(main);
+  if (specs.length !== fonts.length) throw new Error('printFontSources: fonts must be loaded from the same specs');
+  const parts = assignCharacters(fonts, text);
+  const converter = new Uint8Array(await readFile(CFF2TTF));
+  const sources: FontSource[] = byName.map((name) => ({ local: name }));
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i];
+    if (!hasCffOutlines(fonts[i].bytes)) {
+      sources.push(spec.face ? { local: spec.face } : { file: spec.file });
+      continue;
+    }
+    if (!parts[i]) continue;
+    const served = join(work, `font-${i}.ttf`);
+    await copyFile(await truetypeSubset(fonts[i], parts[i], work, cacheDir, converter), served);
+    sources.push({ file: served, verticalOrigin: defaultVerticalOrigin(fonts[i].bytes) });
+  }
+  return sources;
 }
 
 /**
@@ -213,12 +297,19 @@ async function printRuns(
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes'>> {
-  const { options: renderOptions, uncovered } = await renderOptionsFor(layout, config, options.root);
+  const { options: renderOptions, uncovered, fonts } = await renderOptionsFor(layout, config, options.root);
   renderOptions.mode = options.mode ?? 'paged';
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.runPages?.min, options.runPages?.max);
   const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
+  const textChars = printedChars(planned, renderOptions);
+  try {
+    renderOptions.fonts = await printFontSources(config.fonts.main, fonts, [...textChars].join(''), work, options.fontCache);
+  } catch (error) {
+    await rm(work, { recursive: true, force: true });
+    throw error;
+  }
   const browser = options.browser ?? (await launchBrowser());
   const volumeTotal = layout.volumes.length;
   let volumesDone = 0;
@@ -232,7 +323,6 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
         options.onVolume?.(volumesDone, volumeTotal, p.volumeTitle);
       }
     });
-    const textChars = printedChars(planned, renderOptions);
     const bytes = await postProcessPdf(parts.length === 1 ? parts[0] : parts, {
       info: {
         title: config.meta.title,

@@ -38,7 +38,8 @@ export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn',
 /** Tried when a subset with KEEP_FEATURES fails: the two features vertical text cannot do without. */
 const MINIMAL_FEATURES: readonly string[] = ['vert', 'vrt2'];
 
-async function subsetOne(font: LoadedFont, text: string): Promise<Uint8Array> {
+/** One font subset to `text` (sfnt, same outline format as the font), keeping KEEP_FEATURES when it can. */
+export async function subsetFace(font: LoadedFont, text: string): Promise<Uint8Array> {
   try {
     return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...KEEP_FEATURES] }));
   } catch {
@@ -57,7 +58,7 @@ export async function subsetFonts(fonts: readonly LoadedFont[], text: string): P
   // One at a time: HarfBuzz's wasm heap grows with each 20 MB face.
   for (let i = 0; i < fonts.length; i++) {
     if (!parts[i]) continue;
-    const bytes = await subsetOne(fonts[i], parts[i]);
+    const bytes = await subsetFace(fonts[i], parts[i]);
     const cff = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) === SFNT_CFF;
     out.push({
       family: fonts[i].family,

@@ -30,6 +30,13 @@ export interface FontSource {
   file?: string;
   /** CSS unicode-range, when the font is for some characters only. */
   unicodeRange?: string;
+  /**
+   * Set for a font whose glyphs scripts/cff2ttf.py pinned at this vertical
+   * origin (em fraction from the baseline, 0.88 for Noto Serif CJK): Chromium
+   * puts each of them lower by a known fraction of a pixel (see
+   * originCorrectionCss), which the grid's CSS takes back.
+   */
+  verticalOrigin?: number;
 }
 
 export interface PdfMeta {
@@ -143,6 +150,29 @@ export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed
   for (let c = 0; c < g.cells; c++) out.push(`.r${c}{top:${mm(c * g.cellHeight)}}`);
   out.push(`:root{--frame:${mm(g.frame)};--col:${mm(g.colWidth)};--cell:${mm(g.cellHeight)};--font:${mm(g.fontSize)};--note:${mm(g.noteSize)}}`);
   return out.join('\n');
+}
+
+const PX_PER_MM = 96 / 25.4;
+
+/**
+ * How far Chromium draws a glyph of a pinned font (FontSource.verticalOrigin)
+ * below where its vertical origin says, in mm: without VORG (which Chromium's
+ * font sanitizer drops from TrueType fonts) it takes the origin from the
+ * glyph's bounds rounded out to whole CSS pixels, and the pinned bounds all
+ * start at the origin, so the error is the same for every glyph of a size:
+ * ceil(origin × size) − origin × size pixels.
+ */
+export function originDrop(fontSizeMm: number, verticalOrigin: number): number {
+  const px = verticalOrigin * fontSizeMm * PX_PER_MM;
+  return (Math.ceil(px - 1e-6) - px) / PX_PER_MM;
+}
+
+/** CSS moving the grid's glyphs up by originDrop, when the main font is pinned. */
+export function originCorrectionCss(g: PageGeometry, fonts: readonly FontSource[]): string {
+  const origin = fonts[0]?.verticalOrigin;
+  if (origin === undefined) return '';
+  const up = (size: number): string => `translate:0 ${mm(-originDrop(size, origin))}`;
+  return [`.col>i{${up(g.fontSize)}}`, `.col>i.n,.col>i.s{${up(g.noteSize)}}`].join('\n');
 }
 
 type Covers = (cp: number) => boolean;
@@ -300,6 +330,7 @@ export function renderHtml(layout: BookLayout, options: RenderOptions, planned: 
     options.template.baseCss,
     `body{font-family:${fonts.families || 'serif'}}`,
     geometryCss(options.geometry, { ...options, mode }),
+    originCorrectionCss(options.geometry, options.fonts),
     options.template.css,
   ].join('\n');
   const head = `<!doctype html>\n<html lang="${escapeHtml(options.meta.language)}"><head><meta charset="utf-8"><title>${escapeHtml(options.meta.title)}</title>\n<style>\n${css}\n</style></head>`;
