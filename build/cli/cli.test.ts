@@ -85,6 +85,9 @@ test('a missing or malformed edition.yaml, and a missing source, say what to do'
   const badField = run(['check', edition({ 'edition.yaml': YAML + 'template: fancy\nlayout:\n  columns: -3\n', 'a.txt': '主人' })]);
   assert.match(badField.stderr, /edition\.yaml:5:\d+ error unknown template "fancy"/);
   assert.match(badField.stderr, /edition\.yaml:7:\d+ error layout\.columns must be a whole number/);
+  const badFont = run(['check', edition({ 'edition.yaml': YAML + 'fonts:\n  main:\n    - /opt/Kai.woff2\n', 'a.txt': '主人' })]);
+  assert.equal(badFont.status, 1);
+  assert.match(badFont.stderr, /edition\.yaml:7:\d+ error font "\/opt\/Kai\.woff2": give a \.ttf, \.otf or \.ttc#Family file/);
   const lost = run(['check', edition({ 'edition.yaml': YAML.replace('- a.txt', '- a.txt\n  - b.txt'), 'a.txt': '主人' })]);
   assert.match(lost.stderr, /b\.txt error the source file b\.txt does not exist/);
 });

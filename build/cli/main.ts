@@ -17,14 +17,17 @@ import type { BuildTargets } from './build.js';
 import { writeFileAtomic } from './write.js';
 import { reportUncovered } from '../transform/coverage.js';
 import { reporterFor } from '../transform/report.js';
-import { coverage, loadSystemFonts } from '../fonts/index.js';
+import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
 
-/** The Debian font stack's coverage; a missing font is the user's to install, not a crash. */
-async function fontCoverage(): Promise<(codePoint: number) => boolean> {
+/**
+ * The coverage of an edition's font files (fonts.main before the Debian
+ * stack), as the PDF sees it; a missing font is the user's to install, not a crash.
+ */
+async function fontCoverage(main: readonly string[] | undefined): Promise<(codePoint: number) => boolean> {
   try {
-    return coverage(await loadSystemFonts());
+    return coverage(await loadSystemFonts(editionFonts(main).specs));
   } catch (error) {
-    throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono`);
+    throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono, or fix fonts.main in edition.yaml`);
   }
 }
 
@@ -135,10 +138,16 @@ export function program(): Command {
     .option('--no-fonts', 'do not check that the fonts draw every character')
     .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean }) => {
       let errors = 0;
-      const covered = opts.fonts ? await fontCoverage() : null;
+      // Editions share the Debian stack as a rule: read each distinct stack once.
+      const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
       for (const target of targets) {
         const loaded = await load(target, opts.format);
-        if (covered) reportUncovered(loaded.tree, covered, reporterFor(loaded.files));
+        if (opts.fonts) {
+          const main = loaded.config?.fonts.main;
+          const key = JSON.stringify(main ?? []);
+          if (!coverages.has(key)) coverages.set(key, fontCoverage(main));
+          reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
+        }
         const messages = loaded.files.flatMap((f) => f.messages);
         printMessages(messages, { quiet: opts.quiet });
         errors += countBySeverity(messages).error;

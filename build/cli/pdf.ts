@@ -15,13 +15,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
-import { assignCharacters, coverage, defaultVerticalOrigin, hasCffOutlines, loadSystemFonts, subsetFace, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
+import { assignCharacters, coverage, defaultVerticalOrigin, editionFonts, hasCffOutlines, loadSystemFonts, subsetFace, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
 import type { BookLayout } from '../layout/types.js';
 import {
   PAGINATE_SCRIPT,
   computeGeometry,
+  fontSourceFor,
   fontSourcesWithOverrides,
-  fontSpecsWithOverrides,
   lengthToMm,
   outlineEntries,
   parseTemplateDefinition,
@@ -103,7 +103,12 @@ export async function renderOptionsFor(
   } catch (error) {
     throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml page.size / page.bleed)`);
   }
-  const { specs } = fontSpecsWithOverrides(config.fonts.main);
+  let specs;
+  try {
+    ({ specs } = editionFonts(config.fonts.main));
+  } catch (error) {
+    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml fonts.main)`);
+  }
   const missing = specs.filter((s) => !existsSync(s.file));
   if (missing.length) {
     throw new PdfError(
@@ -184,7 +189,7 @@ async function truetypeSubset(font: LoadedFont, text: string, work: string, cach
 }
 
 /**
- * The @font-face sources the PDF prints with: like fontSourcesWithOverrides,
+ * The @font-face sources the PDF prints with: fontSourcesWithOverrides,
  * but every CFF-outline face (Noto Serif CJK) replaced by its TrueType
  * subset for the characters it draws in `text` (Chromium would embed the CFF
  * face as Type 3 fonts). A CFF face that draws nothing is left out. The
@@ -197,7 +202,7 @@ export async function printFontSources(
   work: string,
   cacheDir: string = FONT_CACHE,
 ): Promise<FontSource[]> {
-  const { specs, byName } = fontSpecsWithOverrides(main);
+  const { specs, byName } = editionFonts(main);
   if (specs.length !== fonts.length) throw new Error('printFontSources: fonts must be loaded from the same specs');
   const parts = assignCharacters(fonts, text);
   const converter = new Uint8Array(await readFile(CFF2TTF));
@@ -205,7 +210,7 @@ export async function printFontSources(
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i];
     if (!hasCffOutlines(fonts[i].bytes)) {
-      sources.push(spec.face ? { local: spec.face } : { file: spec.file });
+      sources.push(fontSourceFor(spec));
       continue;
     }
     if (!parts[i]) continue;

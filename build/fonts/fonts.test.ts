@@ -5,7 +5,7 @@ import * as hb from 'harfbuzzjs';
 import { assignCharacters, coverage, fontChooser, subsetFonts, uncovered } from './index.js';
 import { loadSystemFonts } from './load.js';
 import { cmapRanges, extractFace, faceFamilies, isCollection, readDirectory, readNames } from './sfnt.js';
-import { FONT_STACK, NOTO_SERIF_CJK_TC, fontStackFor } from './stack.js';
+import { FONT_STACK, NOTO_SERIF_CJK_TC, editionFonts, fontStackFor } from './stack.js';
 import type { LoadedFont } from './types.js';
 
 let fonts: LoadedFont[];
@@ -138,4 +138,15 @@ test('fontStackFor: edition fonts first, the default stack after; files, collect
     ],
   );
   assert.throws(() => fontStackFor(['SimSun']), /give a font file path/);
+});
+
+test('editionFonts: families without a file are kept by name, WOFF is refused, a stack font is not listed twice', () => {
+  const { specs, byName } = editionFonts(['TW-Kai', '/opt/Kai.ttf', 'hanamina', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
+  assert.deepEqual(byName, ['TW-Kai']);
+  assert.deepEqual(
+    specs.map((f) => f.family),
+    ['Kai', 'HanaMinA', 'HanaMinB', 'Noto Serif CJK TC'],
+  );
+  assert.throws(() => editionFonts(['/opt/Kai.woff2']), /give a \.ttf, \.otf or \.ttc#Family file/);
+  assert.throws(() => fontStackFor(['TW-Kai']), /give a font file path/);
 });

@@ -26,26 +26,57 @@ export const HANAMIN_B: FontSpec = { family: 'HanaMinB', file: '/usr/share/fonts
 /** The default stack, in fallback order. */
 export const FONT_STACK: readonly FontSpec[] = [NOTO_SERIF_CJK_TC, HANAMIN_A, HANAMIN_B];
 
+/** An edition's `fonts.main` (edition.yaml) read against the default stack. */
+export interface EditionFonts {
+  /** Font files: the edition's first, then the default stack as fallback. */
+  specs: FontSpec[];
+  /**
+   * Families named without a file: the PDF asks Chromium for them
+   * (local()); nothing can check their coverage or embed them in an EPUB.
+   */
+  byName: string[];
+}
+
+const FONT_FILE = /^(.*\.(?:ttf|otf|ttc|otc))(?:#(.+))?$/i;
+
 /**
- * The stack for an edition's `fonts.main` (edition.yaml): each entry is a font
- * file path (.ttf/.otf, or .ttc with `#Family Name` to pick the face) or the
- * family name of a font of the default stack. The default stack follows as
- * fallback, so rare characters still have a font. Pure: nothing is read here.
+ * The one reading of `fonts.main`, for the PDF, the EPUB and `check`: each
+ * entry is a font file path (.ttf/.otf, or .ttc with `#Family Name` to pick
+ * the face), a family of the default stack, or another family's name. Pure:
+ * nothing is read here.
+ */
+export function editionFonts(main: readonly string[] = []): EditionFonts {
+  const chosen: FontSpec[] = [];
+  const byName: string[] = [];
+  for (const entry of main) {
+    const known = FONT_STACK.find((f) => f.family.toLowerCase() === entry.toLowerCase());
+    const m = FONT_FILE.exec(entry);
+    if (known) {
+      chosen.push(known);
+    } else if (m) {
+      const file = m[1];
+      const base = file.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
+      chosen.push({ family: m[2] ?? base, file, ...(m[2] ? { face: m[2] } : {}) });
+    } else if (/[\\/]|\.woff2?$/i.test(entry)) {
+      throw new Error(`font "${entry}": give a .ttf, .otf or .ttc#Family file (WOFF cannot be subset or checked)`);
+    } else {
+      byName.push(entry);
+    }
+  }
+  const seen = new Set(chosen.map((f) => `${f.file}#${f.face ?? ''}`));
+  return { specs: [...chosen, ...FONT_STACK.filter((f) => !seen.has(`${f.file}#${f.face ?? ''}`))], byName };
+}
+
+/**
+ * The font files of an edition, for what must hold every font it uses (the
+ * EPUB embeds them): a family named without a file is an error here.
  */
 export function fontStackFor(main: readonly string[] = []): FontSpec[] {
-  const chosen: FontSpec[] = main.map((entry) => {
-    const known = FONT_STACK.find((f) => f.family.toLowerCase() === entry.toLowerCase());
-    if (known) return known;
-    const m = /^(.*\.(?:ttf|otf|ttc|otc))(?:#(.+))?$/i.exec(entry);
-    if (!m) {
-      throw new Error(
-        `font "${entry}": give a font file path (.ttf, .otf, or .ttc#Family) or one of ${FONT_STACK.map((f) => f.family).join(', ')}`,
-      );
-    }
-    const file = m[1];
-    const base = file.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
-    return { family: m[2] ?? base, file, ...(m[2] ? { face: m[2] } : {}) };
-  });
-  const seen = new Set(chosen.map((f) => `${f.file}#${f.face ?? ''}`));
-  return [...chosen, ...FONT_STACK.filter((f) => !seen.has(`${f.file}#${f.face ?? ''}`))];
+  const { specs, byName } = editionFonts(main);
+  if (byName.length) {
+    throw new Error(
+      `font "${byName[0]}": give a font file path (.ttf, .otf, or .ttc#Family) or one of ${FONT_STACK.map((f) => f.family).join(', ')}`,
+    );
+  }
+  return specs;
 }

@@ -8,6 +8,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'ya
 import type { EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
 import type { Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
+import { editionFonts } from '../fonts/stack.js';
 
 const FORMATS: readonly SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
 export const TEMPLATES = ['siku', 'modern'] as const;
@@ -132,7 +133,18 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const fonts = get('fonts');
   if (isMap(fonts)) {
     const main = fonts.get('main', true) as YamlNode | undefined;
-    if (isSeq(main)) config.fonts.main = (main.items as YamlNode[]).filter(isScalar).map((n) => String(n.value));
+    if (isSeq(main)) {
+      config.fonts.main = [];
+      for (const item of (main.items as YamlNode[]).filter(isScalar)) {
+        const entry = String(item.value);
+        try {
+          editionFonts([entry]);
+          config.fonts.main.push(entry);
+        } catch (error) {
+          src.report('error', `${(error as Error).message} (left out)`, ...range(item), 'edition-field');
+        }
+      }
+    }
   }
   const notes = get('notes');
   if (isMap(notes)) {

@@ -270,3 +270,9 @@ test("an edition's fonts go in front of the stack: files by file: URL, names by 
   assert.deepEqual(sources[2], { local: 'Noto Serif CJK TC' });
   assert.deepEqual(sources.slice(3).map((s) => s.file), ['/usr/share/fonts/truetype/hanazono/HanaMinA.ttf', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
 });
+
+test('a collection face named in fonts.main is asked for by its family, as the EPUB reads it', () => {
+  const sources = fontSourcesWithOverrides(['/opt/fonts/Set.ttc#Foo Serif', 'HanaMinB']);
+  assert.deepEqual(sources.slice(0, 3), [{ local: 'Foo Serif' }, { file: '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf' }, { local: 'Noto Serif CJK TC' }]);
+  assert.equal(sources.length, 4);
+});

@@ -37,7 +37,7 @@ export {
   type PostProcessOptions,
 } from './postprocess.js';
 export { chineseNumeral } from './numerals.js';
-export { fontSourcesFor, fontSourcesWithOverrides, fontSpecsWithOverrides } from './fonts.js';
+export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
 export { repairRadical, isRadical, ideographsForRadical } from './radicals.js';
 
 /** The outline: each page's bookmarks, at its PDF page index. */
