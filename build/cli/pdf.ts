@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
-import { assignCharacters, coverage, defaultVerticalOrigin, editionFonts, hasCffOutlines, loadSystemFonts, subsetFace, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
+import { assignCharacters, coverage, defaultVerticalOrigin, editionFonts, hasCffOutlines, loadSystemFonts, subsetFace, truetypeSubsetKey, uncovered, type LoadedFont } from '../fonts/index.js';
 import type { BookLayout } from '../layout/types.js';
 import {
   PAGINATE_SCRIPT,
@@ -94,7 +94,7 @@ export async function renderOptionsFor(
   layout: BookLayout,
   config: EditionConfig,
   root: string = ROOT,
-): Promise<{ options: RenderOptions; uncovered: (chars: Iterable<string>) => string[]; fonts: LoadedFont[] }> {
+): Promise<{ options: RenderOptions; fonts: LoadedFont[] }> {
   const template = await loadTemplate(config.meta.template, root);
   let geometry;
   try {
@@ -131,15 +131,7 @@ export async function renderOptionsFor(
     bleed: config.page.bleed,
     marks: config.page.marks,
   };
-  const uncovered = (chars: Iterable<string>): string[] => {
-    const out: string[] = [];
-    for (const c of chars) {
-      const cp = c.codePointAt(0)!;
-      if (cp > 0x20 && cp !== 0x3000 && !covers(cp)) out.push(c);
-    }
-    return out;
-  };
-  return { options, uncovered, fonts };
+  return { options, fonts };
 }
 
 /** The CFF → TrueType converter (Python fontTools; scripts/setup.sh installs python3-fonttools). */
@@ -302,15 +294,16 @@ async function printRuns(
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes'>> {
-  const { options: renderOptions, uncovered, fonts } = await renderOptionsFor(layout, config, options.root);
+  const { options: renderOptions, fonts } = await renderOptionsFor(layout, config, options.root);
   renderOptions.mode = options.mode ?? 'paged';
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.runPages?.min, options.runPages?.max);
   const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
   const textChars = printedChars(planned, renderOptions);
+  const text = [...textChars].join('');
   try {
-    renderOptions.fonts = await printFontSources(config.fonts.main, fonts, [...textChars].join(''), work, options.fontCache);
+    renderOptions.fonts = await printFontSources(config.fonts.main, fonts, text, work, options.fontCache);
   } catch (error) {
     await rm(work, { recursive: true, force: true });
     throw error;
@@ -339,7 +332,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
       outline: outlineEntries(planned),
       textChars,
     });
-    return { bytes, pages: planned.length, uncovered: uncovered(textChars), planned };
+    return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned };
   } finally {
     if (!options.browser) await browser.close();
     await rm(work, { recursive: true, force: true });

@@ -4,6 +4,7 @@
  * coverage test, built from the loaded fonts (build/fonts/).
  */
 import { visit } from 'unist-util-visit';
+import { needsNoGlyph } from '../fonts/coverage.js';
 import type { Root, Text } from '../tree/types.js';
 import { hex, PLACEHOLDER } from './charmap.js';
 import { slicePosition } from './layers.js';
@@ -15,7 +16,7 @@ export function reportUncovered(tree: Root, covered: (codePoint: number) => bool
     let index = 0;
     for (const ch of node.value) {
       const cp = ch.codePointAt(0) as number;
-      if (cp > 0x20 && cp !== 0x3000 && !covered(cp)) {
+      if (!needsNoGlyph(cp) && !covered(cp)) {
         count++;
         report('warning', `no font of the edition draws ${ch} (${hex(cp)}): printed as ${PLACEHOLDER}; add a font that has it (fonts: main: in edition.yaml)`, slicePosition(node.position, node.value, index, index + ch.length), 'font-missing-glyph');
       }

@@ -170,6 +170,18 @@ test('an uncovered character prints as 〓', () => {
   assert.doesNotMatch(html, /\u{30000}/u);
 });
 
+test('a character that needs no glyph (zero-width space) is not 〓, as check and the EPUB count it', () => {
+  const spec = pageSpecFor('siku');
+  const layout: BookLayout = {
+    spec,
+    volumes: [{ index: 0, title: 'x', pages: [page({ columns: [{ index: 0, runs: [{ type: 'text', start: 0, text: '甲\u200b' }] }] })] }],
+  };
+  const none = (): boolean => false;
+  const { html } = renderHtml(layout, { ...options(layout, 'siku', none), mode: 'plain' });
+  assert.match(html, /\u200b/);
+  assert.equal(html.split(MISSING_GLYPH).length - 1, 1);
+});
+
 test('paged mode gives Paged.js light placeholders and keeps the characters aside', () => {
   const layout = syntheticLayout(pageSpecFor('modern'), 3, 1);
   const { html } = renderHtml(layout, options(layout, 'modern'));

@@ -15,6 +15,7 @@
  * - `plain`: the same blocks filled in place, no Paged.js — Chromium's own
  *   printing, the benchmark's floor.
  */
+import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
 import type { PageGeometry, Side } from './geometry.js';
 import { chineseNumeral } from './numerals.js';
@@ -180,7 +181,7 @@ type Covers = (cp: number) => boolean;
 function glyph(ch: string, covers: Covers | undefined): string {
   if (covers) {
     const cp = ch.codePointAt(0)!;
-    if (cp > 0x20 && cp !== 0x3000 && !covers(cp)) return MISSING_GLYPH;
+    if (!needsNoGlyph(cp) && !covers(cp)) return MISSING_GLYPH;
   }
   return escapeHtml(ch);
 }
