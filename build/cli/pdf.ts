@@ -167,15 +167,16 @@ async function truetypeSubset(font: LoadedFont, text: string, work: string, cach
   const cached = join(cacheDir, `${key}.ttf`);
   if (!existsSync(cached)) {
     const otf = join(work, `${key}.otf`);
-    const ttf = join(work, `${key}.ttf`);
-    await writeFile(otf, await subsetFace(font, text));
-    await runConverter(otf, ttf);
-    await mkdir(cacheDir, { recursive: true });
     const temp = `${cached}.${process.pid}.tmp`;
-    await copyFile(ttf, temp);
-    await rename(temp, cached);
-    await rm(otf, { force: true });
-    await rm(ttf, { force: true });
+    await writeFile(otf, await subsetFace(font, text));
+    await mkdir(cacheDir, { recursive: true });
+    try {
+      await runConverter(otf, temp);
+      await rename(temp, cached);
+    } finally {
+      await rm(temp, { force: true });
+      await rm(otf, { force: true });
+    }
   }
   return cached;
 }
