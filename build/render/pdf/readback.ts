@@ -1,13 +1,14 @@
 /**
  * Reading a PDF back, for tests: its text with pdf.js (as a viewer sees it),
  * what each page should say in reading order, where each character should
- * sit, pdftoppm snapshots and a small PNG decoder to compare them.
+ * sit, and pdftoppm snapshots to compare (decoded with pngjs).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { PNG } from 'pngjs';
+import { needsNoGlyph } from '../../fonts/index.js';
 import type { NoteSegment, Page } from '../../layout/types.js';
 import { cellBox, noteBox, type PageGeometry, type Side } from './geometry.js';
 import { MISSING_GLYPH, type PlannedPage } from './html.js';
@@ -80,7 +81,10 @@ function toPage(g: PageGeometry, side: Side, b: { x: number; y: number; w: numbe
  */
 export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number) => boolean): ExpectedGlyph[] {
   const out: ExpectedGlyph[] = [];
-  const shown = (ch: string): string => (covers && !covers(ch.codePointAt(0)!) ? MISSING_GLYPH : ch);
+  const shown = (ch: string): string => {
+    const cp = ch.codePointAt(0)!;
+    return covers && !needsNoGlyph(cp) && !covers(cp) ? MISSING_GLYPH : ch;
+  };
   for (const column of page.columns) {
     for (const run of column.runs) {
       if (run.type === 'text') {
@@ -167,58 +171,11 @@ export interface GreyImage {
   pixels: Uint8Array;
 }
 
-/** Decodes an 8-bit, non-interlaced grey or RGB PNG (what pdftoppm writes) to grey levels. */
+/** A PNG (pdftoppm's, or a stored snapshot) as grey levels: the mean of R, G and B. */
 export function decodeGreyPng(png: Buffer): GreyImage {
-  if (png.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
-  let at = 8;
-  let width = 0;
-  let height = 0;
-  let channels = 1;
-  const idat: Buffer[] = [];
-  while (at + 8 <= png.length) {
-    const len = png.readUInt32BE(at);
-    const type = png.toString('latin1', at + 4, at + 8);
-    const data = png.subarray(at + 8, at + 8 + len);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      const colorType = data[9];
-      if (data[8] !== 8 || (colorType !== 0 && colorType !== 2) || data[12] !== 0) throw new Error('only 8-bit grey or RGB, non-interlaced PNGs');
-      channels = colorType === 2 ? 3 : 1;
-    } else if (type === 'IDAT') idat.push(data);
-    else if (type === 'IEND') break;
-    at += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const rows = new Uint8Array(stride * height);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)];
-    const row = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    for (let x = 0; x < stride; x++) {
-      const a = x >= channels ? rows[y * stride + x - channels] : 0;
-      const b = y > 0 ? rows[(y - 1) * stride + x] : 0;
-      const c = x >= channels && y > 0 ? rows[(y - 1) * stride + x - channels] : 0;
-      let v = row[x];
-      if (filter === 1) v += a;
-      else if (filter === 2) v += b;
-      else if (filter === 3) v += (a + b) >> 1;
-      else if (filter === 4) {
-        const p = a + b - c;
-        const pa = Math.abs(p - a);
-        const pb = Math.abs(p - b);
-        const pc = Math.abs(p - c);
-        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-      }
-      rows[y * stride + x] = v & 0xff;
-    }
-  }
+  const { width, height, data } = PNG.sync.read(png);
   const pixels = new Uint8Array(width * height);
-  for (let i = 0; i < width * height; i++) {
-    let sum = 0;
-    for (let k = 0; k < channels; k++) sum += rows[i * channels + k];
-    pixels[i] = Math.round(sum / channels);
-  }
+  for (let i = 0; i < pixels.length; i++) pixels[i] = Math.round((data[4 * i] + data[4 * i + 1] + data[4 * i + 2]) / 3);
   return { width, height, pixels };
 }
 
