@@ -23,11 +23,10 @@ import { planPages, printedChars } from '../build/render/pdf/index.js';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
 import type { BookLayout } from '../build/layout/types.js';
 import type { EditionConfig } from '../build/tree/edition.js';
-import { loadEdition } from '../build/cli/load.js';
+import { loadSample } from '../build/layout/sample-trees.js';
 
 async function lijingBenyi(): Promise<{ layout: BookLayout; config: EditionConfig }> {
-  const { config, tree } = await loadEdition('manuscript/lijing-benyi');
-  if (!config) throw new Error('manuscript/lijing-benyi/edition.yaml cannot be read');
+  const { config, tree } = await loadSample('lijing-benyi');
   return { layout: layoutBook(tree, pageSpecFor(config.meta.template, config.layout)), config };
 }
 

@@ -177,7 +177,6 @@ class VolumeSetter {
     this.page = undefined;
     this.column = undefined;
     if (this.pages.length % 2 === 1) this.newPage();
-    this.page = undefined;
     this.leafBase = this.pages.length;
   }
 
