@@ -17,11 +17,10 @@ import type { LayerId, Root } from '../../tree/types.js';
 import { renderEpub, editionIdentifier, packageLanguage } from './index.js';
 import { META, sampleTree, treeNotes, treeText } from './fixtures.test-util.js';
 import { findAll, parseXhtml, readVolume, textOf, unzip } from './read-epub.test-util.js';
+import { SAMPLES, loadSample } from '../../layout/sample-trees.js';
 
 const run = promisify(execFile);
 const EPUBCHECK = '/usr/share/java/epubcheck.jar';
-const SAMPLES = ['lijing-benyi', 'lishu', 'lishu-gangmu', 'liuyi-gangmu', 'yili-zhushu'];
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 let fonts: LoadedFont[];
 let tmp: string;
@@ -217,34 +216,25 @@ test('progress per volume', async () => {
   assert.deepEqual(seen, ['1/2', '2/2']);
 });
 
-test('epubcheck: 0 errors, 0 warnings for a hand-made tree and the five sample works; samples keep every character and layer', async (t) => {
+test('epubcheck: 0 errors, 0 warnings for a hand-made tree and the five sample works; samples keep every character and layer', async () => {
   const books: Array<readonly [string, Uint8Array]> = [
     ['hand-made', await renderEpub(sampleTree(), { fonts, popupLayers: ['shu', 'fuzhu'] })],
     ['hand-made-inline', await renderEpub(sampleTree(), {})],
     ['no-volumes', await renderEpub({ type: 'root', edition: META, children: [] }, { fonts })],
   ];
-  let loadEdition: ((dir: string) => Promise<{ config: { popupLayers: LayerId[] } | null; tree: Root }>) | undefined;
-  try {
-    ({ loadEdition } = await import('../../cli/load.js'));
-  } catch (e) {
-    t.diagnostic(`build/cli/load.ts cannot be loaded yet (${(e as Error).message.split('\n')[0]}): the five samples are skipped`);
-  }
-  if (loadEdition) {
-    for (const work of SAMPLES) {
-      const { config, tree } = await loadEdition(path.join(ROOT, 'manuscript', work));
-      const bytes = await renderEpub(tree, { fonts, popupLayers: config?.popupLayers ?? [] });
-      await assertFidelity(tree, bytes);
-      const xhtml = [...(await unzip(bytes)).text.entries()].filter(([n]) => /vol\d+\.xhtml$/.test(n)).map(([, s]) => s).join('');
-      for (const [layer] of treeNotes(tree)) assert.ok(xhtml.includes(`note-${layer}`), `${work}: layer ${layer} in the EPUB`);
-      for (const layer of config?.popupLayers ?? [])
-        if (treeNotes(tree).some(([l]) => l === layer)) assert.ok(xhtml.includes(`noteref-${layer}`), `${work}: ${layer} pops up`);
-      books.push([work, bytes]);
-    }
+  for (const work of SAMPLES) {
+    const { config, tree } = await loadSample(work);
+    const bytes = await renderEpub(tree, { fonts, popupLayers: config.popupLayers });
+    await assertFidelity(tree, bytes);
+    const xhtml = [...(await unzip(bytes)).text.entries()].filter(([n]) => /vol\d+\.xhtml$/.test(n)).map(([, s]) => s).join('');
+    for (const [layer] of treeNotes(tree)) assert.ok(xhtml.includes(`note-${layer}`), `${work}: layer ${layer} in the EPUB`);
+    for (const layer of config.popupLayers)
+      if (treeNotes(tree).some(([l]) => l === layer)) assert.ok(xhtml.includes(`noteref-${layer}`), `${work}: ${layer} pops up`);
+    books.push([work, bytes]);
   }
   const results = await epubcheck(books);
   for (const [name] of books) {
     const r = results.get(name)!;
     assert.deepEqual([r.fatals, r.errors, r.warnings], [0, 0, 0], `${name}:\n${r.output}`);
   }
-  if (!loadEdition) t.skip('samples skipped: build/cli/load.ts not loadable');
 });

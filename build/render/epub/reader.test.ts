@@ -13,12 +13,10 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer';
 import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
 import { loadSystemFonts } from '../../fonts/load.js';
-import type { LayerId, Root } from '../../tree/types.js';
 import { renderEpub } from './index.js';
-import { sampleTree } from './fixtures.test-util.js';
+import { loadSample } from '../../layout/sample-trees.js';
 
 const require = createRequire(import.meta.url);
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** Where the screenshots stay after the run, for a person to look at. */
 export const SCREENSHOT_DIR = path.join(tmpdir(), 'diaoban-epub-reader');
 const W = 600;
@@ -28,25 +26,12 @@ let browser: OfflineBrowser;
 let page: Page;
 let work: string;
 
-/** 儀禮注疏 when the loader is there (real text, 疏 as pop-ups), else a long hand-made volume. */
-async function bookUnderTest(): Promise<{ tree: Root; popupLayers: LayerId[] }> {
-  try {
-    const { loadEdition } = await import('../../cli/load.js');
-    const { tree, config } = await loadEdition(path.join(ROOT, 'manuscript', 'yili-zhushu'));
-    return { tree, popupLayers: config?.popupLayers ?? ['shu'] };
-  } catch {
-    const tree = sampleTree();
-    const first = tree.children[0];
-    first.children = Array.from({ length: 12 }, () => first.children).flat();
-    return { tree, popupLayers: ['shu'] };
-  }
-}
-
 before(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'diaoban-reader-'));
   await mkdir(SCREENSHOT_DIR, { recursive: true });
-  const { tree, popupLayers } = await bookUnderTest();
-  const epub = await renderEpub(tree, { fonts: await loadSystemFonts(), popupLayers });
+  // 儀禮注疏: real text, 疏 as pop-ups.
+  const { tree, config } = await loadSample('yili-zhushu');
+  const epub = await renderEpub(tree, { fonts: await loadSystemFonts(), popupLayers: config.popupLayers });
   const jszip = pathToFileURL(require.resolve('jszip/dist/jszip.min.js')).href;
   const epubjs = pathToFileURL(require.resolve('epubjs/dist/epub.min.js')).href;
   await writeFile(
