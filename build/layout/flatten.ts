@@ -90,6 +90,14 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
         flattenInline(child, { depth: ctx.depth + 1, layer: node.layer, small: ctx.small }, out);
       }
       return;
+    case 'mark':
+    case 'annotation':
+    case 'correction':
+      for (const child of node.children) flattenInline(child, ctx, out);
+      return;
+    case 'anchor':
+    case 'raise':
+      return;
   }
 }
 
@@ -123,9 +131,14 @@ export function plainText(children: Inline[]): string {
         s += node.replacement ?? GLYPH_PLACEHOLDER;
         break;
       case 'small':
+      case 'mark':
+      case 'correction':
         s += plainText(node.children);
         break;
       case 'note':
+      case 'annotation':
+      case 'anchor':
+      case 'raise':
         break;
     }
   }

@@ -104,7 +104,7 @@ export function inlineChars(nodes: readonly Inline[]): string {
     if (node.type === 'text') s += node.value.replace(WS, '');
     else if (node.type === 'lacuna') s += node.value.replace(WS, '') || '□';
     else if (node.type === 'glyph') s += (node.replacement ?? '').replace(WS, '') || '〓';
-    else s += inlineChars(node.children);
+    else if ('children' in node) s += inlineChars(node.children);
   }
   return s;
 }

@@ -6,7 +6,7 @@ import type { Inline } from '../tree/types.js';
 
 const text = (nodes: Inline[]) => nodes.map(treeText).join('');
 const shape = (nodes: Inline[]): unknown =>
-  nodes.map((n) => (n.type === 'note' ? { note: n.layer, children: shape(n.children) } : n.type === 'small' ? { small: text(n.children) } : n.type === 'text' ? n.value : { [n.type]: n.value }));
+  nodes.map((n) => (n.type === 'note' ? { note: n.layer, children: shape(n.children) } : n.type === 'small' ? { small: text(n.children) } : n.type === 'text' ? n.value : 'value' in n ? { [n.type]: n.value } : 'children' in n ? { [n.type]: shape(n.children) } : n.type));
 
 test('【…】 makes a note with its position, main text around it', () => {
   const src = sourceOf('主人戒賓【主人州長也】賓禮辭');

@@ -21,7 +21,8 @@ export function applyCharmap(tree: Root, charmap: Readonly<Record<string, string
       node.replacement = replacement;
       return;
     }
-    if (node.codePoint === 0xfffd) return;
+    // Entities and compositions are the importers' to map (issue: corpora); only code points are the charmap's.
+    if (node.codePoint === undefined || node.codePoint === 0xfffd) return;
     first ??= node;
     unmapped.set(node.codePoint, (unmapped.get(node.codePoint) ?? 0) + 1);
     report('warning', `Private Use Area character ${hex(node.codePoint)} has no charmap entry: printed as ${PLACEHOLDER}; add "${hex(node.codePoint)}: 字" to the edition's charmap`, node.position, 'pua-unmapped');

@@ -28,6 +28,13 @@ function inline(nodes: readonly Inline[]): string {
           return node.value;
         case 'small':
           return `〈${inline(node.children)}〉`;
+        case 'mark':
+        case 'annotation':
+        case 'correction':
+          return inline(node.children);
+        case 'anchor':
+        case 'raise':
+          return '';
         case 'note': {
           const tag = node.layer === DEFAULT_LAYER ? '' : `{${layerLabel(node.layer)}}`;
           return `【${tag}${inline(node.children)}】`;

@@ -38,6 +38,8 @@ export type ParagraphRole = 'text' | 'ji' | 'label' | 'title' | 'byline' | 'comm
 
 interface NodeBase {
   position: SourcePosition;
+  /** unist's place for data that is not text (a Wikisource era's CE year: `{ era: 1037 }`). */
+  data?: Record<string, unknown>;
 }
 
 export interface Text extends NodeBase {
@@ -51,13 +53,22 @@ export interface Lacuna extends NodeBase {
   value: string;
 }
 
-/** A Private Use Area or otherwise unencodable character. */
+/**
+ * A character the source could not write as one Unicode character: a Private
+ * Use Area code point, an undecodable byte, a corpus entity (`&KR0433;`) or a
+ * composition described by its parts (`{執木}`, `{艹虑}`).
+ */
 export interface Glyph extends NodeBase {
   type: 'glyph';
-  /** The character as it stands in the source. */
+  /** The source's own writing of it: the PUA character, `&KR0433;`, `{執木}`. */
   value: string;
-  codePoint: number;
-  /** What the edition's charmap maps it to, when it has an entry. */
+  /** The code point, for a single character (PUA, U+FFFD); absent for entities and compositions. */
+  codePoint?: number;
+  /** A corpus entity's name (`KR0433`). */
+  entity?: string;
+  /** The components of a composed character (`執木`, `艹虑`). */
+  description?: string;
+  /** What it stands for, from the charmap or a shipped entity table. */
   replacement?: string;
 }
 
@@ -71,10 +82,81 @@ export interface Small extends NodeBase {
 export interface Note extends NodeBase {
   type: 'note';
   layer: LayerId;
+  /** The label the source prints before the note's text (【集解】, 疏曰, 附注); renderers show it, it is not text. */
+  label?: string;
+  /**
+   * Characters the source puts in the right sub-column (Kanripo's `/`): the
+   * source's own split, data for `layout: source`, never text.
+   */
+  split?: number;
+  /** A note that stands at a reference mark (a Markdown footnote `[^1]`): its id. */
+  footnote?: string;
   children: Inline[];
 }
 
-export type Inline = Text | Lacuna | Glyph | Small | Note;
+/**
+ * A place in the source edition's own layout: `line` where a line of the
+ * source ends (Kanripo `¶`), `page` where a page starts (`<pb:KR1d0028_WYG_005-1b>`).
+ * Takes no cell and has no text; kept for `layout: source`, page lists and margins.
+ */
+export interface Anchor extends NodeBase {
+  type: 'anchor';
+  kind: 'line' | 'page';
+  /** The marker as written in the source. */
+  value: string;
+  /** page: the source edition's id (WYG, SBCK). */
+  edition?: string;
+  /** page: the 卷 of the source edition (5 in KR1d0028_WYG_005-1b). */
+  juan?: number;
+  /** page: leaf and side as the source cites them (1b). */
+  leaf?: string;
+}
+
+/**
+ * Marks set beside characters (clreq 5.3, 5.6; 評點本 圈點): `dot` a heavy dot
+ * (著重號), `circle` ○, `sesame` 、 — right of the characters; `proper` the
+ * straight 專名號 and `book` the wavy 書名號 — left of them. Takes no cell.
+ */
+export interface Mark extends NodeBase {
+  type: 'mark';
+  kind: 'dot' | 'circle' | 'sesame' | 'proper' | 'book';
+  children: Inline[];
+}
+
+/**
+ * 抬頭: the text after it starts a new column, raised `level` cells above the
+ * others (0 平抬, 1 單抬, 2 雙抬), into the top margin of the frame.
+ */
+export interface Raise extends NodeBase {
+  type: 'raise';
+  level: 0 | 1 | 2;
+}
+
+/** A note outside the running text, anchored where it stands: 眉批 (top margin) or 側批 (between columns). */
+export interface Annotation extends NodeBase {
+  type: 'annotation';
+  kind: 'meipi' | 'cepi';
+  children: Inline[];
+}
+
+/**
+ * An editor's correction, applied (transform/corrections.ts): the children are
+ * the new text, `old` what the source had. The edition's 校勘記 is made of these.
+ */
+export interface Correction extends NodeBase {
+  type: 'correction';
+  /** 改 replace, 補 insert, 刪 delete, 乙 transpose. */
+  kind: '改' | '補' | '刪' | '乙';
+  old: string;
+  note?: string;
+  /** The witness the correction follows (文淵閣本, 阮刻本). */
+  witness?: string;
+  /** Where the entry stands in the corrections file. */
+  entry: SourcePosition;
+  children: Inline[];
+}
+
+export type Inline = Text | Lacuna | Glyph | Small | Note | Anchor | Mark | Raise | Annotation | Correction;
 
 export interface Paragraph extends NodeBase {
   type: 'paragraph';
@@ -125,12 +207,22 @@ export interface EditionMeta {
   date?: string;
 }
 
+/** A layer an edition's sources define beyond the built-in table (集解, 索隱, 正義; a 集注's commentators). */
+export interface LayerDeclaration {
+  id: LayerId;
+  /** The label readers know and the print shows: 集解, 祕曰. */
+  label: string;
+  description?: string;
+}
+
 export interface Root {
   type: 'root';
   edition: EditionMeta;
+  /** Layers the sources define (importers add them); the built-in ones are in tree/layers.ts. */
+  layers?: LayerDeclaration[];
   children: Volume[];
   position?: SourcePosition;
 }
 
-export type Parent = Root | Volume | Paragraph | Heading | Note | Small;
+export type Parent = Root | Volume | Paragraph | Heading | Note | Small | Mark | Annotation | Correction;
 export type Node = Root | Volume | Block | Inline;

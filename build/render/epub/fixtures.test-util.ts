@@ -72,7 +72,7 @@ export function sampleTree(meta: EditionMeta = META): Root {
 /** The reading text of a tree, in order: what the EPUB must hold exactly once. */
 export function treeText(tree: Root): string[] {
   const inl = (n: Inline): string =>
-    n.type === 'text' || n.type === 'lacuna' ? n.value : n.type === 'glyph' ? (n.replacement ?? n.value) : n.children.map(inl).join('');
+    n.type === 'text' || n.type === 'lacuna' ? n.value : n.type === 'glyph' ? (n.replacement ?? n.value) : 'children' in n ? n.children.map(inl).join('') : '';
   return tree.children.map((v) => v.children.map((b) => b.children.map(inl).join('')).join(''));
 }
 
@@ -80,7 +80,7 @@ export function treeText(tree: Root): string[] {
 export function treeNotes(tree: Root): Array<[LayerId, string]> {
   const out: Array<[LayerId, string]> = [];
   const inl = (n: Inline): string =>
-    n.type === 'text' || n.type === 'lacuna' ? n.value : n.type === 'glyph' ? (n.replacement ?? n.value) : n.children.map(inl).join('');
+    n.type === 'text' || n.type === 'lacuna' ? n.value : n.type === 'glyph' ? (n.replacement ?? n.value) : 'children' in n ? n.children.map(inl).join('') : '';
   const walk = (n: Inline): void => {
     if (n.type === 'note') out.push([n.layer, inl(n)]);
     if (n.type === 'note' || n.type === 'small') n.children.forEach(walk);

@@ -33,7 +33,13 @@ export function inlineText(node: Inline): string {
       return node.replacement ?? node.value;
     case 'small':
     case 'note':
+    case 'mark':
+    case 'annotation':
+    case 'correction':
       return node.children.map(inlineText).join('');
+    case 'anchor':
+    case 'raise':
+      return '';
   }
 }
 
@@ -76,6 +82,13 @@ function renderInline(node: Inline, st: VolumeState): string {
       return `<span class="small">${node.children.map((c) => renderInline(c, st)).join('')}</span>`;
     case 'note':
       return renderNote(node, st);
+    case 'mark':
+    case 'annotation':
+    case 'correction':
+      return node.children.map((c) => renderInline(c, st)).join('');
+    case 'anchor':
+    case 'raise':
+      return '';
   }
 }
 
