@@ -14,7 +14,7 @@ const FORMATS: readonly SourceFormat[] = ['daizhige', 'wikisource', 'docsify', '
 export const TEMPLATES = ['siku', 'modern'] as const;
 const KNOWN_KEYS = new Set([
   'title', 'author', 'dynasty', 'language', 'script', 'source-script', 'template', 'date', 'description',
-  'sources', 'format', 'charmap', 'corrections', 'layout', 'page', 'fonts', 'notes', 'layers',
+  'sources', 'format', 'charmap', 'corrections', 'collation', 'layout', 'page', 'fonts', 'notes', 'layers',
 ]);
 
 export interface EditionResult {
@@ -126,6 +126,9 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
     else src.report('error', `unknown format "${format}"; use one of: ${FORMATS.join(', ')} (detected from the text instead)`, ...range(get('format')), 'edition-field');
   }
   config.corrections = str('corrections');
+  const collation = str('collation');
+  if (collation === 'end-of-volume' || collation === 'off') config.collation = collation;
+  else if (collation !== undefined) src.report('error', `collation must be end-of-volume or off, not "${collation}"`, ...range(get('collation')), 'edition-field');
   const charmapFile = str('charmap');
 
   readLayout(src, get('layout'), config);

@@ -1,69 +1,302 @@
 /**
- * Corrections: an editor's list of fixes, applied to the tree's text so that
- * the sources stay as they came. corrections.yaml is a list of
- *   - find: 會民          (text to find; required)
- *     replace: 會衆       (required)
- *     at: juan09.txt:12   (optional: file[:line] the fix applies to)
- *     note: why           (optional)
- * Every fix must match exactly once where it applies; otherwise it is reported.
+ * Corrections: the editor's record, applied to the tree so that the sources
+ * stay as they came. Each applied entry becomes a `correction` node (old
+ * text, new text as children, note, witness, kind, its place in the
+ * corrections file): the stuff of the edition's 校勘記.
+ *
+ * corrections.yaml is a list of entries:
+ *   - find: 前儒所未及     text as the source has it (or as the edition prints it)
+ *     replace: 先儒所未及  the corrected text; "" deletes
+ *     at: juan09.txt:12   optional: file[:line] to look in
+ *     note: 據文淵閣本改   optional
+ *     source: 文淵閣本     optional: the witness followed
+ *     kind: 改             optional: 改 補 刪 乙 (inferred otherwise)
+ *   - find: ""            an insertion: empty find, the text it follows in `after`
+ *     after: 所未
+ *     replace: 及
+ * Context shared by find and replace is not part of the correction: the
+ * entry above records 前 → 先. An entry must match exactly once where it
+ * applies; otherwise it is an error at the entry's own file:line:col and the
+ * rest still builds.
  */
 import { visit } from 'unist-util-visit';
 import type { VFile } from 'vfile';
-import { isMap, isSeq, parseDocument } from 'yaml';
-import type { Root, Text } from '../tree/types.js';
-import type { Report } from './report.js';
+import { location } from 'vfile-location';
+import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
+import type { Correction, Inline, Parent, Root, Script, SourcePosition, Text } from '../tree/types.js';
+import { slicePosition } from './layers.js';
+import { convertText } from './script.js';
 
-export interface Correction {
+export type CorrectionKind = Correction['kind'];
+
+export const CORRECTION_KINDS: readonly CorrectionKind[] = ['改', '補', '刪', '乙'];
+/** Simplified spellings an editor may type. */
+const KIND_ALIASES: Readonly<Record<string, CorrectionKind>> = { 补: '補', 删: '刪' };
+
+export interface CorrectionEntry {
+  /** The text to find; '' for an insertion. */
   find: string;
   replace: string;
+  /** An insertion: the text the new text follows. */
+  after?: string;
+  /** `at`: the file (relative to the edition folder) and line to look in. */
   file?: string;
   line?: number;
   note?: string;
+  witness?: string;
+  /** Given by the editor; inferred from the change when absent. */
+  kind?: CorrectionKind;
+  /** Where the entry stands in the corrections file. */
+  entry: SourcePosition;
+  /** The corrections file: messages about the entry go there. */
+  source: VFile;
 }
 
-export function parseCorrections(file: VFile): Correction[] {
-  const doc = parseDocument(String(file.value ?? ''), { prettyErrors: false });
-  const fail = (reason: string, line?: number) => {
-    const m = file.message(reason, { place: line ? { line, column: 1 } : undefined, ruleId: 'corrections', source: 'diaoban' });
-    m.fatal = true;
+const KNOWN_KEYS = new Set(['find', 'replace', 'after', 'at', 'note', 'source', 'kind']);
+
+export function parseCorrections(file: VFile): CorrectionEntry[] {
+  const text = String(file.value ?? '');
+  const loc = location(text);
+  const path = file.path ?? 'corrections.yaml';
+  const position = (range: readonly number[] | null | undefined): SourcePosition => {
+    const at = (offset: number) => {
+      const p = loc.toPoint(offset) ?? loc.toPoint(Math.max(0, text.length - 1)) ?? { line: 1, column: 1 };
+      return { line: p.line, column: p.column, offset };
+    };
+    return { file: path, start: at(range?.[0] ?? 0), end: at(range?.[1] ?? range?.[0] ?? 0) };
   };
-  for (const e of doc.errors) fail(`corrections file is not valid YAML: ${e.message.split('\n')[0]}`, e.linePos?.[0].line);
+  const report = (severity: 'error' | 'warning', reason: string, place: SourcePosition | undefined, ruleId = 'corrections') => {
+    const m = file.message(reason, { place: place ? { start: place.start, end: place.end } : undefined, ruleId, source: 'diaoban' });
+    m.fatal = severity === 'error';
+  };
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  for (const e of doc.errors) report('error', `the corrections file is not valid YAML: ${e.message.split('\n')[0]}`, position(e.pos), 'corrections-yaml');
   if (doc.errors.length > 0 || doc.contents === null) return [];
   if (!isSeq(doc.contents)) {
-    fail('the corrections file must be a list of fixes (- find: …, replace: …)');
+    report('error', 'the corrections file must be a list of entries (- find: …, replace: …)', position(doc.contents.range), 'corrections-yaml');
     return [];
   }
-  const out: Correction[] = [];
-  for (const item of doc.contents.items) {
-    if (!isMap(item)) continue;
-    const find = item.get('find');
-    const replace = item.get('replace');
-    if (typeof find !== 'string' || find === '' || typeof replace !== 'string') {
-      fail('each correction needs find and replace');
+  const out: CorrectionEntry[] = [];
+  for (const item of doc.contents.items as YamlNode[]) {
+    const entry = position(item?.range);
+    if (!isMap(item)) {
+      report('error', 'each correction is a mapping: find: …, replace: … (and at:, note:, source:, kind:)', entry);
       continue;
     }
-    const at = item.get('at');
-    const where = typeof at === 'string' ? /^(.+?)(?::(\d+))?$/.exec(at) : null;
-    const note = item.get('note');
-    out.push({ find, replace, ...(where ? { file: where[1], ...(where[2] ? { line: Number(where[2]) } : {}) } : {}), ...(typeof note === 'string' ? { note } : {}) });
+    const field = (key: string): YamlNode | undefined => item.get(key, true) as YamlNode | undefined;
+    const str = (key: string): string | undefined | null => {
+      const node = field(key);
+      if (node === undefined) return undefined;
+      if (isScalar(node) && node.value === null) return null;
+      if (isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number')) return String(node.value);
+      report('error', `${key} must be text`, position(node.range));
+      return undefined;
+    };
+    for (const pair of item.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : '';
+      if (!KNOWN_KEYS.has(key)) report('warning', `unknown key "${key}" in a correction is ignored; known keys: ${[...KNOWN_KEYS].join(', ')}`, position((pair.key as YamlNode | null)?.range));
+    }
+    const find = str('find') ?? '';
+    const replace = str('replace');
+    const after = str('after') ?? undefined;
+    if (replace === undefined) {
+      report('error', 'a correction needs replace: the corrected text ("" to delete)', entry);
+      continue;
+    }
+    if (find === '' && !after) {
+      report('error', 'an insertion (empty find) needs after: the text the new text follows', entry);
+      continue;
+    }
+    if (find !== '' && after) {
+      report('error', 'give either find (a replacement or deletion) or after with an empty find (an insertion), not both', entry);
+      continue;
+    }
+    if (find !== '' && find === (replace ?? '')) {
+      report('error', 'find and replace are the same: the entry changes nothing', entry);
+      continue;
+    }
+    if (find === '' && (replace ?? '') === '') {
+      report('error', 'an insertion needs the text to insert in replace', entry);
+      continue;
+    }
+    const result: CorrectionEntry = { find, replace: replace ?? '', entry, source: file };
+    if (after) result.after = after;
+    const at = str('at');
+    if (at) {
+      const where = /^(.+?)(?::(\d+))?$/.exec(at.trim());
+      if (where) {
+        result.file = where[1];
+        if (where[2]) result.line = Number(where[2]);
+      }
+    }
+    const note = str('note');
+    if (note) result.note = note;
+    const witness = str('source');
+    if (witness) result.witness = witness;
+    const kind = str('kind');
+    if (kind) {
+      const k = KIND_ALIASES[kind.trim()] ?? kind.trim();
+      if ((CORRECTION_KINDS as readonly string[]).includes(k)) result.kind = k as CorrectionKind;
+      else report('error', `kind must be one of ${CORRECTION_KINDS.join(' ')} (改 replace, 補 insert, 刪 delete, 乙 transpose), not "${kind}"; it is inferred instead`, position(field('kind')?.range));
+    }
+    out.push(result);
   }
   return out;
 }
 
-export function applyCorrections(tree: Root, corrections: readonly Correction[], report: Report): Root {
-  for (const fix of corrections) {
-    const hits: Text[] = [];
-    visit(tree, 'text', (node: Text) => {
-      const p = node.position;
-      if (fix.file && !p.file.endsWith(fix.file)) return;
-      if (fix.line && (fix.line < p.start.line || fix.line > p.end.line)) return;
-      if (node.value.includes(fix.find)) hits.push(node);
-    });
-    if (hits.length !== 1 || hits[0].value.split(fix.find).length !== 2) {
-      report('warning', `correction "${fix.find}" → "${fix.replace}" ${hits.length === 0 ? 'matches nothing' : 'matches more than once'}${fix.file ? ` in ${fix.file}${fix.line ? `:${fix.line}` : ''}` : ''}; it was not applied — narrow it with at: file:line`, hits[0]?.position, 'correction-unmatched');
+/** What changed, context trimmed: find 前儒所 / replace 先儒所 → at 0, old 前, new 先. */
+export function narrowChange(find: string, replace: string): { at: number; old: string; new: string } {
+  const a = Array.from(find);
+  const b = Array.from(replace);
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let s = 0;
+  while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
+  return { at: a.slice(0, p).join('').length, old: a.slice(p, a.length - s).join(''), new: b.slice(p, b.length - s).join('') };
+}
+
+/** 補 for an insertion, 刪 for a deletion, 乙 for the same characters in another order, 改 otherwise. */
+export function inferKind(old: string, replacement: string): CorrectionKind {
+  if (old === '') return '補';
+  if (replacement === '') return '刪';
+  const sorted = (s: string) => Array.from(s).sort().join('');
+  if (Array.from(old).length > 1 && old !== replacement && sorted(old) === sorted(replacement)) return '乙';
+  return '改';
+}
+
+interface Hit {
+  node: Text;
+  parent: Parent;
+  /** UTF-16 index of the target in node.value. */
+  index: number;
+}
+
+function occurrences(haystack: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}
+
+/**
+ * Every place the entry's target (find, or after for an insertion) stands
+ * in scope, in the text as the source has it, or — when it stands nowhere
+ * there — in the text as the edition prints it (an editor proofreading a
+ * converted edition copies the printed script).
+ */
+function findHits(tree: Root, fix: CorrectionEntry, scripts: { from: Script; to: Script } | undefined): Hit[] {
+  const target = fix.after ?? fix.find;
+  const inScope: Array<{ node: Text; parent: Parent }> = [];
+  visit(tree, 'text', (node: Text, _i, parent) => {
+    const p = node.position;
+    if (fix.file && p && !(p.file === fix.file || p.file.endsWith(`/${fix.file}`))) return;
+    if (fix.line && p && (fix.line < p.start.line || fix.line > p.end.line)) return;
+    if (parent) inScope.push({ node, parent: parent as Parent });
+  });
+  const direct = inScope.flatMap(({ node, parent }) => occurrences(node.value, target).map((index) => ({ node, parent, index })));
+  if (direct.length > 0 || !scripts || scripts.from === scripts.to) return direct;
+  const printed: Hit[] = [];
+  for (const { node, parent } of inScope) {
+    const shown = convertText(node.value, scripts.from, scripts.to);
+    // Indices carry over only where the conversion went character for character.
+    if (shown.length !== node.value.length || Array.from(shown).length !== Array.from(node.value).length) continue;
+    for (const index of occurrences(shown, target)) printed.push({ node, parent, index });
+  }
+  return printed;
+}
+
+function describe(fix: CorrectionEntry): string {
+  const scope = fix.file ? ` in ${fix.file}${fix.line ? `:${fix.line}` : ''}` : '';
+  return fix.after !== undefined ? `the insertion after "${fix.after}"${scope}` : `"${fix.find}" → "${fix.replace}"${scope}`;
+}
+
+function reportEntry(fix: CorrectionEntry, reason: string): void {
+  const m = fix.source.message(reason, { place: { start: fix.entry.start, end: fix.entry.end }, ruleId: 'correction-unmatched', source: 'diaoban' });
+  m.fatal = true;
+}
+
+/**
+ * Applies the entries in order. Each one that matches exactly once splits
+ * its text node around a `correction` node; each one that does not is an
+ * error on the corrections file at the entry, and the text stays as it was.
+ * `scripts` lets an entry written in the edition's printed script match.
+ */
+export function applyCorrections(tree: Root, entries: readonly CorrectionEntry[], scripts?: { from: Script; to: Script }): Root {
+  for (const fix of entries) {
+    const hits = findHits(tree, fix, scripts);
+    if (hits.length !== 1) {
+      const what = hits.length === 0 ? 'matches nothing' : `matches ${hits.length} places`;
+      const hint =
+        hits.length === 0
+          ? 'check the text against the source (or the built edition), or fix at: file:line'
+          : `make find longer, or add at: file:line (it matches at ${hits
+              .slice(0, 4)
+              .map((h) => `${h.node.position.file}:${h.node.position.start.line}`)
+              .join(', ')}${hits.length > 4 ? ', …' : ''})`;
+      reportEntry(fix, `correction ${describe(fix)} ${what}; it was not applied — ${hint}`);
       continue;
     }
-    hits[0].value = hits[0].value.replace(fix.find, fix.replace);
+    const { node, parent, index } = hits[0];
+    let at: number;
+    let old: string;
+    let replacement: string;
+    if (fix.after !== undefined) {
+      at = index + fix.after.length;
+      old = '';
+      replacement = fix.replace;
+    } else {
+      const change = narrowChange(fix.find, fix.replace);
+      at = index + change.at;
+      old = change.old;
+      replacement = change.new;
+    }
+    const place = slicePosition(node.position, node.value, at, at + old.length);
+    const correction: Correction = {
+      type: 'correction',
+      kind: fix.kind ?? inferKind(old, replacement),
+      // As the source has it (a match in the printed script found the same place); converted with the rest.
+      old: node.value.slice(at, at + old.length),
+      entry: fix.entry,
+      children: replacement ? [{ type: 'text', value: replacement, position: place }] : [],
+      position: place,
+    };
+    if (fix.note) correction.note = fix.note;
+    if (fix.witness) correction.witness = fix.witness;
+    const pieces: Inline[] = [];
+    if (at > 0) pieces.push({ type: 'text', value: node.value.slice(0, at), position: slicePosition(node.position, node.value, 0, at) });
+    pieces.push(correction);
+    const end = at + old.length;
+    if (end < node.value.length) {
+      pieces.push({ type: 'text', value: node.value.slice(end), position: slicePosition(node.position, node.value, end, node.value.length) });
+    }
+    const children = parent.children as Inline[];
+    children.splice(children.indexOf(node), 1, ...pieces);
   }
   return tree;
+}
+
+/** The old text of every correction in the edition's script (the new text is converted with the rest of the tree). */
+export function convertCorrectionsOld(tree: Root, from: Script, to: Script): Root {
+  if (from === to) return tree;
+  visit(tree, 'correction', (node: Correction) => {
+    node.old = convertText(node.old, from, to);
+  });
+  return tree;
+}
+
+/** The corrections of a tree or volume, in reading order. */
+export function correctionsIn(node: Root | Parent): Correction[] {
+  const out: Correction[] = [];
+  visit(node, 'correction', (c: Correction) => {
+    out.push(c);
+  });
+  return out;
+}
+
+/** The new text of a correction (its children as read). */
+export function correctionText(node: Correction): string {
+  let s = '';
+  visit(node, (n) => {
+    if (n.type === 'text' || n.type === 'lacuna') s += (n as Text).value;
+  });
+  return s;
 }

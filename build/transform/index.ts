@@ -7,13 +7,13 @@ import type { VFile } from 'vfile';
 import type { EditionConfig } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { applyCharmap } from './charmap.js';
-import { applyCorrections, type Correction } from './corrections.js';
+import { applyCorrections, convertCorrectionsOld, type CorrectionEntry } from './corrections.js';
 import { classifyLayers } from './layers.js';
 import { reporterFor } from './report.js';
 import { convertScript } from './script.js';
 
 export interface TransformOptions {
-  corrections?: readonly Correction[];
+  corrections?: readonly CorrectionEntry[];
   /** The source files, for messages at node positions. */
   files?: readonly VFile[];
 }
@@ -21,9 +21,9 @@ export interface TransformOptions {
 export function transformTree(parsed: Root, config: EditionConfig, options: TransformOptions = {}): Root {
   const report = reporterFor(options.files ?? []);
   let tree: Root = structuredClone(parsed);
-  if (options.corrections) tree = applyCorrections(tree, options.corrections, report);
+  const from = config.meta.sourceScript ?? config.meta.script;
+  if (options.corrections) tree = applyCorrections(tree, options.corrections, { from, to: config.meta.script });
   tree = classifyLayers(tree, config.layerRules);
   tree = applyCharmap(tree, config.charmap, report);
-  const from = config.meta.sourceScript ?? config.meta.script;
-  return convertScript(tree, from, config.meta.script);
+  return convertCorrectionsOld(convertScript(tree, from, config.meta.script), from, config.meta.script);
 }

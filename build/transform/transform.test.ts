@@ -4,7 +4,6 @@ import { VFile } from 'vfile';
 import { loadEdition } from '../cli/load.js';
 import { conversionScore } from './accuracy.js';
 import { applyCharmap } from './charmap.js';
-import { applyCorrections, parseCorrections } from './corrections.js';
 import { classifyLayers, classifySegment, compileRules } from './layers.js';
 import { reporterFor } from './report.js';
 import { convertPlain, convertText } from './script.js';
@@ -63,14 +62,6 @@ test('the charmap maps Private Use Area glyphs; unmapped ones are reported with 
   const glyphs = (tree.children[0].children[0] as { children: Array<{ type: string; replacement?: string }> }).children.filter((c) => c.type === 'glyph');
   assert.deepEqual(glyphs.map((g) => g.replacement), ['玄', undefined]);
   assert.deepEqual(file.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}`), ['1:5 pua-unmapped', '1:5 pua-summary']);
-});
-
-test('corrections apply once where they match and report what they cannot place', () => {
-  const corrections = parseCorrections(new VFile({ path: 'c.yaml', value: '- find: 會民\n  replace: 會衆\n- find: 無此\n  replace: 有此\n' }));
-  const { tree, file } = treeOf('春秋以禮會民而射');
-  applyCorrections(tree, corrections, reporterFor([file]));
-  assert.equal(treeText(tree.children[0]), '春秋以禮會衆而射');
-  assert.deepEqual(file.messages.map((m) => m.ruleId), ['correction-unmatched']);
 });
 
 test('classical overrides: 云 stays 云, 皇后 stays 后, 為 not 爲, 上个 not 上個', () => {

@@ -38,6 +38,8 @@ export interface EditionConfig {
   charmap: Record<string, string>;
   /** Corrections file, relative to the edition folder. */
   corrections?: string;
+  /** Where the 校勘記 goes: at the end of each volume (the default), or nowhere (`off`: no marks, no section). */
+  collation?: 'end-of-volume' | 'off';
   layout: LayoutOverrides;
   page: PageOverrides;
   fonts: FontOverrides;
