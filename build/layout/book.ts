@@ -31,7 +31,7 @@ export function assembleBook(spec: PageSpec, volumes: readonly VolumeLayout[]): 
     const last = pages[pages.length - 1];
     if (i < volumes.length - 1 && last && pages.length % 2 === 1) pages.push(blankVerso(last));
     for (const page of pages) page.number = number++;
-    return { index: volume.index, title: volume.title, pages };
+    return { ...volume, pages };
   });
   return { spec, volumes: out };
 }

@@ -6,7 +6,7 @@
  * rightmost column of the page), cells from the top (0 = the first cell).
  * Plain data, serialisable to JSON.
  */
-import type { LayerId, ParagraphRole } from '../tree/types.js';
+import type { Correction, LayerId, ParagraphRole, SourcePosition } from '../tree/types.js';
 
 /** Blank cells at the head of a paragraph's first and following columns. */
 export interface Indent {
@@ -96,6 +96,42 @@ export interface Page {
   /** Volumes and headings that start on this page. */
   bookmarks: Bookmark[];
   columns: Column[];
+  /** Marks of the corrections on this page (layout/collation.ts); they take no cell. */
+  corrections?: CorrectionMark[];
+}
+
+/** Where a correction's mark goes: beside a cell (of a jiazhu sub-column when `sub`). */
+export interface CorrectionMark {
+  /** 1-based within the volume, as its 校勘記 entry. */
+  number: number;
+  column: number;
+  cell: number;
+  sub?: 'right' | 'left';
+}
+
+/** A 校勘記 entry: a correction and where it stands after layout. */
+export interface CollationEntry {
+  number: number;
+  kind: Correction['kind'];
+  old: string;
+  new: string;
+  note?: string;
+  witness?: string;
+  /** The entry's place in the corrections file. */
+  entry: SourcePosition;
+  /** The corrected text's place in the source. */
+  source: SourcePosition;
+  /** Page in the volume (1-based), its leaf and side, the column (0-based, reading order) and cell of the mark. */
+  page: number;
+  leaf: number;
+  side: 'recto' | 'verso';
+  column: number;
+  cell: number;
+  sub?: 'right' | 'left';
+  /** In the front matter (提要), whose leaves are counted apart. */
+  front?: boolean;
+  /** 葉三b 第五行 */
+  locator: string;
 }
 
 export interface VolumeLayout {
@@ -103,6 +139,8 @@ export interface VolumeLayout {
   index: number;
   title: string;
   pages: Page[];
+  /** The volume's 校勘記, when it has corrections and collation is on. */
+  collation?: CollationEntry[];
 }
 
 export interface BookLayout {

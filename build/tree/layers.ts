@@ -30,6 +30,7 @@ export const LAYERS: readonly LayerDef[] = [
   { id: 'fuzhu', label: '附注', description: '附注：後人補充之注' },
   { id: 'chuchu', label: '出處', description: '出處：引文所出之篇（地官、王制……）' },
   { id: 'an', label: '案', description: '案：編者按語（案、按、今按）' },
+  { id: 'jiao', label: '校', description: '校：校勘記，今本據他本所改、補、刪、乙之處，各卷末列出' },
 ];
 
 /** Tried in order, first match wins; a segment nothing matches stays 注. */

@@ -1,0 +1,247 @@
+/**
+ * The 校勘記 in the grid: where each applied correction landed after layout
+ * (leaf, side, line), a mark for it on its page (taking no cell), and a
+ * section set after the volume's text, one entry per correction.
+ *
+ * The section comes after everything it cites, so laying it out cannot move
+ * what it cites: the volume is laid out, its corrections located, then laid
+ * out again with the section's blocks appended (the same blocks give the
+ * same pages up to there), and the locations checked against the second
+ * layout.
+ */
+import type { Block, Correction, Inline, LayerId, Paragraph, Parent, Root, Volume } from '../tree/types.js';
+import { chineseNumeral } from '../render/pdf/numerals.js';
+import { assembleBook } from './book.js';
+import { layoutVolume } from './engine.js';
+import { flattenBlock } from './flatten.js';
+import type { BookLayout, CollationEntry, CorrectionMark, Page, PageSpec, VolumeLayout } from './types.js';
+
+/** The layer the 校勘記's notes are set in (PDF colour, EPUB class note-jiao). */
+export const COLLATION_LAYER: LayerId = 'jiao';
+export const COLLATION_TITLE = '校勘記';
+
+/** A placed character: where the k-th character of the volume's stream sits. */
+interface Place {
+  page: number;
+  column: number;
+  cell: number;
+  sub?: 'right' | 'left';
+}
+
+/** Every character of a volume layout in reading order (right sub-column before left). */
+export function placedCharacters(volume: VolumeLayout): Place[] {
+  const out: Place[] = [];
+  volume.pages.forEach((page, p) => {
+    for (const column of page.columns) {
+      for (const run of column.runs) {
+        if (run.type === 'text') {
+          for (let k = 0; k < Array.from(run.text).length; k++) out.push({ page: p, column: column.index, cell: run.start + k });
+        } else {
+          for (const [sub, segments] of [['right', run.right], ['left', run.left]] as const) {
+            let k = 0;
+            for (const seg of segments) for (const _ of seg.text) out.push({ page: p, column: column.index, cell: run.start + k++, sub });
+          }
+        }
+      }
+    }
+  });
+  return out;
+}
+
+/** Path of child indices from a block to each correction in it, in reading order. */
+function correctionPaths(block: Block): Array<{ node: Correction; path: number[] }> {
+  const out: Array<{ node: Correction; path: number[] }> = [];
+  const walk = (parent: Parent, path: number[]): void => {
+    parent.children.forEach((child, i) => {
+      if (child.type === 'correction') out.push({ node: child, path: [...path, i] });
+      if ('children' in child) walk(child as Parent, [...path, i]);
+    });
+  };
+  walk(block, []);
+  return out;
+}
+
+/** A copy of the block holding only what comes before the node at `path` (inclusive when `through`). */
+function truncated(block: Block, path: readonly number[], through: boolean): Block {
+  const cut = (parent: Parent, depth: number): Parent => {
+    const i = path[depth];
+    const last = depth === path.length - 1;
+    const before = parent.children.slice(0, i) as Inline[];
+    const at = parent.children[i] as Inline;
+    const kept = last ? (through ? [...before, at] : before) : [...before, cut(at as Parent, depth + 1) as Inline];
+    return { ...parent, children: kept } as Parent;
+  };
+  return cut(block, 0) as Block;
+}
+
+export interface LocatedCorrection {
+  node: Correction;
+  /** Index in the volume's character stream of its first character (or, for a deletion, of the character after it). */
+  index: number;
+  /** Characters of the new text. */
+  length: number;
+}
+
+/** The corrections of a volume and where their characters are in its character stream. */
+export function correctionsInStream(volume: Volume): { corrections: LocatedCorrection[]; total: number } {
+  const corrections: LocatedCorrection[] = [];
+  let total = 0;
+  for (const block of volume.children) {
+    for (const { node, path } of correctionPaths(block)) {
+      const before = flattenBlock(truncated(block, path, false)).length;
+      const through = flattenBlock(truncated(block, path, true)).length;
+      corrections.push({ node, index: total + before, length: through - before });
+    }
+    total += flattenBlock(block).length;
+  }
+  return { corrections, total };
+}
+
+/**
+ * The first page of the work proper: leaves count again there after front
+ * matter (layout/engine.ts), so the pages before it are the 提要's.
+ */
+function workStart(pages: readonly Page[]): number {
+  for (let p = pages.length - 1; p > 0; p--) if (pages[p].leaf === 1 && pages[p].side === 'recto') return p;
+  return 0;
+}
+
+/** 葉三 + a/b (前半葉 a, 後半葉 b); 提要 before the work proper, whose leaves are counted apart. */
+export function leafLabel(page: Page, front: boolean, fullWidth = false): string {
+  const side = page.side === 'recto' ? 'a' : 'b';
+  return `${front ? '提要' : ''}葉${chineseNumeral(page.leaf)}${fullWidth ? String.fromCharCode(side.charCodeAt(0) + 0xfee0) : side}`;
+}
+
+/** 葉三b 第五行, as a reader of a 四庫 book cites a place; full width for the grid (ｂ stands upright). */
+export function locatorLabel(page: Page, front: boolean, column: number, fullWidth = false): string {
+  return `${leafLabel(page, front, fullWidth)}${fullWidth ? '' : ' '}第${chineseNumeral(column + 1)}行`;
+}
+
+function newText(node: Correction): string {
+  let s = '';
+  const walk = (n: Inline): void => {
+    if (n.type === 'text' || n.type === 'lacuna') s += n.value;
+    else if (n.type === 'glyph') s += n.replacement ?? n.value;
+    else if ('children' in n) n.children.forEach(walk);
+  };
+  node.children.forEach(walk);
+  return s;
+}
+
+function locate(volume: VolumeLayout, found: readonly LocatedCorrection[], total: number): CollationEntry[] {
+  const places = placedCharacters(volume);
+  const start = workStart(volume.pages);
+  return found.map((c, i) => {
+    // A deletion is marked at the character after it (before it at the very end).
+    const at = Math.max(0, Math.min(c.index, Math.min(total, places.length) - 1));
+    const place = places[at] ?? { page: 0, column: 0, cell: 0 };
+    const page = volume.pages[place.page];
+    const entry: CollationEntry = {
+      number: i + 1,
+      kind: c.node.kind,
+      old: c.node.old,
+      new: newText(c.node),
+      entry: c.node.entry,
+      source: c.node.position,
+      page: place.page + 1,
+      leaf: page.leaf,
+      side: page.side,
+      column: place.column,
+      cell: place.cell,
+      locator: locatorLabel(page, place.page < start, place.column),
+    };
+    if (place.sub) entry.sub = place.sub;
+    if (place.page < start) entry.front = true;
+    if (c.node.note !== undefined) entry.note = c.node.note;
+    if (c.node.witness !== undefined) entry.witness = c.node.witness;
+    return entry;
+  });
+}
+
+/** old→new as the section prints it: 前→先, 補及, 刪未, 庚辛→辛庚. */
+export function changeText(e: Pick<CollationEntry, 'kind' | 'old' | 'new'>): string {
+  if (e.kind === '補' || e.old === '') return `補${e.new}`;
+  if (e.kind === '刪' || e.new === '') return `刪${e.old}`;
+  return `${e.old}→${e.new}`;
+}
+
+/** The explanation of an entry: change, note, witness (unless the note names it). */
+export function entryExplanation(e: Pick<CollationEntry, 'kind' | 'old' | 'new' | 'note' | 'witness'>): string {
+  const parts = [changeText(e)];
+  if (e.note) parts.push(e.note);
+  if (e.witness && !(e.note ?? '').includes(e.witness)) parts.push(`從${e.witness}`);
+  return parts.join('　');
+}
+
+/** The section's blocks: its title, then one entry a correction (locator in full size, the change and note as a note). */
+export function collationBlocks(entries: readonly CollationEntry[], pages: readonly Page[], numbered: boolean): Block[] {
+  if (entries.length === 0) return [];
+  const at = entries[0].entry;
+  const title: Block = { type: 'heading', depth: 1, children: [{ type: 'text', value: COLLATION_TITLE, position: at }], position: at };
+  return [
+    title,
+    ...entries.map((e): Paragraph => {
+      const page = pages[e.page - 1];
+      const head = `${numbered ? `〔${chineseNumeral(e.number)}〕` : ''}${page ? locatorLabel(page, e.front === true, e.column, true) : ''}`;
+      return {
+        type: 'paragraph',
+        role: 'ji',
+        position: e.entry,
+        children: [
+          { type: 'text', value: head, position: e.entry },
+          { type: 'note', layer: COLLATION_LAYER, position: e.entry, children: [{ type: 'text', value: entryExplanation(e), position: e.entry }] },
+        ],
+      };
+    }),
+  ];
+}
+
+function marksOf(entries: readonly CollationEntry[], pages: Page[]): void {
+  for (const e of entries) {
+    const page = pages[e.page - 1];
+    if (!page) continue;
+    const mark: CorrectionMark = { number: e.number, column: e.column, cell: e.cell };
+    if (e.sub) mark.sub = e.sub;
+    (page.corrections ??= []).push(mark);
+  }
+}
+
+const same = (a: readonly CollationEntry[], b: readonly CollationEntry[]): boolean =>
+  a.length === b.length && a.every((e, i) => e.page === b[i].page && e.column === b[i].column && e.cell === b[i].cell && e.sub === b[i].sub);
+
+export interface CollationOptions {
+  /** false (`collation: off`): no marks, no section. */
+  collation: boolean;
+  /** Number the entries (the modern template's marks are numbers; the 四庫 one's are ○). */
+  numbered: boolean;
+}
+
+/** One volume laid out with its corrections located, marked and listed at its end. */
+export function layoutVolumeWithCollation(volume: Volume, index: number, spec: PageSpec, options: CollationOptions): VolumeLayout {
+  const first = layoutVolume(volume, index, spec);
+  if (!options.collation) return first;
+  const { corrections, total } = correctionsInStream(volume);
+  if (corrections.length === 0) return first;
+  let entries = locate(first, corrections, total);
+  let pages = first.pages;
+  for (let round = 0; round < 3; round++) {
+    const withSection = layoutVolume({ ...volume, children: [...volume.children, ...collationBlocks(entries, pages, options.numbered)] }, index, spec);
+    const again = locate(withSection, corrections, total);
+    if (same(again, entries)) {
+      marksOf(again, withSection.pages);
+      return { ...withSection, collation: again };
+    }
+    // Never seen: the section moved what it cites. Cite the new places and lay out again.
+    entries = again;
+    pages = withSection.pages;
+  }
+  throw new Error(`layout: the 校勘記 of ${volume.title} moves the text it cites`);
+}
+
+/** The book with every volume's 校勘記 (layoutBook plus collation). */
+export function layoutEdition(tree: Root, spec: PageSpec, options: CollationOptions): BookLayout {
+  return assembleBook(
+    spec,
+    tree.children.map((volume, i) => layoutVolumeWithCollation(volume, i, spec, options)),
+  );
+}
