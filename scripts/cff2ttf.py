@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Converts a CFF-outline OpenType font (OTTO) to TrueType outlines (glyf).
 
-Usage: cff2ttf.py IN.otf OUT.ttf
+Usage: cff2ttf.py [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]
 
 Why: Chromium (Skia) embeds CFF fonts in a PDF as Type 3 fonts, which print
 shops reject; TrueType outlines are embedded as CIDFontType2. Cubic curves
@@ -11,7 +11,18 @@ the vertical origin from VORG when present, whatever the outline format).
 
 Deterministic: the same input gives the same bytes (head.modified is kept).
 Called by build/cli/pdf.ts; needs python3-fonttools (scripts/setup.sh).
+
+--bank: a file of glyphs already converted from the same face (by glyph
+name: a CID-keyed face's names are its CIDs, the same in every subset), so
+that a subset of a few new characters, or of another volume of the same book,
+converts only the glyphs it has not seen. A glyph's conversion depends on
+nothing but the glyph, so the bytes are the same with or without the bank.
+The bank is rewritten atomically (temp file, rename); a damaged one is
+ignored and rebuilt.
 """
+import copy
+import os
+import pickle
 import sys
 
 from fontTools.pens.cu2quPen import Cu2QuPen
@@ -22,13 +33,15 @@ from fontTools.ttLib import TTFont, newTable
 MAX_ERR = 1.0
 
 
-def quadratic_glyphs(font):
-    """The glyf table of the font's glyphs, drawn through cu2qu."""
+def quadratic_glyphs(font, bank):
+    """The glyf table of the font's glyphs, drawn through cu2qu (or taken from the bank)."""
     glyph_set = font.getGlyphSet()
     glyf = newTable("glyf")
     glyf.glyphOrder = font.getGlyphOrder()
     glyf.glyphs = {}
     for name in glyf.glyphOrder:
+        if name in bank:
+            continue
         tt_pen = TTGlyphPen(glyph_set)
         # CFF contours run counter-clockwise, TrueType ones clockwise.
         glyph_set[name].draw(Cu2QuPen(tt_pen, MAX_ERR, reverse_direction=True))
@@ -36,7 +49,7 @@ def quadratic_glyphs(font):
     return glyf
 
 
-def pin_vertical_origins(font, glyf):
+def pin_vertical_origins(font, glyf, bank):
     """Gives every drawn glyph a one-point contour at its vertical origin.
 
     The sanitizer Chromium runs on web fonts (OTS) drops VORG from a TrueType
@@ -52,6 +65,8 @@ def pin_vertical_origins(font, glyf):
     vmtx = font["vmtx"].metrics
     hmtx = font["hmtx"].metrics
     for name in glyf.glyphOrder:
+        if name in bank:
+            continue
         glyph = glyf.glyphs[name]
         if glyph.numberOfContours <= 0:
             continue
@@ -69,10 +84,21 @@ def pin_vertical_origins(font, glyf):
         vmtx[name] = (advance, origin - glyph.yMax)
 
 
-def to_truetype(font):
-    glyf = quadratic_glyphs(font)
-    if "vmtx" in font:
-        pin_vertical_origins(font, glyf)
+def to_truetype(font, bank):
+    """Converts in place; `bank` maps glyph names to (glyph, top side bearing) and gains the new ones."""
+    glyf = quadratic_glyphs(font, bank)
+    vertical = "vmtx" in font
+    if vertical:
+        pin_vertical_origins(font, glyf, bank)
+    vmtx = font["vmtx"].metrics if vertical else None
+    for name in glyf.glyphOrder:
+        if name in bank:
+            glyph, tsb = bank[name]
+            glyf.glyphs[name] = copy.deepcopy(glyph)
+            if vmtx is not None and tsb is not None:
+                vmtx[name] = (vmtx[name][0], tsb)
+        else:
+            bank[name] = (copy.deepcopy(glyf.glyphs[name]), vmtx[name][1] if vmtx is not None else None)
     del font["CFF "]
     font["glyf"] = glyf
     font["loca"] = newTable("loca")
@@ -100,16 +126,48 @@ def to_truetype(font):
     font.sfntVersion = "\x00\x01\x00\x00"
 
 
+def load_bank(path):
+    if not path or not os.path.exists(path):
+        return {}
+    try:
+        with open(path, "rb") as f:
+            bank = pickle.load(f)
+        return bank if isinstance(bank, dict) else {}
+    except Exception:  # a damaged bank is rebuilt, never trusted
+        return {}
+
+
+def save_bank(path, bank):
+    # Another build may have added glyphs meanwhile: keep theirs too.
+    merged = load_bank(path)
+    merged.update(bank)
+    temp = f"{path}.{os.getpid()}.tmp"
+    with open(temp, "wb") as f:
+        pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temp, path)
+
+
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: cff2ttf.py IN.otf OUT.ttf\n")
+    args = argv[1:]
+    bank_path = None
+    if args[:1] == ["--bank"]:
+        bank_path = args[1] if len(args) > 1 else None
+        args = args[2:]
+    if not args or len(args) % 2 != 0:
+        sys.stderr.write("usage: cff2ttf.py [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]\n")
         return 2
-    font = TTFont(argv[1], recalcTimestamp=False, recalcBBoxes=True)
-    if "CFF " not in font:
-        sys.stderr.write(f"{argv[1]}: no CFF table (not a CFF-outline OpenType font)\n")
-        return 1
-    to_truetype(font)
-    font.save(argv[2], reorderTables=True)
+    bank = load_bank(bank_path)
+    known = len(bank)
+    for i in range(0, len(args), 2):
+        source, target = args[i], args[i + 1]
+        font = TTFont(source, recalcTimestamp=False, recalcBBoxes=True)
+        if "CFF " not in font:
+            sys.stderr.write(f"{source}: no CFF table (not a CFF-outline OpenType font)\n")
+            return 1
+        to_truetype(font, bank)
+        font.save(target, reorderTables=True)
+    if bank_path and len(bank) > known:
+        save_bank(bank_path, bank)
     return 0
 
 

@@ -1,18 +1,34 @@
 /**
- * `diaoban build` for one edition: load, then the PDF (layout → Paged.js →
- * pdf-lib) and the EPUB, each written atomically to the output folder.
- * A failure of one output is reported and does not stop the other.
+ * `diaoban build` for one edition: load, lay out (each volume with its
+ * 校勘記), then the PDF and the EPUB, each written atomically to the output
+ * folder. A failure of one output is reported and does not stop the other.
+ *
+ * Incremental: an edition whose files, options, fonts and tool are as at its
+ * last build is not built again; otherwise each volume's layout and each
+ * browser run's PDF come from the build cache when what they depend on is
+ * unchanged. The manifest of each build (cache kind `manifest`) keeps its
+ * pages' content hashes, so a rebuild says which pages changed.
  */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { VFileMessage } from 'vfile-message';
-import { layoutBook, pageSpecFor } from '../layout/index.js';
+import { VFile } from 'vfile';
+import { VFileMessage } from 'vfile-message';
+import { layoutVolumeWithCollation, assembleBook, pageSpecFor } from '../layout/index.js';
+import type { BookLayout, PageSpec, VolumeLayout } from '../layout/types.js';
+import { parseEditionYaml } from '../parse/index.js';
 import { dateFromSourceDateEpoch, popupLayersFromOption, renderEpub } from '../render/epub/index.js';
-import { fontStackFor, loadSystemFonts } from '../fonts/index.js';
+import { planPages, volumeLabel } from '../render/pdf/index.js';
+import { editionFonts, fontStackFor } from '../fonts/index.js';
+import type { Root, Volume } from '../tree/types.js';
+import type { EditionConfig } from '../tree/edition.js';
+import { BuildCache, hashKey, toolVersion } from './cache.js';
+import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
+import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
 import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
-import { writePdf } from './pdf.js';
+import { loadTemplate, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
-import type { OfflineBrowser } from './browser.js';
 import { writeFileAtomic } from './write.js';
 
 export interface BuildTargets {
@@ -26,8 +42,12 @@ export interface BuildOptions {
   /** EPUB notes: `inline`, `popup` (the edition's popup layers), `popup=shu,fuzhu`; the edition decides when absent. */
   notes?: string;
   progress: boolean;
-  /** One browser for all editions of a build (saves a start per edition). */
-  browser?: OfflineBrowser;
+  /** One browser for all editions of a build (launched when first needed, when a function). */
+  browser?: BrowserSource;
+  /** The build cache; `false`: none (every step done, nothing kept). Default: .cache/build. */
+  cache?: BuildCache | false;
+  /** Where font subsets are cached (default .cache/fonts). */
+  fontCache?: string;
 }
 
 export interface BuildResult {
@@ -35,13 +55,216 @@ export interface BuildResult {
   messages: VFileMessage[];
   /** What was written, for people. */
   lines: string[];
+  /** Nothing had changed: the outputs were left as they were. */
+  upToDate?: boolean;
+  /** Pages changed since the previous build (absent at the first). */
+  changes?: VolumeChange[];
+  /** The manifest of this build. */
+  manifest?: Manifest;
+}
+
+/** What a build leaves for the next one, for diff, check and watch. */
+export interface Manifest {
+  version: 1;
+  edition: string;
+  dir: string;
+  /** Hash of every input: a build with the same key has nothing to do. */
+  inputs: string;
+  outputs: { pdf?: OutputRecord; epub?: OutputRecord };
+  pages: PageRecord[];
+  collation: CollationRecord[];
+  messages: StoredMessage[];
+  ok: boolean;
+  lines: string[];
+  /** The build before this one (its pages, collation and PDF), for diff. */
+  previous?: { pages: PageRecord[]; collation: CollationRecord[]; pdf?: OutputRecord };
+}
+
+export interface OutputRecord {
+  path: string;
+  sha256: string;
+  /** The PDF's bytes are kept in the cache (kind `output`) under this key, for diff --html. */
+  kept?: string;
+}
+
+interface StoredMessage {
+  reason: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+  ruleId?: string;
+  fatal?: boolean | null;
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+function storeMessage(m: VFileMessage): StoredMessage {
+  return {
+    reason: m.reason,
+    file: m.file || undefined,
+    line: m.line ?? undefined,
+    column: m.column ?? undefined,
+    endLine: m.place && 'end' in m.place ? m.place.end.line : undefined,
+    endColumn: m.place && 'end' in m.place ? m.place.end.column : undefined,
+    ruleId: m.ruleId ?? undefined,
+    fatal: m.fatal,
+  };
+}
+
+function restoreMessage(s: StoredMessage): VFileMessage {
+  const start = s.line ? { line: s.line, column: s.column ?? 1 } : undefined;
+  const place = start && s.endLine ? { start, end: { line: s.endLine, column: s.endColumn ?? 1 } } : start;
+  const m = new VFileMessage(s.reason, { place, ruleId: s.ruleId, source: 'diaoban' });
+  m.file = s.file ?? '';
+  m.fatal = s.fatal ?? undefined;
+  return m;
+}
+
+let defaultStore: BuildCache | undefined;
+/** The checkout's build cache, opened once per process. */
+export function defaultCache(): BuildCache {
+  return (defaultStore ??= new BuildCache());
+}
+
+export function manifestKey(dir: string, out: string): string {
+  return hashKey('manifest', path.resolve(dir), path.resolve(out));
+}
+
+/** Every file of the edition folder (sorted), for the input key. */
+function editionFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      if (name.startsWith('.')) continue;
+      const full = path.join(d, name);
+      const s = statSync(full);
+      if (s.isDirectory()) walk(full);
+      else if (s.isFile()) out.push(full);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * The key of everything a build reads: the edition's files, the fonts it
+ * names (by path, size and time), the options, SOURCE_DATE_EPOCH and the
+ * tool itself.
+ */
+export function inputKey(dir: string, options: BuildOptions): string {
+  const parts: Array<string | Uint8Array> = [toolVersion(), JSON.stringify({ targets: options.targets, notes: options.notes ?? null, out: path.resolve(options.out) })];
+  parts.push(process.env.SOURCE_DATE_EPOCH ?? '');
+  for (const file of editionFiles(dir)) {
+    parts.push(path.relative(dir, file), readFileSync(file));
+  }
+  let main: string[] | undefined;
+  try {
+    const yaml = readFileSync(path.join(dir, 'edition.yaml'), 'utf8');
+    main = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yaml }), path.basename(path.resolve(dir))).config?.fonts.main;
+  } catch {
+    // no edition.yaml: the build will say so
+  }
+  try {
+    for (const spec of editionFonts(main).specs) parts.push(fileStamp(spec.file));
+  } catch {
+    parts.push('fonts: unreadable');
+  }
+  return hashKey(...parts);
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function outputIntact(record: OutputRecord | undefined): boolean {
+  if (!record) return true;
+  try {
+    return sha256(readFileSync(record.path)) === record.sha256;
+  } catch {
+    return false;
+  }
+}
+
+/** Layouts of unchanged volumes, kept in memory as well (a watch session rebuilds the same volumes). */
+const layoutMemory = new Map<string, VolumeLayout>();
+
+/** Each volume laid out with its 校勘記, from the cache when its tree, grid and options are unchanged. */
+export async function layoutEditionCached(
+  tree: Root,
+  volumeJson: readonly string[],
+  spec: PageSpec,
+  options: { collation: boolean; numbered: boolean },
+  cache: BuildCache | undefined,
+): Promise<BookLayout> {
+  const salt = hashKey('layout', toolVersion(), JSON.stringify(spec), JSON.stringify(options));
+  const volumes: VolumeLayout[] = [];
+  const used = new Set<string>();
+  for (const [i, volume] of tree.children.entries()) {
+    const key = hashKey(salt, String(i), volumeJson[i]);
+    used.add(key);
+    let layout = layoutMemory.get(key) ?? (await cache?.getJson<VolumeLayout>('layout', key));
+    if (!layout) {
+      layout = layoutVolumeWithCollation(volume as Volume, i, spec, options);
+      await cache?.putJson('layout', key, layout);
+    }
+    layoutMemory.set(key, layout);
+    volumes.push(layout);
+  }
+  for (const key of layoutMemory.keys()) if (!used.has(key) && layoutMemory.size > 4 * used.size) layoutMemory.delete(key);
+  return assembleBook(spec, volumes);
+}
+
+function collationRecords(layout: BookLayout, planned: ReturnType<typeof planPages>, bookTitle: string): CollationRecord[] {
+  const pdfPage = new Map<string, number>();
+  planned.forEach((p, i) => {
+    if (p.page) pdfPage.set(`${p.volume}:${p.page.pageInVolume}`, i + 1);
+  });
+  return layout.volumes.flatMap((v) =>
+    (v.collation ?? []).map((e) => ({
+      volume: v.index,
+      volumeLabel: volumeLabel(v.title, bookTitle),
+      number: e.number,
+      pdfPage: pdfPage.get(`${v.index}:${e.page}`) ?? 0,
+      locator: e.locator,
+      kind: e.kind,
+      old: e.old,
+      new: e.new,
+      ...(e.note ? { note: e.note } : {}),
+      ...(e.witness ? { witness: e.witness } : {}),
+      entry: `${e.entry.file}:${e.entry.start.line}:${e.entry.start.column}`,
+    })),
+  );
+}
+
+/** The layout of an edition with its 校勘記, as build lays it out (for check --corrections and diff). */
+export async function editionLayout(tree: Root, config: EditionConfig, cache?: BuildCache): Promise<BookLayout> {
+  const template = await loadTemplate(config.meta.template);
+  const spec = pageSpecFor(config.meta.template, config.layout);
+  return layoutEditionCached(
+    tree,
+    tree.children.map((v) => JSON.stringify(v)),
+    spec,
+    { collation: config.collation !== 'off', numbered: template.definition.correctionMark === 'number' },
+    cache,
+  );
+}
+
+export { collationRecords };
+
 export async function buildEdition(dir: string, options: BuildOptions): Promise<BuildResult> {
+  const cache = options.cache === false ? undefined : (options.cache ?? defaultCache());
+  const mKey = manifestKey(dir, options.out);
+  const previous = await cache?.getJson<Manifest>('manifest', mKey);
+  const inputs = inputKey(dir, options);
+  if (previous && previous.inputs === inputs && outputIntact(previous.outputs.pdf) && outputIntact(previous.outputs.epub)) {
+    const lines = previous.lines.map((l) => l.replace(/: \d+ pages?.*$|: [\d.]+ KiB.*$/, (m) => `${m} (up to date)`));
+    return { ok: previous.ok, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous };
+  }
+
   const loaded = await loadEdition(dir);
   const lines: string[] = [];
   const config = loaded.config;
@@ -49,34 +272,90 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
     return { ok: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
   }
   const id = config.meta.id;
+  const tree = loaded.tree;
+  const volumeJson = tree.children.map((v) => JSON.stringify(v));
   let ok = true;
-  if (options.targets.pdf) {
+
+  const template = await loadTemplate(config.meta.template);
+  const spec = pageSpecFor(config.meta.template, config.layout);
+  const collation = config.collation !== 'off';
+  const layout = await layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache);
+  const planned = planPages(layout);
+  const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);
+  const pages = pageRecords(planned, config.meta.title, salt);
+  const outputs: Manifest['outputs'] = {};
+
+  const pdfJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.pdf`);
     try {
-      const layout = layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout));
-      const result = await writePdf(layout, config, out, { browser: options.browser, onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined });
-      lines.push(`${out}: ${result.pages} pages`);
+      const result = await writePdf(layout, config, out, {
+        browser: options.browser,
+        cache,
+        fontCache: options.fontCache,
+        onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,
+      });
+      const bytes = readFileSync(out);
+      const digest = sha256(bytes);
+      let kept: string | undefined;
+      if (cache) {
+        kept = digest;
+        await cache.put('output', kept, bytes);
+      }
+      outputs.pdf = { path: path.resolve(out), sha256: digest, ...(kept ? { kept } : {}) };
+      const reuse = result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} volume runs from the cache` : '';
+      lines.push(`${out}: ${result.pages} pages${reuse}`);
     } catch (error) {
       ok = false;
       lines.push(`${out}: not written: ${describe(error)}`);
     }
-  }
-  if (options.targets.epub) {
+  };
+  const epubJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.epub`);
     try {
-      const bytes = await renderEpub(loaded.tree, {
+      const fonts = await loadFontsOnce(fontStackFor(config.fonts.main));
+      const epubOptions = {
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
-        fonts: await loadSystemFonts(fontStackFor(config.fonts.main)),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
-        onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined,
-      });
+        collation,
+      };
+      const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...volumeJson, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
+      const { bytes, cached } = cache
+        ? await cache.memo('epub', key, () => renderEpub(tree, { ...epubOptions, fonts, onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined }))
+        : { bytes: await renderEpub(tree, { ...epubOptions, fonts }), cached: false };
       await writeFileAtomic(out, bytes);
-      lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB`);
+      outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };
+      lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB${cached ? ' (from the cache)' : ''}`);
     } catch (error) {
       ok = false;
       lines.push(`${out}: not written: ${describe(error)}`);
     }
-  }
+  };
+  // The EPUB is made in Node while Chromium prints in its own processes.
+  await Promise.all([options.targets.pdf ? pdfJob() : undefined, options.targets.epub ? epubJob() : undefined]);
   if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
-  return { ok, messages: loaded.messages, lines };
+
+  const records = collationRecords(layout, planned, config.meta.title);
+  let changes: VolumeChange[] | undefined;
+  if (previous) {
+    changes = changedPages(previous.pages, pages);
+    lines.push(...describeChanges(changes));
+  }
+  const manifest: Manifest = {
+    version: 1,
+    edition: id,
+    dir: path.resolve(dir),
+    inputs: ok ? inputs : '',
+    outputs,
+    pages,
+    collation: records,
+    messages: loaded.messages.map(storeMessage),
+    ok,
+    lines: lines.filter((l) => !/changed \(|^no page changed$/.test(l)),
+    ...(previous ? { previous: { pages: previous.pages, collation: previous.collation, ...(previous.outputs.pdf ? { pdf: previous.outputs.pdf } : {}) } } : {}),
+  };
+  if (cache) {
+    await cache.putJson('manifest', mKey, manifest);
+    await cache.prune(Number(process.env.DIAOBAN_CACHE_MAX_MB ?? 1024) * 1024 * 1024);
+  }
+  return { ok, messages: loaded.messages, lines, changes, manifest };
 }

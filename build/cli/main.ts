@@ -96,19 +96,20 @@ export function program(): Command {
       const list = editions.length > 0 ? editions : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
       const { buildEdition } = await import('./build.js');
-      const { launchBrowser } = await import('./browser.js');
+      const { lazyBrowser } = await import('./lazy-browser.js');
       for (const dir of list) await ensureExists(dir);
       let failed = 0;
-      const browser = targets.pdf ? await launchBrowser() : undefined;
+      // Launched only when a volume must be printed: an edition that is up to date needs none.
+      const browser = lazyBrowser();
       try {
         for (const dir of list) {
-          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true, browser });
+          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true, browser: browser.get });
           printMessages(result.messages, { quiet: opts.quiet });
           for (const line of result.lines) process.stderr.write(line + '\n');
           if (!result.ok) failed++;
         }
       } finally {
-        await browser?.close();
+        await browser.close();
       }
       if (failed > 0) {
         process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
@@ -136,7 +137,8 @@ export function program(): Command {
     .addOption(formatOption())
     .option('-q, --quiet', 'leave out info messages')
     .option('--no-fonts', 'do not check that the fonts draw every character')
-    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean }) => {
+    .option('--corrections', 'list each correction with where it stands after layout (leaf, side, line, PDF page)')
+    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; corrections?: boolean }) => {
       let errors = 0;
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
@@ -151,6 +153,10 @@ export function program(): Command {
         const messages = loaded.files.flatMap((f) => f.messages);
         printMessages(messages, { quiet: opts.quiet });
         errors += countBySeverity(messages).error;
+        if (opts.corrections && loaded.config) {
+          const { listCorrections } = await import('./corrections-list.js');
+          for (const line of await listCorrections(loaded.tree, loaded.config)) process.stdout.write(line + '\n');
+        }
       }
       if (errors > 0) process.exitCode = 1;
     });
@@ -171,6 +177,28 @@ export function program(): Command {
       const spec = pageSpecFor(opts.template ?? config.meta.template, config.layout);
       const layout = layoutBook(loaded.tree, spec);
       process.stdout.write(formatLayout(layout, { json: opts.json, pages: opts.pages }) + '\n');
+    });
+
+  cli
+    .command('diff')
+    .description('which pages the last build changed: per volume the first and last page and the count')
+    .argument('<edition>', 'edition folder')
+    .option('--out <dir>', 'output folder the edition was built into', 'dist')
+    .option('--json', 'print the changed pages (PDF page numbers and leaves) and the new corrections as JSON')
+    .option('--html', 'write <out>/<edition>.diff.html with before/after images of the changed pages')
+    .action(async (dir: string, opts: { out: string; json?: boolean; html?: boolean }) => {
+      await ensureExists(dir);
+      const { defaultCache } = await import('./build.js');
+      const { diffReport, diffText, readManifest, writeDiffHtml } = await import('./diff.js');
+      const cache = defaultCache();
+      const manifest = await readManifest(cache, dir, opts.out);
+      if (!manifest) throw new UserError(`${dir}: no build of this edition into ${opts.out}/ yet; run: diaoban build ${dir}`);
+      if (opts.json) process.stdout.write(JSON.stringify(diffReport(manifest).report, null, 1) + '\n');
+      else for (const line of diffText(manifest)) process.stdout.write(line + '\n');
+      if (opts.html) {
+        const target = await writeDiffHtml(manifest, cache, path.join(opts.out, `${manifest.edition}.diff.html`));
+        process.stderr.write(`${target}: written\n`);
+      }
     });
 
   cli

@@ -1,71 +1,70 @@
 /**
  * I/O EDGE of the PDF: BookLayout → dist/<edition>.pdf.
  *
- * Reads the template and styles, renders the HTML (render/pdf), runs
- * Paged.js in Debian's Chromium — the book's volumes in a few runs on two
- * tabs of one browser — prints each run, merges and post-processes with
- * pdf-lib, then writes a temp file and renames it over the output, so an
- * old PDF is never replaced by a half-written one.
+ * Reads the template and styles, renders the HTML of each browser run (a
+ * volume, or a part of a long one: volumes are independent, their folios
+ * restart), prints the runs in Debian's Chromium on two tabs, keeps each
+ * run's PDF in the build cache under a hash of everything it depends on (its
+ * HTML, which names its font files by their content, the browser and the
+ * tool), then assembles the book with pdf-lib and writes a temp file renamed
+ * over the output, so an old PDF is never replaced by a half-written one.
+ * A rebuild prints only the runs whose HTML changed.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
-import { assignCharacters, coverage, defaultVerticalOrigin, editionFonts, hasCffOutlines, loadSystemFonts, subsetFace, truetypeSubsetKey, uncovered, type LoadedFont } from '../fonts/index.js';
+import { coverage, editionFonts, uncovered, type LoadedFont } from '../fonts/index.js';
+import { loadFontsOnce } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
-  PAGINATE_SCRIPT,
   computeGeometry,
-  fontSourceFor,
   fontSourcesWithOverrides,
   lengthToMm,
   outlineEntries,
   parseTemplateDefinition,
   planPages,
-  postProcessPdf,
   printedChars,
   renderHtml,
-  type FontSource,
   type PlannedPage,
   type RenderOptions,
   type Template,
 } from '../render/pdf/index.js';
+import { assemblePdf, prepareRun } from '../render/pdf/assemble.js';
 import type { EditionConfig } from '../tree/edition.js';
-import { BrowserError, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
+import { BrowserError, CHROMIUM_PATH, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
+import { hashKey, toolVersion, type BuildCache } from './cache.js';
+import { FONT_CACHE, printFontSources, printFontSourcesFor } from './print-fonts.js';
+
+export { printFontSources, FONT_CACHE };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const require = createRequire(import.meta.url);
-
-/** Where paged.js's browser build is. */
-export function pagedScriptPath(): string {
-  // The package's exports hide dist/; its require entry is lib/index.cjs beside it.
-  return join(dirname(require.resolve('pagedjs')), '..', 'dist', 'paged.js');
-}
 
 /** A failure of the PDF build that the user can act on. */
 export class PdfError extends Error {
   override name = 'PdfError';
 }
 
+/** A browser, launched only when something must be printed. */
+export type BrowserSource = OfflineBrowser | (() => Promise<OfflineBrowser>);
+
 export interface WritePdfOptions {
-  /** Called when a volume is printed: how many of how many, and its title. */
+  /** Called when a run is printed (or found in the cache): how many volumes of how many are done, and the last one's title. */
   onVolume?: (done: number, total: number, title: string) => void;
-  /** A browser to reuse (tests, several editions in one build); launched and closed here otherwise. */
-  browser?: OfflineBrowser;
+  /** A browser to use (tests, several editions in one build, watch); launched and closed here otherwise. */
+  browser?: BrowserSource;
   /** Browser tabs working at once (default 2: the machine has two cores). */
   concurrency?: number;
-  /** `plain`: no Paged.js (the benchmark's floor). */
-  mode?: 'paged' | 'plain';
   /** Repository root holding templates/ and styles/ (default: this checkout). */
   root?: string;
-  /** Where converted TrueType font subsets are cached (default: .cache/fonts in the checkout). */
+  /** Where font subsets are cached (default: .cache/fonts in the checkout). */
   fontCache?: string;
-  /** Pages per browser run: cut at a volume start past `min`, inside a volume at `max` (default 40 / 80). */
-  runPages?: { min: number; max: number };
+  /** Where printed runs are kept; none: every run is printed. */
+  cache?: BuildCache;
+  /** Pages per browser run at most: a longer volume is printed in parts of an even length (default 120). */
+  maxRunPages?: number;
 }
 
 export interface PdfResult {
@@ -74,6 +73,9 @@ export interface PdfResult {
   /** Characters no configured font covers (printed as 〓). */
   uncovered: string[];
   planned: PlannedPage[];
+  /** Browser runs printed now, and found in the cache. */
+  printed: number;
+  reused: number;
 }
 
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
@@ -115,7 +117,7 @@ export async function renderOptionsFor(
       `font file missing: ${missing.map((s) => s.file).join(', ')}; run: apt-get install fonts-noto-cjk fonts-hanazono (or fix fonts.main in edition.yaml)`,
     );
   }
-  const fonts = await loadSystemFonts(specs);
+  const fonts = await loadFontsOnce(specs);
   const covers = coverage(fonts);
   const options: RenderOptions = {
     meta: {
@@ -134,99 +136,19 @@ export async function renderOptionsFor(
   return { options, fonts };
 }
 
-/** The CFF → TrueType converter (Python fontTools; scripts/setup.sh installs python3-fonttools). */
-const CFF2TTF = join(ROOT, 'scripts', 'cff2ttf.py');
-/** Debian's Python, where python3-fonttools is installed (not a pyenv/venv one found first on PATH). */
-const PYTHON = process.env.DIAOBAN_PYTHON ?? '/usr/bin/python3';
-/** Converted subsets by truetypeSubsetKey: a rebuild of the same book reuses them (same bytes, no conversion). */
-export const FONT_CACHE = join(ROOT, '.cache', 'fonts');
-
-function runConverter(input: string, output: string): Promise<void> {
-  return new Promise((done, fail) => {
-    execFile(PYTHON, [CFF2TTF, input, output], { maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
-      if (!error) return done();
-      const missing = /No module named .fontTools|ENOENT/.test(`${stderr} ${error.message}`);
-      fail(
-        new PdfError(
-          missing
-            ? `converting the CFF font to TrueType needs Python fontTools; run: apt-get install python3-fonttools (or scripts/setup.sh)`
-            : `converting the CFF font to TrueType failed: ${String(stderr).trim() || error.message}`,
-        ),
-      );
-    });
-  });
-}
-
 /**
- * The TrueType subset of a CFF face for `text`: from the cache, or made
- * (subset-font, then cff2ttf.py) and cached. Written atomically, since two
- * builds may make the same file at once.
+ * Cuts the planned pages into browser runs: one a volume, a volume longer
+ * than `maxPages` in parts of an even length (memory). Each run starts on a
+ * recto, so the merged PDF keeps rectos odd; a run depends only on its own
+ * volume, so a change elsewhere leaves it as it was.
  */
-async function truetypeSubset(font: LoadedFont, text: string, work: string, cacheDir: string, converter: Uint8Array): Promise<string> {
-  const key = truetypeSubsetKey(font.bytes, text, converter);
-  const cached = join(cacheDir, `${key}.ttf`);
-  if (!existsSync(cached)) {
-    const otf = join(work, `${key}.otf`);
-    const temp = `${cached}.${process.pid}.tmp`;
-    await writeFile(otf, await subsetFace(font, text));
-    await mkdir(cacheDir, { recursive: true });
-    try {
-      await runConverter(otf, temp);
-      await rename(temp, cached);
-    } finally {
-      await rm(temp, { force: true });
-      await rm(otf, { force: true });
-    }
-  }
-  return cached;
-}
-
-/**
- * The @font-face sources the PDF prints with: fontSourcesWithOverrides,
- * but every CFF-outline face (Noto Serif CJK) replaced by its TrueType
- * subset for the characters it draws in `text` (Chromium would embed the CFF
- * face as Type 3 fonts). A CFF face that draws nothing is left out. The
- * subsets are copied into `work` and served from there (file: URLs).
- */
-export async function printFontSources(
-  main: readonly string[] | undefined,
-  fonts: readonly LoadedFont[],
-  text: string,
-  work: string,
-  cacheDir: string = FONT_CACHE,
-): Promise<FontSource[]> {
-  const { specs, byName } = editionFonts(main);
-  if (specs.length !== fonts.length) throw new Error('printFontSources: fonts must be loaded from the same specs');
-  const parts = assignCharacters(fonts, text);
-  const converter = new Uint8Array(await readFile(CFF2TTF));
-  const sources: FontSource[] = byName.map((name) => ({ local: name }));
-  for (let i = 0; i < specs.length; i++) {
-    const spec = specs[i];
-    if (!hasCffOutlines(fonts[i].bytes)) {
-      sources.push(fontSourceFor(spec));
-      continue;
-    }
-    if (!parts[i]) continue;
-    const served = join(work, `font-${i}.ttf`);
-    await copyFile(await truetypeSubset(fonts[i], parts[i], work, cacheDir, converter), served);
-    sources.push({ file: served, verticalOrigin: defaultVerticalOrigin(fonts[i].bytes) });
-  }
-  return sources;
-}
-
-/**
- * Cuts the planned pages into browser runs: at a volume start once a run has
- * `minPages`, inside a long volume at `maxPages` (memory). Every run has an
- * even length except the last, so each starts on a recto and the merged PDF
- * keeps rectos odd.
- */
-export function runsOf(planned: readonly PlannedPage[], minPages = 40, maxPages = 80): PlannedPage[][] {
+export function runsOf(planned: readonly PlannedPage[], maxPages = 120): PlannedPage[][] {
+  const limit = Math.max(2, maxPages - (maxPages % 2));
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];
   planned.forEach((p, i) => {
     const volumeStart = i > 0 && planned[i - 1].volume !== p.volume;
-    const even = current.length % 2 === 0;
-    if (even && ((volumeStart && current.length >= minPages) || current.length >= maxPages)) {
+    if (current.length > 0 && (volumeStart || current.length >= limit)) {
       runs.push(current);
       current = [];
     }
@@ -236,108 +158,125 @@ export function runsOf(planned: readonly PlannedPage[], minPages = 40, maxPages 
   return runs;
 }
 
-async function printRun(
-  tab: BrowserPage,
-  htmlPath: string,
-  expected: number,
-  mode: 'paged' | 'plain',
-): Promise<Uint8Array> {
+async function printRun(tab: BrowserPage, htmlPath: string): Promise<Uint8Array> {
   await tab.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 0 });
-  if (mode === 'paged') {
-    await tab.addScriptTag({ path: pagedScriptPath() });
-    const made = (await tab.evaluate(PAGINATE_SCRIPT)) as number;
-    if (made !== expected) {
-      throw new PdfError(`Paged.js made ${made} pages of ${expected} laid-out pages: a page block overflowed its page area (check the template's margins and page.size)`);
-    }
-  } else {
-    await tab.evaluate('document.fonts.ready.then(() => true)');
-  }
+  await tab.evaluate('document.fonts.ready.then(() => true)');
   // Untagged: a structure element per character would make the file ten times larger and slow.
   return tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0, tagged: false, outline: false });
 }
 
-/** Prints the runs on `concurrency` tabs; parts come back in book order. */
-async function printRuns(
-  browser: OfflineBrowser,
-  layout: BookLayout,
-  runs: PlannedPage[][],
-  options: RenderOptions,
-  work: string,
-  concurrency: number,
-  onRun: (run: PlannedPage[]) => void,
-): Promise<Uint8Array[]> {
-  const parts: Uint8Array[] = new Array(runs.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < runs.length) {
-      const i = next++;
-      const run = runs[i];
-      const { html } = renderHtml(layout, options, run);
-      const htmlPath = join(work, `run-${i}.html`);
-      await writeFile(htmlPath, html);
-      const what = `printing pages of ${run[0].volumeTitle}`;
-      // A fresh tab per run: closing it also ends the print compositor that page.pdf starts (~100 MB each).
-      parts[i] = await withBrowserDeadline(what, 120_000 + run.length * 500, async () => {
-        const tab = await browser.newPage();
-        try {
-          return await printRun(tab, htmlPath, run.length, options.mode ?? 'paged');
-        } finally {
-          await tab.close().catch(() => undefined);
-        }
-      }, () => browser.browser.connected);
-      await rm(htmlPath, { force: true });
-      onRun(run);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, runs.length)) }, worker));
-  return parts;
+/** What the printed bytes of a run depend on besides its HTML: the browser binary and this tool. */
+function printerIdentity(): string {
+  const binary = existsSync('/usr/lib/chromium/chromium') ? '/usr/lib/chromium/chromium' : CHROMIUM_PATH;
+  let stamp = '';
+  try {
+    const s = statSync(binary);
+    stamp = `${s.size}:${s.mtimeMs}`;
+  } catch {
+    // no browser: printing will say so
+  }
+  return `${binary}:${stamp}:${toolVersion()}`;
+}
+
+interface RunJob {
+  run: PlannedPage[];
+  html: string;
+  key: string;
+  chars: Set<string>;
 }
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes'>> {
   const { options: renderOptions, fonts } = await renderOptionsFor(layout, config, options.root);
-  renderOptions.mode = options.mode ?? 'paged';
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
-  const runs = runsOf(planned, options.runPages?.min, options.runPages?.max);
-  const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
-  const textChars = printedChars(planned, renderOptions);
-  const text = [...textChars].join('');
+  const runs = runsOf(planned, options.maxRunPages);
+  // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
+  const runChars = runs.map((run) => printedChars(run, renderOptions));
+  const fontCache = options.fontCache ?? FONT_CACHE;
+  let sources;
   try {
-    renderOptions.fonts = await printFontSources(config.fonts.main, fonts, text, work, options.fontCache);
+    sources = await printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache);
   } catch (error) {
-    await rm(work, { recursive: true, force: true });
-    throw error;
+    throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
   }
-  const browser = options.browser ?? (await launchBrowser());
+  const identity = printerIdentity();
+  const jobs: RunJob[] = runs.map((run, i) => {
+    const { html } = renderHtml(layout, { ...renderOptions, fonts: sources[i] }, run);
+    // Font files are named by their content: the key holds them without the folder they sit in.
+    const key = hashKey('pdf-run', identity, html.split(pathToFileURL(fontCache).pathname).join(''));
+    return { run, html, key, chars: runChars[i] };
+  });
+
   const volumeTotal = layout.volumes.length;
-  let volumesDone = 0;
-  try {
-    const parts = await printRuns(browser, layout, runs, renderOptions, work, options.concurrency ?? 2, (run) => {
-      const seen = new Set<number>();
-      for (const p of run) {
-        if (seen.has(p.volume)) continue;
-        seen.add(p.volume);
-        volumesDone++;
-        options.onVolume?.(volumesDone, volumeTotal, p.volumeTitle);
-      }
-    });
-    const bytes = await postProcessPdf(parts.length === 1 ? parts[0] : parts, {
-      info: {
-        title: config.meta.title,
-        author: [config.meta.dynasty, config.meta.author].filter(Boolean).join(' '),
-        subject: config.meta.description,
-        language: config.meta.language,
-        date: config.meta.date,
-      },
-      outline: outlineEntries(planned),
-      textChars,
-    });
-    return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned };
-  } finally {
-    if (!options.browser) await browser.close();
-    await rm(work, { recursive: true, force: true });
+  const volumesDone = new Set<number>();
+  const report = (run: PlannedPage[]): void => {
+    const last = run[run.length - 1];
+    const next = planned[planned.indexOf(last) + 1];
+    // A volume is done when its last run is.
+    if (!next || next.volume !== last.volume) {
+      volumesDone.add(last.volume);
+      options.onVolume?.(volumesDone.size, volumeTotal, last.volumeTitle);
+    }
+  };
+
+  const parts: Uint8Array[] = new Array(jobs.length);
+  const todo: number[] = [];
+  for (let i = 0; i < jobs.length; i++) {
+    const hit = await options.cache?.get('pdf-run', jobs[i].key);
+    if (hit) {
+      parts[i] = hit;
+      report(jobs[i].run);
+    } else todo.push(i);
   }
+
+  if (todo.length > 0) {
+    const own = options.browser === undefined;
+    const browser = typeof options.browser === 'function' ? await options.browser() : (options.browser ?? (await launchBrowser()));
+    const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
+    try {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < todo.length) {
+          const i = todo[next++];
+          const job = jobs[i];
+          const htmlPath = join(work, `run-${i}.html`);
+          await writeFile(htmlPath, job.html);
+          // A fresh tab per run: closing it also ends the print compositor that page.pdf starts (~100 MB each).
+          const printed = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, async () => {
+            const tab = await browser.newPage();
+            try {
+              return await printRun(tab, htmlPath);
+            } finally {
+              await tab.close().catch(() => undefined);
+            }
+          }, () => browser.browser.connected);
+          await rm(htmlPath, { force: true });
+          parts[i] = await prepareRun(printed, job.chars);
+          await options.cache?.put('pdf-run', job.key, parts[i]);
+          report(job.run);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, todo.length)) }, worker));
+    } finally {
+      if (own) await browser.close();
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  const bytes = await assemblePdf(parts, {
+    info: {
+      title: config.meta.title,
+      author: [config.meta.dynasty, config.meta.author].filter(Boolean).join(' '),
+      subject: config.meta.description,
+      language: config.meta.language,
+      date: config.meta.date,
+    },
+    outline: outlineEntries(planned),
+    bleed: config.page.bleed ? lengthToMm(config.page.bleed) : undefined,
+  });
+  const text = [...new Set(runChars.flatMap((c) => [...c]))].join('');
+  return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length };
 }
 
 /**
@@ -360,7 +299,7 @@ export async function writePdf(
     await rm(temp, { force: true });
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }
-  return { pages: result.pages, bytes: result.bytes.byteLength, uncovered: result.uncovered, planned: result.planned };
+  return { pages: result.pages, bytes: result.bytes.byteLength, uncovered: result.uncovered, planned: result.planned, printed: result.printed, reused: result.reused };
 }
 
 export { BrowserError };

@@ -5,5 +5,5 @@ export { coverage, fontChooser, uncovered, needsNoGlyph, type FontChooser } from
 export { subsetFonts, assignCharacters } from './subset.js';
 export { extractFace, selectFace, faceFamilies, isCollection, cmapRanges } from './sfnt.js';
 export { loadSystemFonts } from './load.js';
-export { subsetFace } from './subset.js';
+export { subsetFace, KEEP_FEATURES } from './subset.js';
 export { hasCffOutlines, truetypeSubsetKey, defaultVerticalOrigin } from './truetype.js';

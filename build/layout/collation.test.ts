@@ -83,11 +83,14 @@ test('the 校勘記 comes after the text and moves none of it; it cites every co
   const spec = pageSpecFor('siku');
   const plain = layoutVolume(tree.children[0], 0, spec);
   const collated = layoutVolumeWithCollation(tree.children[0], 0, spec, { collation: true, numbered: true });
-  // Every page of the text is as without the section (its last page gains the section's first columns).
-  assert.equal(pagesJson(collated, plain.pages.length - 1), pagesJson(plain, plain.pages.length - 1));
-  const lastText = plain.pages[plain.pages.length - 1];
-  const sameColumns = collated.pages[plain.pages.length - 1].columns.slice(0, lastText.columns.length);
-  assert.deepEqual(sameColumns, lastText.columns);
+  // Every page of the text is as without the section; the section starts a page of its own, leaves numbered on.
+  assert.equal(pagesJson(collated, plain.pages.length), pagesJson(plain, plain.pages.length));
+  const first = collated.pages[plain.pages.length];
+  const last = plain.pages[plain.pages.length - 1];
+  assert.equal(first.pageInVolume, last.pageInVolume + 1);
+  assert.equal(first.side, last.side === 'recto' ? 'verso' : 'recto');
+  assert.equal(first.leaf, last.side === 'recto' ? last.leaf : last.leaf + 1);
+  assert.deepEqual(first.bookmarks, [{ level: 2, title: '校勘記' }]);
   // The section: its title, then an entry per correction with its number, locator and explanation.
   const after = placedCharacters(plain).length;
   const sectionText = collated.pages

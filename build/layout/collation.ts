@@ -3,11 +3,10 @@
  * (leaf, side, line), a mark for it on its page (taking no cell), and a
  * section set after the volume's text, one entry per correction.
  *
- * The section comes after everything it cites, so laying it out cannot move
- * what it cites: the volume is laid out, its corrections located, then laid
- * out again with the section's blocks appended (the same blocks give the
- * same pages up to there), and the locations checked against the second
- * layout.
+ * The section comes after everything it cites, on pages of its own, so
+ * laying it out cannot move what it cites: the volume is laid out, its
+ * corrections located in that layout, then the section is laid out and its
+ * pages numbered on from the volume's last.
  */
 import type { Block, Correction, Inline, LayerId, Paragraph, Parent, Root, Volume } from '../tree/types.js';
 import { chineseNumeral } from '../render/pdf/numerals.js';
@@ -206,9 +205,6 @@ function marksOf(entries: readonly CollationEntry[], pages: Page[]): void {
   }
 }
 
-const same = (a: readonly CollationEntry[], b: readonly CollationEntry[]): boolean =>
-  a.length === b.length && a.every((e, i) => e.page === b[i].page && e.column === b[i].column && e.cell === b[i].cell && e.sub === b[i].sub);
-
 export interface CollationOptions {
   /** false (`collation: off`): no marks, no section. */
   collation: boolean;
@@ -216,26 +212,40 @@ export interface CollationOptions {
   numbered: boolean;
 }
 
-/** One volume laid out with its corrections located, marked and listed at its end. */
+/**
+ * The section's pages, following the volume's last page: numbered on from
+ * it (page in volume, side, leaf), without the volume's bookmark.
+ */
+function sectionPages(section: VolumeLayout, last: Page): Page[] {
+  return section.pages.map((page, k) => {
+    const pageInVolume = last.pageInVolume + 1 + k;
+    const leaf = last.leaf + Math.ceil((pageInVolume - last.pageInVolume - (last.side === 'recto' ? 1 : 0)) / 2);
+    return {
+      ...page,
+      number: pageInVolume,
+      pageInVolume,
+      leaf,
+      side: pageInVolume % 2 === 1 ? 'recto' : 'verso',
+      bookmarks: page.bookmarks.filter((b) => b.level > 1),
+    };
+  });
+}
+
+/**
+ * One volume laid out with its corrections located and marked, and its
+ * 校勘記 on pages of its own after the text (so that laying the section out
+ * cannot move what it cites, and its title never ends a page alone).
+ */
 export function layoutVolumeWithCollation(volume: Volume, index: number, spec: PageSpec, options: CollationOptions): VolumeLayout {
-  const first = layoutVolume(volume, index, spec);
-  if (!options.collation) return first;
+  const text = layoutVolume(volume, index, spec);
+  if (!options.collation) return text;
   const { corrections, total } = correctionsInStream(volume);
-  if (corrections.length === 0) return first;
-  let entries = locate(first, corrections, total);
-  let pages = first.pages;
-  for (let round = 0; round < 3; round++) {
-    const withSection = layoutVolume({ ...volume, children: [...volume.children, ...collationBlocks(entries, pages, options.numbered)] }, index, spec);
-    const again = locate(withSection, corrections, total);
-    if (same(again, entries)) {
-      marksOf(again, withSection.pages);
-      return { ...withSection, collation: again };
-    }
-    // Never seen: the section moved what it cites. Cite the new places and lay out again.
-    entries = again;
-    pages = withSection.pages;
-  }
-  throw new Error(`layout: the 校勘記 of ${volume.title} moves the text it cites`);
+  if (corrections.length === 0) return text;
+  const entries = locate(text, corrections, total);
+  const section = layoutVolume({ ...volume, children: collationBlocks(entries, text.pages, options.numbered) }, index, spec);
+  const pages = [...text.pages, ...sectionPages(section, text.pages[text.pages.length - 1])];
+  marksOf(entries, pages);
+  return { ...text, pages, collation: entries };
 }
 
 /** The book with every volume's 校勘記 (layoutBook plus collation). */

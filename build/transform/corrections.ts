@@ -155,6 +155,23 @@ export function narrowChange(find: string, replace: string): { at: number; old: 
   return { at: a.slice(0, p).join('').length, old: a.slice(p, a.length - s).join(''), new: b.slice(p, b.length - s).join('') };
 }
 
+/**
+ * narrowChange on the texts as the edition prints them, so that an entry
+ * whose find is in the source's script and whose replace is in the printed
+ * one (无锡人 → 無錫縣人) records only what a reader sees change (補 縣).
+ * Falls back to the raw texts where the conversion is not character for
+ * character.
+ */
+function narrowPrinted(find: string, replace: string, scripts: { from: Script; to: Script } | undefined): { at: number; old: string; new: string } {
+  if (!scripts || scripts.from === scripts.to) return narrowChange(find, replace);
+  const f = convertText(find, scripts.from, scripts.to);
+  const r = convertText(replace, scripts.from, scripts.to);
+  if (f.length !== find.length || r.length !== replace.length) return narrowChange(find, replace);
+  const printed = narrowChange(f, r);
+  const oldLength = printed.old.length;
+  return { at: printed.at, old: find.slice(printed.at, printed.at + oldLength), new: replace.slice(printed.at, printed.at + printed.new.length) };
+}
+
 /** 補 for an insertion, 刪 for a deletion, 乙 for the same characters in another order, 改 otherwise. */
 export function inferKind(old: string, replacement: string): CorrectionKind {
   if (old === '') return '補';
@@ -244,7 +261,7 @@ export function applyCorrections(tree: Root, entries: readonly CorrectionEntry[]
       old = '';
       replacement = fix.replace;
     } else {
-      const change = narrowChange(fix.find, fix.replace);
+      const change = narrowPrinted(fix.find, fix.replace, scripts);
       at = index + change.at;
       old = change.old;
       replacement = change.new;

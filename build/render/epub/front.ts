@@ -3,6 +3,7 @@ import type { EditionMeta, LayerId, Note, Root } from '../../tree/types.js';
 import { visit } from 'unist-util-visit';
 import { layerDescription, layerLabel, layerToken, sortLayers } from './layers.js';
 import { escapeXml, inlineText } from './xhtml.js';
+import { collationLegendItem } from './collation.js';
 
 /** 清 蔡德晉 撰-style credit line. */
 export function creditLine(meta: EditionMeta): string {
@@ -37,7 +38,7 @@ export function layersInTree(tree: Root): Map<LayerId, string> {
 const SAMPLE_LENGTH = 10;
 
 /** The legend: one entry per layer, naming it and showing how it is set (a sample of its own text). */
-export function legendPage(tree: Root, popup: ReadonlySet<LayerId>): string {
+export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, collation = true): string {
   const layers = layersInTree(tree);
   const items = sortLayers(layers.keys()).map((id, i) => {
     const t = layerToken(id);
@@ -60,6 +61,8 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>): string {
       `<small class="note note-${t}" epub:type="diaoban:${t}" role="note">${sample}</small></li>`
     );
   });
+  const jiao = collation ? collationLegendItem(tree) : '';
+  if (jiao) items.push(jiao);
   return [
     `<section class="legend" aria-labelledby="legend-title">`,
     `<h1 id="legend-title">凡例</h1>`,

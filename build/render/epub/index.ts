@@ -113,7 +113,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
 
   const n = tree.children.length;
   const volumes = tree.children.map((v, i) => {
-    const doc = renderVolume(v, i, n, { popup });
+    const doc = renderVolume(v, i, n, { popup, collation: options.collation !== false });
     options.onVolume?.(i + 1, n);
     return doc;
   });
@@ -128,7 +128,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   });
   const front: ChapterSpec[] = [
     chapter({ itemId: 'titlepage', filename: 'titlepage.xhtml', title: meta.title, content: titlePage(meta), beforeToc: true, bodyClass: 'titlepage-page', bodyType: 'frontmatter' }),
-    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
+    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, options.collation !== false), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
   ];
   const body = volumes.map((v) =>
     chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: 'volume-page' }),

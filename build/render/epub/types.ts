@@ -12,6 +12,8 @@ export interface EpubOptions {
    * edition's `date`, then 2000-01-01 (never the clock).
    */
   date?: string;
+  /** Corrections marked and listed in a 校勘記 at the end of each volume (edition.yaml collation; default true). */
+  collation?: boolean;
   /** Called after each volume is rendered: i = 1…n. */
   onVolume?: (i: number, n: number) => void;
 }

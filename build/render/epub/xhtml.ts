@@ -13,6 +13,7 @@
  * Layers are classes because epub-gen-memory drops data-* attributes.
  */
 import type { Block, Inline, LayerId, Note, Paragraph, Volume } from '../../tree/types.js';
+import { collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
 import { layerLabel, layerToken } from './layers.js';
 import type { TocEntry } from './types.js';
 
@@ -50,6 +51,8 @@ export function plainText(nodes: readonly Inline[]): string {
 
 export interface RenderContext {
   popup: ReadonlySet<LayerId>;
+  /** Corrections marked and listed in a 校勘記 per volume (default true). */
+  collation?: boolean;
 }
 
 interface VolumeState {
@@ -59,6 +62,7 @@ interface VolumeState {
   notes: number;
   headings: number;
   layers: Set<LayerId>;
+  jiao: CollationState;
 }
 
 function noteAttributes(layer: LayerId): string {
@@ -82,9 +86,10 @@ function renderInline(node: Inline, st: VolumeState): string {
       return `<span class="small">${node.children.map((c) => renderInline(c, st)).join('')}</span>`;
     case 'note':
       return renderNote(node, st);
+    case 'correction':
+      return correctionMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
     case 'mark':
     case 'annotation':
-    case 'correction':
       return node.children.map((c) => renderInline(c, st)).join('');
     case 'anchor':
     case 'raise':
@@ -145,7 +150,7 @@ export function volumeLabel(volume: Volume, index: number): string {
 export function renderVolume(volume: Volume, index: number, count: number, ctx: RenderContext): VolumeDocument {
   const filename = volumeFilename(index, count);
   const id = filename.replace(/\.xhtml$/, '');
-  const st: VolumeState = { ctx, asides: [], notes: 0, headings: 0, layers: new Set() };
+  const st: VolumeState = { ctx, asides: [], notes: 0, headings: 0, layers: new Set(), jiao: collationState(id, ctx.collation !== false) };
   const title = volumeLabel(volume, index);
   const toc: TocEntry = { label: title, href: filename, children: [] };
   // Open TOC entries by heading depth, so that a depth-3 heading nests under the last depth-2 one.
@@ -199,7 +204,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   };
   volume.children.forEach(renderBlock);
 
-  const blocks = out.map((b) => b.open + b.inner + b.close + b.after.join('')).join('\n');
+  const blocks = [...out.map((b) => b.open + b.inner + b.close + b.after.join('')), collationSection(st.jiao)].filter(Boolean).join('\n');
   const body = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}\n</section>`;
   return { filename, title, body, toc, layers: st.layers };
 }

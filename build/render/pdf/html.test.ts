@@ -143,7 +143,7 @@ test('renderHtml puts every character in its cell class, jiazhu right sub-column
       },
     ],
   };
-  const { html, planned } = renderHtml(layout, { ...options(layout), mode: 'plain' });
+  const { html, planned } = renderHtml(layout, { ...options(layout) });
   assert.equal(planned.length, 1);
   // CJK stretches are one element on the strict grid (g), starting at their first cell; others one per cell.
   assert.match(html, /<i class="g r0">大夫<\/i><i class="r2">&#60;<\/i><i class="r3">&#38;<\/i>/);
@@ -165,7 +165,7 @@ test('an uncovered character prints as 〓', () => {
     volumes: [{ index: 0, title: 'x', pages: [page({ columns: [{ index: 0, runs: [{ type: 'text', start: 0, text: '甲\u{30000}乙' }] }] })] }],
   };
   const covers = (cp: number): boolean => cp !== 0x30000;
-  const { html } = renderHtml(layout, { ...options(layout, 'siku', covers), mode: 'plain' });
+  const { html } = renderHtml(layout, { ...options(layout, 'siku', covers) });
   assert.match(html, new RegExp(`<i class="g r0">甲${MISSING_GLYPH}乙</i>`));
   assert.doesNotMatch(html, /\u{30000}/u);
 });
@@ -177,21 +177,43 @@ test('a character that needs no glyph (zero-width space) is not 〓, as check an
     volumes: [{ index: 0, title: 'x', pages: [page({ columns: [{ index: 0, runs: [{ type: 'text', start: 0, text: '甲\u200b' }] }] })] }],
   };
   const none = (): boolean => false;
-  const { html } = renderHtml(layout, { ...options(layout, 'siku', none), mode: 'plain' });
+  const { html } = renderHtml(layout, { ...options(layout, 'siku', none) });
   assert.match(html, /\u200b/);
   assert.equal(html.split(MISSING_GLYPH).length - 1, 1);
 });
 
-test('paged mode gives Paged.js light placeholders and keeps the characters aside', () => {
+test('pages are printed as they are: no script, a block per page, running head and folio drawn in the modern block', () => {
   const layout = syntheticLayout(pageSpecFor('modern'), 3, 1);
   const { html } = renderHtml(layout, options(layout, 'modern'));
-  const template = /<template id="diaoban-pages">([\s\S]*?)<\/template>/.exec(html)![1];
-  assert.equal((template.match(/class="pg /g) ?? []).length, 3);
-  assert.doesNotMatch(template, /<i /);
-  const island = /<script type="application\/json" id="diaoban-fill">([\s\S]*?)<\/script>/.exec(html)![1];
-  const fills = JSON.parse(island) as string[];
-  assert.equal(fills.length, 3);
-  assert.match(fills[0], /<i class="g r\d+">/);
+  assert.doesNotMatch(html, /<script/);
+  assert.equal((html.match(/<div class="pg /g) ?? []).length, 3);
+  assert.match(html, /<div class="rh-head">卷一<\/div><div class="rh-foot">一<\/div>/);
+  assert.match(html, /<div class="rh-head">禮經本義<\/div><div class="rh-foot">二<\/div>/);
+});
+
+test('correction marks take no cell: a ○ beside the column (四庫), a number (modern), placed from the geometry', () => {
+  for (const [template, mark] of [['siku', '○'], ['modern', '2']] as const) {
+    const layout = syntheticLayout(pageSpecFor(template), 1, 1);
+    const first = layout.volumes[0].pages[0];
+    first.corrections = [{ number: 2, column: 1, cell: 3 }];
+    const without = renderHtml(syntheticLayout(pageSpecFor(template), 1, 1), options(layout, template)).html;
+    const { html } = renderHtml(layout, options(layout, template));
+    const marks = html.match(/<b class="jiao-mark [^"]*" style="right:([\d.]+)mm;top:([\d.]+)mm[^"]*">([^<]*)<\/b>/g) ?? [];
+    assert.equal(marks.length, 1, template);
+    assert.ok(marks[0].endsWith(`>${mark}</b>`), marks[0]);
+    // Everything else is as without the mark: the grid is untouched.
+    assert.equal(html.replace(marks[0], ''), without);
+  }
+});
+
+test('crop marks in the bleed, outside the trimmed page, only when asked for', () => {
+  const layout = syntheticLayout(pageSpecFor('siku'), 1, 1);
+  const base = options(layout, 'siku');
+  assert.doesNotMatch(renderHtml(layout, { ...base, bleed: '3mm' }).html, /class="crop"/);
+  const { html } = renderHtml(layout, { ...base, bleed: '3mm', marks: true });
+  assert.equal((html.match(/class="crop"/g) ?? []).length, 8);
+  // The sheet is the page plus the bleed on each side.
+  assert.match(html, new RegExp(`@page\\{size:${base.geometry.width + 6}mm ${base.geometry.height + 6}mm`));
 });
 
 test('radicals in ToUnicode maps read as the ideograph the text has', () => {

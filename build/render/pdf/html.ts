@@ -1,23 +1,17 @@
 /**
  * BookLayout → one HTML document for Chromium.
  *
- * Each laid-out page becomes one block of the page area's exact size
- * (`.pg`, break-after: page, named page recto/verso) with every character
+ * Each laid-out page becomes one block of the sheet's size (`.pg`,
+ * break-after: page) holding the page area (`.area`) with every character
  * absolutely placed in its cell: the grid engine already decided every
- * cell, so nothing here measures text.
- *
- * Two modes:
- * - `paged`: the body holds light placeholders for Paged.js (which then
- *   only places blocks on pages and draws the page model: margins, margin
- *   boxes, counters, bleed and marks); the characters are kept in a JSON
- *   island and filled into the placed blocks afterwards (fillScript), so
- *   Paged.js's chunker never walks them.
- * - `plain`: the same blocks filled in place, no Paged.js — Chromium's own
- *   printing, the benchmark's floor.
+ * cell, so nothing here measures text. Chromium prints the blocks as they
+ * are (page.pdf): running heads, folios, correction marks and crop marks are
+ * drawn in each block too, so no script runs in the page.
  */
 import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
-import type { PageGeometry, Side } from './geometry.js';
+import { lengthToMm, type PageGeometry, type Side } from './geometry.js';
+import { correctionMarksHtml, cropMarksHtml } from './marks.js';
 import { chineseNumeral } from './numerals.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
 
@@ -56,8 +50,7 @@ export interface RenderOptions {
   fonts: readonly FontSource[];
   /** Whether some configured font draws a code point; uncovered characters print as 〓. */
   covers?: (codePoint: number) => boolean;
-  mode?: 'paged' | 'plain';
-  /** CSS bleed (3mm) and crop marks, for print shops (Paged.js only). */
+  /** CSS bleed (3mm) around the trimmed page, and crop marks in it, for print shops. */
   bleed?: string;
   marks?: boolean;
 }
@@ -128,15 +121,22 @@ function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: str
   return { css: rules.join('\n'), families: names.join(',') };
 }
 
-/** The geometry as CSS: page rules, the block, column and cell positions. */
-export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed' | 'marks' | 'mode'>): string {
+/**
+ * The geometry as CSS: the page rule, the block, column and cell positions.
+ * Each block is the whole sheet (the trimmed page and its bleed), with the
+ * page area placed in it by side: running heads, folios and crop marks lie
+ * inside the block, so nothing overflows onto a page of its own.
+ */
+export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed'>): string {
   const out: string[] = [];
-  const box = (b: { top: number; right: number; bottom: number; left: number }): string =>
-    `${mm(b.top)} ${mm(b.right)} ${mm(b.bottom)} ${mm(b.left)}`;
-  const extra = options.mode !== 'plain' && options.bleed ? `bleed:${options.bleed};${options.marks ? 'marks:crop cross;' : ''}` : '';
-  out.push(`@page{size:${mm(g.width)} ${mm(g.height)};margin:${box(g.margins.recto)};${extra}}`);
-  for (const side of ['recto', 'verso'] as const) out.push(`@page ${side}{margin:${box(g.margins[side])}}`);
-  out.push(`.pg{width:${mm(g.area.width)};height:${mm(g.area.height)}}`);
+  const bleed = options.bleed ? lengthToMm(options.bleed) : 0;
+  const width = g.width + 2 * bleed;
+  const height = g.height + 2 * bleed;
+  out.push(`@page{size:${mm(width)} ${mm(height)};margin:0}`);
+  // A hair under the sheet, so that rounding never pushes a block onto a second page.
+  out.push(`.pg{width:${mm(width - 0.2)};height:${mm(height - 0.2)}}`);
+  out.push(`.pg .area{top:${mm(g.margins.recto.top + bleed)};width:${mm(g.area.width)};height:${mm(g.area.height)}}`);
+  for (const side of ['recto', 'verso'] as const) out.push(`.pg.${side} .area{left:${mm(g.margins[side].left + bleed)}}`);
   out.push(`.pg .col{width:${mm(g.colWidth)};top:${mm(g.gridTop)};height:${mm(g.cells * g.cellHeight)}}`);
   for (const side of ['recto', 'verso'] as const) {
     g.columnRight[side].forEach((r, i) => out.push(`.pg.${side} .c${i}{right:${mm(r)}}`));
@@ -275,47 +275,43 @@ function rulesHtml(g: PageGeometry, side: Side): string {
   return out;
 }
 
+/** The folio of a page: its number within the volume, counted by leaves (they start again after front matter). */
+function folio(page: Page): string {
+  return chineseNumeral(2 * page.leaf - (page.side === 'recto' ? 1 : 0));
+}
+
 function pageFields(p: PlannedPage, options: RenderOptions): Record<string, string> {
   const def = options.template.definition;
+  const volume = volumeLabel(p.volumeTitle, options.meta.title);
   return {
     book: options.meta.title,
     author: options.meta.author,
     heading: def.banxin?.heading ?? '',
-    volume: volumeLabel(p.volumeTitle, options.meta.title),
+    volume,
     volumeTitle: p.volumeTitle,
     leaf: chineseNumeral(p.leaf),
     side: p.side,
+    // A blank page has neither running head nor folio.
+    runningHead: p.page ? (p.side === 'recto' ? volume : options.meta.title) : '',
+    folio: p.page ? folio(p.page) : '',
   };
 }
 
-/** The filled inside of one page block: template decoration, rules, grid. */
+/** The filled inside of one page block: template decoration, rules, grid, correction marks, crop marks. */
 export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   const def = options.template.definition;
   const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
   const rules = def.rules ? rulesHtml(options.geometry, p.side) : '';
-  return decoration + rules + (p.page ? pageGridHtml(p.page, options.covers) : '');
+  const grid = p.page ? pageGridHtml(p.page, options.covers) : '';
+  const marks = p.page?.corrections ? correctionMarksHtml(p.page.corrections, p.side, options.geometry, def.correctionMark ?? 'circle') : '';
+  const crop = options.bleed && options.marks ? cropMarksHtml(options.geometry, p.side, lengthToMm(options.bleed)) : '';
+  return decoration + rules + grid + marks + crop;
 }
 
-/**
- * What Paged.js sees of a page: the block and the named strings for the
- * margin boxes — book, volume and folio (the page number within the volume,
- * in Chinese numerals); all empty on a blank page. The folio is a string from
- * the layout rather than counter(page): Chromium keeps a page-counter reset
- * on one page only, and the volumes are printed in separate runs.
- */
-function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
-  // A blank page has no running head and no folio: its strings are set empty.
-  const vol = p.page ? escapeHtml(volumeLabel(p.volumeTitle, options.meta.title)) : '';
-  const book = p.page ? escapeHtml(options.meta.title) : '';
+/** One page: its block, named by side; the first page of a volume is marked for the stylesheet. */
+function pageBlockHtml(p: PlannedPage, options: RenderOptions, first: boolean): string {
   const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
-  // Counted by leaves, so that the folios start again where the leaves do (after front matter).
-  const folio = p.page ? chineseNumeral(2 * p.page.leaf - (p.page.side === 'recto' ? 1 : 0)) : '';
-  return `<div class="${cls}" data-i="${i}"><span class="rh-book">${book}</span><span class="rh-volume">${vol}</span><span class="rh-folio">${folio}</span></div>`;
-}
-
-/** Keeps a JSON island safe inside <script>. */
-function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `<div class="${cls}"><div class="area">${pageInnerHtml(p, options)}</div></div>`;
 }
 
 /**
@@ -323,64 +319,17 @@ function jsonForScript(value: unknown): string {
  * several): `planned` defaults to all pages of the layout.
  */
 export function renderHtml(layout: BookLayout, options: RenderOptions, planned: PlannedPage[] = planPages(layout)): RenderedHtml {
-  const mode = options.mode ?? 'paged';
   const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
   const fonts = fontFaceCss(options.fonts);
   const css = [
     fonts.css,
     options.template.baseCss,
     `body{font-family:${fonts.families || 'serif'}}`,
-    geometryCss(options.geometry, { ...options, mode }),
+    geometryCss(options.geometry, options),
     originCorrectionCss(options.geometry, options.fonts),
     options.template.css,
   ].join('\n');
   const head = `<!doctype html>\n<html lang="${escapeHtml(options.meta.language)}"><head><meta charset="utf-8"><title>${escapeHtml(options.meta.title)}</title>\n<style>\n${css}\n</style></head>`;
-  const cls = `tpl-${options.template.definition.name}`;
-  if (mode === 'plain') {
-    const body = planned
-      .map((p, i) => placeholderHtml(p, i, options, isFirst(i)).replace('</div>', pageInnerHtml(p, options) + '</div>'))
-      .join('\n');
-    return { html: `${head}\n<body class="${cls}">\n${body}\n</body></html>\n`, planned };
-  }
-  const placeholders = planned.map((p, i) => placeholderHtml(p, i, options, isFirst(i))).join('\n');
-  const fills = planned.map((p) => pageInnerHtml(p, options));
-  const body =
-    `<template id="diaoban-pages">\n${placeholders}\n</template>\n` +
-    `<script type="application/json" id="diaoban-fill">${jsonForScript(fills)}</script>`;
-  return { html: `${head}\n<body class="${cls}">\n${body}\n</body></html>\n`, planned };
+  const body = planned.map((p, i) => pageBlockHtml(p, options, isFirst(i))).join('\n');
+  return { html: `${head}\n<body class="tpl-${options.template.definition.name}">\n${body}\n</body></html>\n`, planned };
 }
-
-/**
- * Runs in the browser after paged.js is loaded: paginates the placeholders,
- * then fills each placed block with its characters. Resolves to the number
- * of pages Paged.js made.
- */
-export const PAGINATE_SCRIPT = `(async () => {
-  const Paged = window.Paged;
-  const source = document.getElementById('diaoban-pages');
-  const fillIsland = document.getElementById('diaoban-fill');
-  const fills = JSON.parse(fillIsland.textContent);
-  fillIsland.remove();
-  const content = source.content;
-  source.remove();
-  await document.fonts.ready;
-  // A finished page is hidden until the end, so that laying out the next one reflows little.
-  class HideFinishedPages extends Paged.Handler {
-    afterPageLayout(pageElement) { pageElement.style.display = 'none'; }
-  }
-  Paged.registerHandlers(HideFinishedPages);
-  const previewer = new Paged.Previewer();
-  // Paged.js waits for an animation frame (16.7 ms) between pages; nobody watches this tab.
-  // A message tick, unlike setTimeout, is not clamped to 4 ms.
-  const channel = new MessageChannel();
-  const ticks = [];
-  channel.port1.onmessage = () => ticks.shift()();
-  previewer.chunker.q.tick = (fn) => { ticks.push(fn); channel.port2.postMessage(0); };
-  const flow = await previewer.preview(content, undefined, document.body);
-  for (const page of document.querySelectorAll('.pagedjs_page')) page.style.display = '';
-  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
-    block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
-  }
-  await document.fonts.ready;
-  return flow.total;
-})()`;

@@ -1,5 +1,5 @@
 /**
- * The PDF renderer: BookLayout → HTML for Chromium + Paged.js, and the
+ * The PDF renderer: BookLayout → HTML for Chromium, and the
  * pdf-lib post-processing of what Chromium prints. Pure; build/cli/pdf.ts
  * drives the browser and writes the file.
  */
@@ -14,7 +14,6 @@ export {
   pageInnerHtml,
   geometryCss,
   volumeLabel,
-  PAGINATE_SCRIPT,
   MISSING_GLYPH,
   type RenderOptions,
   type RenderedHtml,
@@ -37,6 +36,8 @@ export {
   type PostProcessOptions,
 } from './postprocess.js';
 export { chineseNumeral } from './numerals.js';
+export { assemblePdf, prepareRun, type AssembleOptions } from './assemble.js';
+export { correctionMarksHtml, cropMarksHtml, CORRECTION_CIRCLE, type CorrectionMarkStyle } from './marks.js';
 export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
 export { repairRadical, isRadical, ideographsForRadical } from './radicals.js';
 

@@ -29,6 +29,8 @@ export interface TemplateDefinition {
   noteScale: number;
   /** Running head and folio in the margins (modern). */
   runningHead?: boolean;
+  /** How a correction is marked beside its character: ○ (the default) or the number of its 校勘記 entry. */
+  correctionMark?: 'circle' | 'number';
 }
 
 export interface Template {
@@ -75,6 +77,10 @@ export function parseTemplateDefinition(json: unknown, name: string): TemplateDe
   }
   if (o.rules !== undefined) def.rules = num(o.rules, 'rules', 0, 2);
   if (o.runningHead !== undefined) def.runningHead = Boolean(o.runningHead);
+  if (o.correctionMark !== undefined) {
+    if (o.correctionMark !== 'circle' && o.correctionMark !== 'number') throw new Error(`template ${name}: correctionMark must be "circle" or "number"`);
+    def.correctionMark = o.correctionMark;
+  }
   return def;
 }
 

@@ -1,0 +1,220 @@
+/**
+ * The build cache: a content-addressed store under .cache/build/ (git-ignored).
+ * An entry is named by a hash of everything its content depends on, so it is
+ * never stale: a change makes a new name. What is kept: a volume's layout,
+ * its printed PDF pages, the EPUB's parts, and each edition's manifest.
+ *
+ * Safe against a build killed at any moment: an entry is written to a temp
+ * file in the store's tmp/ and renamed into place, so it is whole or absent;
+ * every entry carries its length and a SHA-256 of its payload, and one that
+ * does not match (truncated, damaged) is deleted and rebuilt, never used.
+ * Temp files of dead processes are removed when the store is opened.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DEFAULT_CACHE_DIR = join(ROOT, '.cache', 'build');
+
+const MAGIC = 'diaoban-cache 1';
+
+/** A key: SHA-256 over the parts, each length-prefixed so that no two inputs run together. */
+export function hashKey(...parts: ReadonlyArray<string | Uint8Array>): string {
+  const h = createHash('sha256');
+  for (const part of parts) {
+    const bytes = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+    h.update(`${bytes.byteLength}:`);
+    h.update(bytes);
+  }
+  return h.digest('hex');
+}
+
+function encode(payload: Uint8Array): Uint8Array {
+  const digest = createHash('sha256').update(payload).digest('hex');
+  const header = Buffer.from(`${MAGIC} ${payload.byteLength} ${digest}\n`, 'latin1');
+  return Buffer.concat([header, payload]);
+}
+
+/** The payload of an entry, or null when it is not whole. */
+export function decodeEntry(bytes: Uint8Array): Uint8Array | null {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = buf.indexOf(0x0a);
+  if (end < 0 || end > 200) return null;
+  const m = /^diaoban-cache 1 (\d+) ([0-9a-f]{64})$/.exec(buf.subarray(0, end).toString('latin1'));
+  if (!m) return null;
+  const payload = buf.subarray(end + 1);
+  if (payload.byteLength !== Number(m[1])) return null;
+  if (createHash('sha256').update(payload).digest('hex') !== m[2]) return null;
+  return payload;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  /** Entries found damaged and removed. */
+  corrupt: number;
+}
+
+export class BuildCache {
+  readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0 };
+  private readonly tmp: string;
+
+  constructor(readonly dir: string = DEFAULT_CACHE_DIR) {
+    this.tmp = join(dir, 'tmp');
+    mkdirSync(this.tmp, { recursive: true });
+    this.removeStaleTemps();
+  }
+
+  /** Temp files are named <pid>.<random>.tmp: those of processes that are gone are left over from a killed build. */
+  private removeStaleTemps(): void {
+    for (const name of readdirSync(this.tmp)) {
+      const pid = Number(name.split('.')[0]);
+      if (!Number.isInteger(pid) || !alive(pid)) rmSync(join(this.tmp, name), { force: true });
+    }
+  }
+
+  path(kind: string, key: string): string {
+    return join(this.dir, kind, key.slice(0, 2), key);
+  }
+
+  /** The entry's payload; undefined when absent or damaged (then removed). */
+  async get(kind: string, key: string): Promise<Uint8Array | undefined> {
+    const file = this.path(kind, key);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readFile(file);
+    } catch {
+      this.stats.misses++;
+      return undefined;
+    }
+    const payload = decodeEntry(bytes);
+    if (!payload) {
+      this.stats.corrupt++;
+      this.stats.misses++;
+      await rm(file, { force: true });
+      return undefined;
+    }
+    this.stats.hits++;
+    // Recently used entries survive pruning.
+    const now = new Date();
+    await utimes(file, now, now).catch(() => undefined);
+    return payload;
+  }
+
+  async put(kind: string, key: string, payload: Uint8Array): Promise<void> {
+    const file = this.path(kind, key);
+    const temp = join(this.tmp, `${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(temp, encode(payload));
+      await rename(temp, file);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async getJson<T>(kind: string, key: string): Promise<T | undefined> {
+    const bytes = await this.get(kind, key);
+    if (!bytes) return undefined;
+    try {
+      return JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
+    } catch {
+      return undefined;
+    }
+  }
+
+  putJson(kind: string, key: string, value: unknown): Promise<void> {
+    return this.put(kind, key, Buffer.from(JSON.stringify(value), 'utf8'));
+  }
+
+  /** The cached value, or computes, stores and returns it. */
+  async memo(kind: string, key: string, compute: () => Promise<Uint8Array>): Promise<{ bytes: Uint8Array; cached: boolean }> {
+    const hit = await this.get(kind, key);
+    if (hit) return { bytes: hit, cached: true };
+    const bytes = await compute();
+    await this.put(kind, key, bytes);
+    return { bytes, cached: false };
+  }
+
+  /**
+   * Keeps the store under `maxBytes`: the least recently used entries go
+   * first (every hit touches its entry). Manifests are kept.
+   */
+  async prune(maxBytes: number, keepKinds: readonly string[] = ['manifest']): Promise<number> {
+    const entries: Array<{ file: string; size: number; time: number }> = [];
+    let total = 0;
+    for (const kind of await readdir(this.dir).catch(() => [] as string[])) {
+      if (kind === 'tmp' || keepKinds.includes(kind)) continue;
+      for (const shard of await readdir(join(this.dir, kind)).catch(() => [] as string[])) {
+        for (const name of await readdir(join(this.dir, kind, shard)).catch(() => [] as string[])) {
+          const file = join(this.dir, kind, shard, name);
+          const s = await stat(file).catch(() => null);
+          if (!s) continue;
+          entries.push({ file, size: s.size, time: s.mtimeMs });
+          total += s.size;
+        }
+      }
+    }
+    if (total <= maxBytes) return 0;
+    entries.sort((a, b) => a.time - b.time);
+    let removed = 0;
+    for (const e of entries) {
+      if (total <= maxBytes * 0.8) break;
+      await rm(e.file, { force: true });
+      total -= e.size;
+      removed++;
+    }
+    return removed;
+  }
+}
+
+let version: string | undefined;
+
+/**
+ * The tool's version for cache keys: package.json and its lock, and every
+ * source file the outputs depend on (build/, templates/, styles/, scripts/),
+ * so that changed code never reuses what older code made.
+ */
+export function toolVersion(root: string = ROOT): string {
+  if (version && root === ROOT) return version;
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (!/\.test(-util)?\.ts$|\.png$|\.md$/.test(name)) files.push(full);
+    }
+  };
+  for (const dir of ['build', 'templates', 'styles', 'scripts']) walk(join(root, dir));
+  const parts: Array<string | Uint8Array> = [];
+  for (const file of [join(root, 'package.json'), join(root, 'package-lock.json'), ...files]) {
+    parts.push(file.slice(root.length));
+    try {
+      parts.push(readFileSync(file));
+    } catch {
+      parts.push('');
+    }
+  }
+  const v = hashKey(...parts);
+  if (root === ROOT) version = v;
+  return v;
+}

@@ -1,0 +1,113 @@
+/**
+ * Which pages a rebuild changed: every build remembers each PDF page's
+ * content hash (from the layout: no rasterising), and two builds' lists are
+ * compared volume by volume. For a printer these are the plates to proof
+ * again; for an editor, where a correction's reflow ends.
+ */
+import { createHash } from 'node:crypto';
+import type { CollationEntry } from '../layout/types.js';
+import { volumeLabel, type PlannedPage } from '../render/pdf/index.js';
+
+export interface PageRecord {
+  /** 0-based volume index in the book. */
+  volume: number;
+  /** 卷三 */
+  volumeLabel: string;
+  /** 1-based page in the PDF. */
+  pdfPage: number;
+  /** 12a: the leaf (Arabic numerals) and side, as a printer labels plates; 提要 pages carry a p (p3a). */
+  leaf: string;
+  hash: string;
+}
+
+/** A page of the layout as the hash sees it: what is printed on it. */
+function pageContent(p: PlannedPage): string {
+  if (!p.page) return JSON.stringify({ blank: p.side, title: p.volumeTitle, leaf: p.leaf });
+  const { number: _book, ...rest } = p.page;
+  return JSON.stringify(rest);
+}
+
+/**
+ * One record a PDF page. `salt` holds what every page depends on besides
+ * its layout (template, page size, book title): a change there changes all.
+ */
+export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, salt: string): PageRecord[] {
+  // Leaves are counted again after the front matter: pages before a volume's restart are its 提要's.
+  const restart = new Map<number, number>();
+  planned.forEach((p, i) => {
+    if (p.page && p.page.leaf === 1 && p.side === 'recto' && i > 0 && planned[i - 1].volume === p.volume) restart.set(p.volume, i);
+  });
+  return planned.map((p, i) => {
+    const front = restart.has(p.volume) && i < restart.get(p.volume)! ? 'p' : '';
+    return {
+      volume: p.volume,
+      volumeLabel: volumeLabel(p.volumeTitle, bookTitle),
+      pdfPage: i + 1,
+      leaf: `${front}${p.leaf}${p.side === 'recto' ? 'a' : 'b'}`,
+      hash: createHash('sha256').update(salt).update(pageContent(p)).digest('hex').slice(0, 32),
+    };
+  });
+}
+
+export interface VolumeChange {
+  volume: number;
+  volumeLabel: string;
+  /** Changed pages of the new build (or, past its end, of the old one). */
+  pages: Array<{ pdfPage: number; leaf: string; removed?: boolean }>;
+  /** Pages the volume gained (+) or lost (−). */
+  grew: number;
+}
+
+/** Per volume, the pages whose content differs between two builds (compared by place in the volume). */
+export function changedPages(before: readonly PageRecord[], after: readonly PageRecord[]): VolumeChange[] {
+  const byVolume = (records: readonly PageRecord[]) => {
+    const m = new Map<number, PageRecord[]>();
+    for (const r of records) m.set(r.volume, [...(m.get(r.volume) ?? []), r]);
+    return m;
+  };
+  const old = byVolume(before);
+  const now = byVolume(after);
+  const out: VolumeChange[] = [];
+  for (const volume of [...new Set([...old.keys(), ...now.keys()])].sort((a, b) => a - b)) {
+    const o = old.get(volume) ?? [];
+    const n = now.get(volume) ?? [];
+    const pages: VolumeChange['pages'] = [];
+    for (let i = 0; i < Math.max(o.length, n.length); i++) {
+      if (i < n.length && (i >= o.length || o[i].hash !== n[i].hash)) pages.push({ pdfPage: n[i].pdfPage, leaf: n[i].leaf });
+      else if (i >= n.length) pages.push({ pdfPage: o[i].pdfPage, leaf: o[i].leaf, removed: true });
+    }
+    if (pages.length > 0) out.push({ volume, volumeLabel: (n[0] ?? o[0]).volumeLabel, pages, grew: n.length - o.length });
+  }
+  return out;
+}
+
+/** 卷三: leaves 12a–15b changed (8 pages), reflow ends at 15b */
+export function describeChange(c: VolumeChange): string {
+  const first = c.pages[0].leaf;
+  const last = c.pages[c.pages.length - 1].leaf;
+  const span = first === last ? `leaf ${first}` : `leaves ${first}–${last}`;
+  const count = `${c.pages.length} page${c.pages.length === 1 ? '' : 's'}`;
+  const grew = c.grew > 0 ? `, ${c.grew} page${c.grew === 1 ? '' : 's'} more` : c.grew < 0 ? `, ${-c.grew} page${c.grew === -1 ? '' : 's'} fewer` : '';
+  return `${c.volumeLabel}: ${span} changed (${count}${grew}), reflow ends at ${last}`;
+}
+
+/** The report as lines, one a changed volume ("no page changed" when none did). */
+export function describeChanges(changes: readonly VolumeChange[]): string[] {
+  return changes.length === 0 ? ['no page changed'] : changes.map(describeChange);
+}
+
+/** A 校勘記 entry as the manifest keeps it (for check, diff and watch). */
+export interface CollationRecord {
+  volume: number;
+  volumeLabel: string;
+  number: number;
+  pdfPage: number;
+  locator: string;
+  kind: CollationEntry['kind'];
+  old: string;
+  new: string;
+  note?: string;
+  witness?: string;
+  /** corrections.yaml:3:3 */
+  entry: string;
+}

@@ -1,0 +1,151 @@
+/**
+ * The fonts a browser run prints with: every face of the stack subset to
+ * the characters it draws in that run (a volume), served from the font cache
+ * (.cache/fonts) by file: URL.
+ *
+ * A CFF face (Noto Serif CJK) becomes TrueType (scripts/cff2ttf.py; Chromium
+ * would embed CFF as Type 3); a TrueType face (HanaMin) is only subset, so
+ * that Chromium need not load and sanitize 20–40 MB per tab. Subsets per run,
+ * not per book: a character new to the book changes the fonts of the volume
+ * that has it and of no other, so the other volumes' printed pages stay
+ * valid. The converter keeps a bank of converted glyphs per face, so a new
+ * subset converts only glyphs it has not seen.
+ *
+ * Files are named by a hash of face, characters, features and converter:
+ * the same request finds the same file, written atomically by whoever made it.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assignCharacters, defaultVerticalOrigin, editionFonts, fontChooser, hasCffOutlines, KEEP_FEATURES, subsetFace, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
+import type { FontSource } from '../render/pdf/index.js';
+import { hashKey } from './cache.js';
+import { fontDigest } from './fonts-memo.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The CFF → TrueType converter (Python fontTools; scripts/setup.sh installs python3-fonttools). */
+export const CFF2TTF = join(ROOT, 'scripts', 'cff2ttf.py');
+/** Debian's Python, where python3-fonttools is installed (not a pyenv/venv one found first on PATH). */
+const PYTHON = process.env.DIAOBAN_PYTHON ?? '/usr/bin/python3';
+/** Subsets by key: a rebuild of the same volume reuses them (same bytes, no conversion). */
+export const FONT_CACHE = join(ROOT, '.cache', 'fonts');
+
+/** A failure of the font preparation that the user can act on. */
+export class FontPrepError extends Error {
+  override name = 'PdfError';
+}
+
+const faceDigest = fontDigest;
+
+let converterBytes: Promise<Uint8Array> | undefined;
+const converter = (): Promise<Uint8Array> => (converterBytes ??= readFile(CFF2TTF).then((b) => new Uint8Array(b)));
+
+function runConverter(args: string[]): Promise<void> {
+  return new Promise((done, fail) => {
+    execFile(PYTHON, [CFF2TTF, ...args], { maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
+      if (!error) return done();
+      const missing = /No module named .fontTools|ENOENT/.test(`${stderr} ${error.message}`);
+      fail(
+        new FontPrepError(
+          missing
+            ? `converting the CFF font to TrueType needs Python fontTools; run: apt-get install python3-fonttools (or scripts/setup.sh)`
+            : `converting the CFF font to TrueType failed: ${String(stderr).trim() || error.message}`,
+        ),
+      );
+    });
+  });
+}
+
+interface Wanted {
+  font: LoadedFont;
+  text: string;
+  file: string;
+  cff: boolean;
+}
+
+/**
+ * The @font-face sources for each of `texts` (one per browser run): the
+ * edition's fonts named without a file first (local()), then a subset of
+ * every face that draws something in that text. Missing subsets are made
+ * in one go: HarfBuzz subsets (subset-font), then one converter process for
+ * all the CFF ones.
+ */
+export async function printFontSourcesFor(
+  main: readonly string[] | undefined,
+  fonts: readonly LoadedFont[],
+  texts: readonly string[],
+  cacheDir: string = FONT_CACHE,
+): Promise<FontSource[][]> {
+  const { specs, byName } = editionFonts(main);
+  if (specs.length !== fonts.length) throw new Error('printFontSources: fonts must be loaded from the same specs');
+  const conv = await converter();
+  const wanted = new Map<string, Wanted>();
+  const choose = fontChooser(fonts);
+  const out = texts.map((text) => {
+    const parts = assignCharacters(fonts, text);
+    // Spaces need no glyph to be read, but the 版心's spacing is drawn with them: the first font that has them gets them.
+    for (const space of [' ', '\u3000']) {
+      const i = text.includes(space) ? choose(space.codePointAt(0)!) : -1;
+      if (i >= 0) parts[i] = String.fromCodePoint(...[...new Set([...parts[i], space])].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
+    }
+    const sources: FontSource[] = byName.map((name) => ({ local: name }));
+    fonts.forEach((font, i) => {
+      if (!parts[i]) return;
+      const cff = hasCffOutlines(font.bytes);
+      const key = cff
+        ? truetypeSubsetKey(Buffer.from(faceDigest(font), 'hex'), parts[i], conv)
+        : hashKey('truetype-subset', faceDigest(font), parts[i], KEEP_FEATURES.join(','));
+      const file = join(cacheDir, `${key}.ttf`);
+      if (!existsSync(file)) wanted.set(file, { font, text: parts[i], file, cff });
+      sources.push(cff ? { file, verticalOrigin: defaultVerticalOrigin(font.bytes) } : { file });
+    });
+    return sources;
+  });
+  if (wanted.size > 0) await makeSubsets([...wanted.values()], cacheDir);
+  return out;
+}
+
+/** The sources for one text (a browser run). */
+export async function printFontSources(main: readonly string[] | undefined, fonts: readonly LoadedFont[], text: string, cacheDir: string = FONT_CACHE): Promise<FontSource[]> {
+  return (await printFontSourcesFor(main, fonts, [text], cacheDir))[0];
+}
+
+async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  const work = await mkdtemp(join(tmpdir(), 'diaoban-fonts-'));
+  try {
+    const banks = new Map<string, string[]>();
+    for (const [i, w] of wanted.entries()) {
+      const subset = await subsetFace(w.font, w.text);
+      if (!w.cff) {
+        // A TrueType face's subset is the file: written atomically beside its name.
+        const temp = `${w.file}.${process.pid}.tmp`;
+        await writeFile(temp, subset);
+        await rename(temp, w.file);
+        continue;
+      }
+      const otf = join(work, `${i}.otf`);
+      await writeFile(otf, subset);
+      const bank = join(cacheDir, `bank-${faceDigest(w.font).slice(0, 32)}.pkl`);
+      const list = banks.get(bank) ?? [];
+      list.push(otf, join(work, `${i}.ttf`));
+      banks.set(bank, list);
+    }
+    // One converter process per face (usually one: Noto), all its subsets at once.
+    for (const [bank, args] of banks) await runConverter(['--bank', bank, ...args]);
+    for (const [i, w] of wanted.entries()) {
+      if (!w.cff) continue;
+      // Renamed into the cache: whole or absent, even if two builds make it at once.
+      await rename(join(work, `${i}.ttf`), w.file).catch(async () => {
+        const temp = `${w.file}.${process.pid}.tmp`;
+        await writeFile(temp, await readFile(join(work, `${i}.ttf`)));
+        await rename(temp, w.file);
+      });
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The PDF of a book from the PDFs of its browser runs (one a volume, or a
+ * part of a long one). Each run's PDF is made ready on its own (prepareRun:
+ * ToUnicode repaired with the characters that run prints), so it can be kept
+ * and reused while other volumes change; assembling is merging, metadata,
+ * outline, trim and bleed boxes and a deterministic save.
+ */
+import { PDFDocument, PDFName, PDFNumber } from 'pdf-lib';
+import { repairToUnicode, saveDeterministic, setInfo, setOutline, type OutlineEntry, type PdfInfo } from './postprocess.js';
+
+const PT_PER_MM = 72 / 25.4;
+
+/** One run's PDF as Chromium printed it → ready to keep: radicals in ToUnicode maps read as the ideographs printed. */
+export async function prepareRun(bytes: Uint8Array, textChars: ReadonlySet<string>): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  repairToUnicode(doc, textChars);
+  // No object streams: assembling loads it again, faster when its objects lie in the open.
+  return doc.save({ useObjectStreams: false, updateFieldAppearances: false, addDefaultPage: false });
+}
+
+export interface AssembleOptions {
+  info: PdfInfo;
+  outline: OutlineEntry[];
+  /** Bleed in mm around the trimmed page: sets each page's TrimBox inside its MediaBox (and BleedBox = MediaBox). */
+  bleed?: number;
+}
+
+/** The book's PDF: runs merged in order, metadata, reading direction, outline, boxes, fixed dates and /ID. */
+export async function assemblePdf(runs: readonly Uint8Array[], options: AssembleOptions): Promise<Uint8Array> {
+  const out = await PDFDocument.create({ updateMetadata: false });
+  for (const bytes of runs) {
+    const src = await PDFDocument.load(bytes, { updateMetadata: false });
+    for (const page of await out.copyPages(src, src.getPageIndices())) out.addPage(page);
+  }
+  if (options.bleed && options.bleed > 0) {
+    const b = options.bleed * PT_PER_MM;
+    for (const page of out.getPages()) {
+      const { width, height } = page.getSize();
+      const box = (x0: number, y0: number, x1: number, y1: number) => out.context.obj([x0, y0, x1, y1].map((v) => PDFNumber.of(Math.round(v * 1000) / 1000)));
+      page.node.set(PDFName.of('TrimBox'), box(b, b, width - b, height - b));
+      page.node.set(PDFName.of('BleedBox'), box(0, 0, width, height));
+    }
+  }
+  setInfo(out, options.info);
+  setOutline(out, options.outline);
+  return saveDeterministic(out);
+}
