@@ -30,6 +30,7 @@ import { countBySeverity } from './report.js';
 import { loadTemplate, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
 import { writeFileAtomic } from './write.js';
+import { phase } from './timing.js';
 
 export interface BuildTargets {
   pdf: boolean;
@@ -259,13 +260,13 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCache());
   const mKey = manifestKey(dir, options.out);
   const previous = await cache?.getJson<Manifest>('manifest', mKey);
-  const inputs = inputKey(dir, options);
+  const inputs = phase('inputs', () => inputKey(dir, options));
   if (previous && previous.inputs === inputs && outputIntact(previous.outputs.pdf) && outputIntact(previous.outputs.epub)) {
     const lines = previous.lines.map((l) => l.replace(/: \d+ pages?.*$|: [\d.]+ KiB.*$/, (m) => `${m} (up to date)`));
     return { ok: previous.ok, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous };
   }
 
-  const loaded = await loadEdition(dir);
+  const loaded = await phase('load', () => loadEdition(dir));
   const lines: string[] = [];
   const config = loaded.config;
   if (!config) {
@@ -273,13 +274,13 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   }
   const id = config.meta.id;
   const tree = loaded.tree;
-  const volumeJson = tree.children.map((v) => JSON.stringify(v));
+  const volumeJson = phase('volume json', () => tree.children.map((v) => JSON.stringify(v)));
   let ok = true;
 
   const template = await loadTemplate(config.meta.template);
   const spec = pageSpecFor(config.meta.template, config.layout);
   const collation = config.collation !== 'off';
-  const layout = await layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache);
+  const layout = await phase('layout', () => layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
   const planned = planPages(layout);
   const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);
   const pages = pageRecords(planned, config.meta.title, salt);
@@ -288,12 +289,12 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   const pdfJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.pdf`);
     try {
-      const result = await writePdf(layout, config, out, {
+      const result = await phase('pdf', () => writePdf(layout, config, out, {
         browser: options.browser,
         cache,
         fontCache: options.fontCache,
         onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,
-      });
+      }));
       const bytes = readFileSync(out);
       const digest = sha256(bytes);
       let kept: string | undefined;
@@ -320,7 +321,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
       };
       const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...volumeJson, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
       const { bytes, cached } = cache
-        ? await cache.memo('epub', key, () => renderEpub(tree, { ...epubOptions, fonts, onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined }))
+        ? await phase('epub', () => cache.memo('epub', key, () => renderEpub(tree, { ...epubOptions, fonts, onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined })))
         : { bytes: await renderEpub(tree, { ...epubOptions, fonts }), cached: false };
       await writeFileAtomic(out, bytes);
       outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };
@@ -355,7 +356,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   };
   if (cache) {
     await cache.putJson('manifest', mKey, manifest);
-    await cache.prune(Number(process.env.DIAOBAN_CACHE_MAX_MB ?? 1024) * 1024 * 1024);
+    await phase('prune', () => cache.prune(Number(process.env.DIAOBAN_CACHE_MAX_MB ?? 1024) * 1024 * 1024));
   }
   return { ok, messages: loaded.messages, lines, changes, manifest };
 }

@@ -18,6 +18,8 @@ export interface PageRecord {
   /** 12a: the leaf (Arabic numerals) and side, as a printer labels plates; 提要 pages carry a p (p3a). */
   leaf: string;
   hash: string;
+  /** A page of the volume's 校勘記. */
+  collation?: boolean;
 }
 
 /** A page of the layout as the hash sees it: what is printed on it. */
@@ -45,15 +47,24 @@ export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, 
       pdfPage: i + 1,
       leaf: `${front}${p.leaf}${p.side === 'recto' ? 'a' : 'b'}`,
       hash: createHash('sha256').update(salt).update(pageContent(p)).digest('hex').slice(0, 32),
+      ...(p.page?.collation ? { collation: true } : {}),
     };
   });
+}
+
+export interface ChangedPage {
+  pdfPage: number;
+  leaf: string;
+  removed?: boolean;
 }
 
 export interface VolumeChange {
   volume: number;
   volumeLabel: string;
-  /** Changed pages of the new build (or, past its end, of the old one). */
-  pages: Array<{ pdfPage: number; leaf: string; removed?: boolean }>;
+  /** Changed pages of the text, of the new build (or, past its end, of the old one). */
+  pages: ChangedPage[];
+  /** Changed pages of the volume's 校勘記 (a new correction changes its entry list as well as its page). */
+  collation: ChangedPage[];
   /** Pages the volume gained (+) or lost (−). */
   grew: number;
 }
@@ -71,24 +82,31 @@ export function changedPages(before: readonly PageRecord[], after: readonly Page
   for (const volume of [...new Set([...old.keys(), ...now.keys()])].sort((a, b) => a - b)) {
     const o = old.get(volume) ?? [];
     const n = now.get(volume) ?? [];
-    const pages: VolumeChange['pages'] = [];
+    const pages: ChangedPage[] = [];
+    const collation: ChangedPage[] = [];
     for (let i = 0; i < Math.max(o.length, n.length); i++) {
-      if (i < n.length && (i >= o.length || o[i].hash !== n[i].hash)) pages.push({ pdfPage: n[i].pdfPage, leaf: n[i].leaf });
-      else if (i >= n.length) pages.push({ pdfPage: o[i].pdfPage, leaf: o[i].leaf, removed: true });
+      const page = i < n.length ? n[i] : o[i];
+      if (i < n.length && i < o.length && o[i].hash === n[i].hash) continue;
+      (page.collation ? collation : pages).push({ pdfPage: page.pdfPage, leaf: page.leaf, ...(i >= n.length ? { removed: true } : {}) });
     }
-    if (pages.length > 0) out.push({ volume, volumeLabel: (n[0] ?? o[0]).volumeLabel, pages, grew: n.length - o.length });
+    if (pages.length + collation.length > 0) out.push({ volume, volumeLabel: (n[0] ?? o[0]).volumeLabel, pages, collation, grew: n.length - o.length });
   }
   return out;
 }
 
-/** 卷三: leaves 12a–15b changed (8 pages), reflow ends at 15b */
+const span = (pages: readonly ChangedPage[]): string => {
+  const first = pages[0].leaf;
+  const last = pages[pages.length - 1].leaf;
+  return first === last ? `leaf ${first}` : `leaves ${first}–${last}`;
+};
+const count = (n: number): string => `${n} page${n === 1 ? '' : 's'}`;
+
+/** 卷三: leaves 12a–15b changed (8 pages), reflow ends at 15b; 校勘記 leaf 40b */
 export function describeChange(c: VolumeChange): string {
-  const first = c.pages[0].leaf;
-  const last = c.pages[c.pages.length - 1].leaf;
-  const span = first === last ? `leaf ${first}` : `leaves ${first}–${last}`;
-  const count = `${c.pages.length} page${c.pages.length === 1 ? '' : 's'}`;
-  const grew = c.grew > 0 ? `, ${c.grew} page${c.grew === 1 ? '' : 's'} more` : c.grew < 0 ? `, ${-c.grew} page${c.grew === -1 ? '' : 's'} fewer` : '';
-  return `${c.volumeLabel}: ${span} changed (${count}${grew}), reflow ends at ${last}`;
+  const grew = c.grew > 0 ? `, ${count(c.grew)} more` : c.grew < 0 ? `, ${count(-c.grew)} fewer` : '';
+  const text = c.pages.length > 0 ? `${span(c.pages)} changed (${count(c.pages.length)}${grew}), reflow ends at ${c.pages[c.pages.length - 1].leaf}` : `text unchanged${grew}`;
+  const collation = c.collation.length > 0 ? `; 校勘記 ${span(c.collation)} (${count(c.collation.length)})` : '';
+  return `${c.volumeLabel}: ${text}${collation}`;
 }
 
 /** The report as lines, one a changed volume ("no page changed" when none did). */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { escapeHtml } from '../render/pdf/index.js';
 import type { BuildCache } from './cache.js';
-import { changedPages, describeChanges, type CollationRecord, type VolumeChange } from './changes.js';
+import { changedPages, describeChanges, type ChangedPage, type CollationRecord, type VolumeChange } from './changes.js';
 import { manifestKey, type Manifest } from './build.js';
 import { writeFileAtomic } from './write.js';
 
@@ -19,7 +19,7 @@ export interface DiffReport {
   edition: string;
   /** The corrections of the new build that the old one did not have (or had otherwise). */
   corrections: CollationRecord[];
-  volumes: Array<{ volume: string; index: number; pages: Array<{ pdfPage: number; leaf: string; removed?: boolean }>; first: string; last: string; count: number; grew: number }>;
+  volumes: Array<{ volume: string; index: number; pages: ChangedPage[]; first?: string; last?: string; count: number; collation: ChangedPage[]; grew: number }>;
 }
 
 export async function readManifest(cache: BuildCache, dir: string, out: string): Promise<Manifest | undefined> {
@@ -41,9 +41,9 @@ export function diffReport(manifest: Manifest): { report: DiffReport; changes: V
         volume: c.volumeLabel,
         index: c.volume,
         pages: c.pages,
-        first: c.pages[0].leaf,
-        last: c.pages[c.pages.length - 1].leaf,
+        ...(c.pages.length ? { first: c.pages[0].leaf, last: c.pages[c.pages.length - 1].leaf } : {}),
         count: c.pages.length,
+        collation: c.collation,
         grew: c.grew,
       })),
     },
@@ -87,7 +87,7 @@ export async function writeDiffHtml(manifest: Manifest, cache: BuildCache, targe
     const sections: string[] = [];
     for (const v of report.volumes) {
       const rows: string[] = [];
-      for (const p of v.pages) {
+      for (const p of [...v.pages, ...v.collation]) {
         const oldPage = oldIndex.get(`${v.index}:${p.leaf}`) ?? 0;
         const fixes = report.corrections.filter((c) => c.volume === v.index && c.pdfPage === p.pdfPage);
         rows.push(
@@ -97,7 +97,7 @@ export async function writeDiffHtml(manifest: Manifest, cache: BuildCache, targe
             `<td>${fixes.map((c) => `<p>${escapeHtml(`${c.locator}　${c.kind} ${c.old || '∅'} → ${c.new || '∅'}${c.note ? `　${c.note}` : ''}`)}<br><small>${escapeHtml(c.entry)}</small></p>`).join('')}</td></tr>`,
         );
       }
-      sections.push(`<h2>${escapeHtml(v.volume)}: ${v.count} page${v.count === 1 ? '' : 's'} (${escapeHtml(v.first)}–${escapeHtml(v.last)})</h2><table><tr><th></th><th>before</th><th>after</th><th>corrections</th></tr>${rows.join('')}</table>`);
+      sections.push(`<h2>${escapeHtml(v.volume)}: ${v.count} page${v.count === 1 ? '' : 's'}${v.first ? ` (${escapeHtml(v.first)}–${escapeHtml(v.last ?? '')})` : ''}${v.collation.length ? `, 校勘記 ${v.collation.length}` : ''}</h2><table><tr><th></th><th>before</th><th>after</th><th>corrections</th></tr>${rows.join('')}</table>`);
     }
     const corrections = report.corrections.map((c) => `<li>${escapeHtml(`${c.volumeLabel} ${c.locator} (PDF p. ${c.pdfPage}): ${c.kind} ${c.old || '∅'} → ${c.new || '∅'}${c.note ? `　${c.note}` : ''}`)} <small>${escapeHtml(c.entry)}</small></li>`);
     const html = [

@@ -37,6 +37,7 @@ import type { EditionConfig } from '../tree/edition.js';
 import { BrowserError, CHROMIUM_PATH, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
 import { hashKey, toolVersion, type BuildCache } from './cache.js';
 import { FONT_CACHE, printFontSources, printFontSourcesFor } from './print-fonts.js';
+import { phase } from './timing.js';
 
 export { printFontSources, FONT_CACHE };
 
@@ -192,21 +193,21 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.maxRunPages);
   // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
-  const runChars = runs.map((run) => printedChars(run, renderOptions));
+  const runChars = phase('pdf chars', () => runs.map((run) => printedChars(run, renderOptions)));
   const fontCache = options.fontCache ?? FONT_CACHE;
   let sources;
   try {
-    sources = await printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache);
+    sources = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache));
   } catch (error) {
     throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
   }
   const identity = printerIdentity();
-  const jobs: RunJob[] = runs.map((run, i) => {
+  const jobs: RunJob[] = phase('pdf html', () => runs.map((run, i) => {
     const { html } = renderHtml(layout, { ...renderOptions, fonts: sources[i] }, run);
     // Font files are named by their content: the key holds them without the folder they sit in.
     const key = hashKey('pdf-run', identity, html.split(pathToFileURL(fontCache).pathname).join(''));
     return { run, html, key, chars: runChars[i] };
-  });
+  }));
 
   const volumeTotal = layout.volumes.length;
   const volumesDone = new Set<number>();
@@ -230,7 +231,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     } else todo.push(i);
   }
 
-  if (todo.length > 0) {
+  if (todo.length > 0) await phase('pdf print', async () => {
     const own = options.browser === undefined;
     const browser = typeof options.browser === 'function' ? await options.browser() : (options.browser ?? (await launchBrowser()));
     const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
@@ -262,9 +263,9 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
       if (own) await browser.close();
       await rm(work, { recursive: true, force: true });
     }
-  }
+  });
 
-  const bytes = await assemblePdf(parts, {
+  const bytes = await phase('pdf assemble', () => assemblePdf(parts, {
     info: {
       title: config.meta.title,
       author: [config.meta.dynasty, config.meta.author].filter(Boolean).join(' '),
@@ -274,7 +275,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     },
     outline: outlineEntries(planned),
     bleed: config.page.bleed ? lengthToMm(config.page.bleed) : undefined,
-  });
+  }));
   const text = [...new Set(runChars.flatMap((c) => [...c]))].join('');
   return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length };
 }

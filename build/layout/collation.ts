@@ -227,6 +227,7 @@ function sectionPages(section: VolumeLayout, last: Page): Page[] {
       leaf,
       side: pageInVolume % 2 === 1 ? 'recto' : 'verso',
       bookmarks: page.bookmarks.filter((b) => b.level > 1),
+      collation: true,
     };
   });
 }

@@ -98,6 +98,8 @@ export interface Page {
   columns: Column[];
   /** Marks of the corrections on this page (layout/collation.ts); they take no cell. */
   corrections?: CorrectionMark[];
+  /** A page of the volume's 校勘記 (after its text). */
+  collation?: boolean;
 }
 
 /** Where a correction's mark goes: beside a cell (of a jiazhu sub-column when `sub`). */
