@@ -49,7 +49,12 @@ export interface BuildOptions {
   cache?: BuildCache | false;
   /** Where font subsets are cached (default .cache/fonts). */
   fontCache?: string;
+  /** Build nothing when a file of the edition cannot be read as saved (watch keeps the last good outputs then). */
+  stopOnFileErrors?: boolean;
 }
+
+/** Messages that mean a file of the edition cannot be read as it stands: building would drop it (all corrections, a source). */
+export const FILE_ERRORS: ReadonlySet<string> = new Set(['edition-yaml', 'edition-empty', 'edition-missing', 'corrections-yaml', 'file-missing']);
 
 export interface BuildResult {
   ok: boolean;
@@ -271,6 +276,9 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   const config = loaded.config;
   if (!config) {
     return { ok: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
+  }
+  if (options.stopOnFileErrors && loaded.messages.some((m) => m.fatal && FILE_ERRORS.has(m.ruleId ?? ''))) {
+    return { ok: false, messages: loaded.messages, lines: [`${dir}: not built: a file of the edition cannot be read (see above)`] };
   }
   const id = config.meta.id;
   const tree = loaded.tree;

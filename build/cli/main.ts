@@ -180,6 +180,26 @@ export function program(): Command {
     });
 
   cli
+    .command('watch')
+    .description('rebuild an edition on every save and preview it in a browser (PDF beside EPUB, diagnostics, changed pages)')
+    .argument('<edition>', 'edition folder')
+    .option('--port <n>', 'port on 127.0.0.1 (default: any free port)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('give a port from 0 to 65535');
+      return n;
+    }, 0)
+    .option('--out <dir>', 'output folder', 'dist')
+    .action(async (dir: string, opts: { port: number; out: string }) => {
+      await ensureExists(dir);
+      const { watchEdition } = await import('./watch.js');
+      const session = await watchEdition(dir, { port: opts.port, out: opts.out });
+      await new Promise<void>((done) => {
+        for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
+      });
+      await session.close();
+    });
+
+  cli
     .command('diff')
     .description('which pages the last build changed: per volume the first and last page and the count')
     .argument('<edition>', 'edition folder')
