@@ -29,7 +29,8 @@ import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
 import { loadTemplate, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
-import { writeFileAtomic } from './write.js';
+import { removeStaleTemps, writeFileAtomic } from './write.js';
+import { killPoint } from './kill-point.js';
 import { phase } from './timing.js';
 
 export interface BuildTargets {
@@ -195,8 +196,8 @@ function outputIntact(record: OutputRecord | undefined): boolean {
   }
 }
 
-/** Layouts of unchanged volumes, kept in memory as well (a watch session rebuilds the same volumes). */
-const layoutMemory = new Map<string, VolumeLayout>();
+/** Layouts of unchanged volumes, kept in memory as well, per cache (a watch session rebuilds the same volumes). */
+const layoutMemories = new WeakMap<BuildCache, Map<string, VolumeLayout>>();
 
 /** Each volume laid out with its 校勘記, from the cache when its tree, grid and options are unchanged. */
 export async function layoutEditionCached(
@@ -209,18 +210,20 @@ export async function layoutEditionCached(
   const salt = hashKey('layout', toolVersion(), JSON.stringify(spec), JSON.stringify(options));
   const volumes: VolumeLayout[] = [];
   const used = new Set<string>();
+  let layoutMemory = cache ? layoutMemories.get(cache) : undefined;
+  if (cache && !layoutMemory) layoutMemories.set(cache, (layoutMemory = new Map()));
   for (const [i, volume] of tree.children.entries()) {
     const key = hashKey(salt, String(i), volumeJson[i]);
     used.add(key);
-    let layout = layoutMemory.get(key) ?? (await cache?.getJson<VolumeLayout>('layout', key));
+    let layout = layoutMemory?.get(key) ?? (await cache?.getJson<VolumeLayout>('layout', key));
     if (!layout) {
       layout = layoutVolumeWithCollation(volume as Volume, i, spec, options);
       await cache?.putJson('layout', key, layout);
     }
-    layoutMemory.set(key, layout);
+    layoutMemory?.set(key, layout);
     volumes.push(layout);
   }
-  for (const key of layoutMemory.keys()) if (!used.has(key) && layoutMemory.size > 4 * used.size) layoutMemory.delete(key);
+  if (layoutMemory) for (const key of layoutMemory.keys()) if (!used.has(key) && layoutMemory.size > 4 * used.size) layoutMemory.delete(key);
   return assembleBook(spec, volumes);
 }
 
@@ -271,6 +274,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
     return { ok: previous.ok, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous };
   }
 
+  await removeStaleTemps(options.out);
   const loaded = await phase('load', () => loadEdition(dir));
   const lines: string[] = [];
   const config = loaded.config;
@@ -331,7 +335,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
       const { bytes, cached } = cache
         ? await phase('epub', () => cache.memo('epub', key, () => renderEpub(tree, { ...epubOptions, fonts, onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined })))
         : { bytes: await renderEpub(tree, { ...epubOptions, fonts }), cached: false };
-      await writeFileAtomic(out, bytes);
+      await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));
       outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };
       lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB${cached ? ' (from the cache)' : ''}`);
     } catch (error) {
@@ -343,6 +347,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   await Promise.all([options.targets.pdf ? pdfJob() : undefined, options.targets.epub ? epubJob() : undefined]);
   if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
 
+  killPoint('before-manifest');
   const records = collationRecords(layout, planned, config.meta.title);
   let changes: VolumeChange[] | undefined;
   if (previous) {

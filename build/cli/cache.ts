@@ -15,9 +15,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killPoint } from './kill-point.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DEFAULT_CACHE_DIR = join(ROOT, '.cache', 'build');
+/** .cache/build in the checkout; DIAOBAN_CACHE puts it elsewhere. */
+export const DEFAULT_CACHE_DIR = process.env.DIAOBAN_CACHE ? resolve(process.env.DIAOBAN_CACHE) : join(ROOT, '.cache', 'build');
 
 const MAGIC = 'diaoban-cache 1';
 
@@ -119,6 +121,7 @@ export class BuildCache {
     try {
       await mkdir(dirname(file), { recursive: true });
       await writeFile(temp, encode(payload));
+      killPoint(`cache-temp-${kind}`);
       await rename(temp, file);
     } catch (error) {
       await rm(temp, { force: true });

@@ -11,7 +11,7 @@
  * A rebuild prints only the runs whose HTML changed.
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,6 +38,8 @@ import { BrowserError, CHROMIUM_PATH, launchBrowser, withBrowserDeadline, type O
 import { hashKey, toolVersion, type BuildCache } from './cache.js';
 import { FONT_CACHE, printFontSources, printFontSourcesFor } from './print-fonts.js';
 import { phase } from './timing.js';
+import { killPoint } from './kill-point.js';
+import { writeFileAtomic } from './write.js';
 
 export { printFontSources, FONT_CACHE };
 
@@ -255,6 +257,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
           await rm(htmlPath, { force: true });
           parts[i] = await prepareRun(printed, job.chars);
           await options.cache?.put('pdf-run', job.key, parts[i]);
+          killPoint('pdf-run-cached');
           report(job.run);
         }
       };
@@ -282,7 +285,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
 
 /**
  * Builds the PDF of an edition and writes it to `outPath` atomically
- * (temp file in the same folder, then rename).
+ * (temp file in the same folder, then rename: write.ts).
  */
 export async function writePdf(
   layout: BookLayout,
@@ -291,13 +294,9 @@ export async function writePdf(
   options: WritePdfOptions = {},
 ): Promise<PdfResult> {
   const result = await buildPdf(layout, config, options);
-  const temp = join(dirname(outPath), `.${config.meta.id}.pdf.${process.pid}.tmp`);
   try {
-    await mkdir(dirname(outPath), { recursive: true });
-    await writeFile(temp, result.bytes);
-    await rename(temp, outPath);
+    await writeFileAtomic(outPath, result.bytes, () => killPoint('pdf-output-temp'));
   } catch (error) {
-    await rm(temp, { force: true });
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }
   return { pages: result.pages, bytes: result.bytes.byteLength, uncovered: result.uncovered, planned: result.planned, printed: result.printed, reused: result.reused };

@@ -1,0 +1,121 @@
+/**
+ * Rebuilding after corrections, for real (Chromium, pdf-lib, the EPUB
+ * renderer) on a two-volume edition: a rebuild redoes only the volume that
+ * changed and gives the very bytes of a clean build; nothing changed means
+ * nothing done; the changed-pages report names the page a one-character fix
+ * is on; a damaged cache entry is rebuilt, never used.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BuildCache } from './cache.js';
+import { buildEdition, type BuildResult } from './build.js';
+import { diffReport } from './diff.js';
+import { fixMiddle, twoVolumeEdition, uniqueRun, VOLUME_ONE, VOLUME_TWO } from './edition.test-util.js';
+import { lazyBrowser } from './lazy-browser.js';
+
+let root: string;
+let dir: string;
+const browser = lazyBrowser();
+
+before(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'diaoban-incremental-'));
+  dir = await twoVolumeEdition(root);
+});
+after(async () => {
+  await browser.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+interface Built {
+  result: BuildResult;
+  pdf: Buffer;
+  epub: Buffer;
+}
+
+async function build(cache: string, out = 'dist'): Promise<Built> {
+  const target = path.join(root, out);
+  const result = await buildEdition(dir, { out: target, targets: { pdf: true, epub: true }, progress: false, cache: new BuildCache(path.join(root, cache)), browser: browser.get });
+  assert.ok(result.ok, result.lines.join('\n'));
+  return { result, pdf: await readFile(path.join(target, 'heji.pdf')), epub: await readFile(path.join(target, 'heji.epub')) };
+}
+
+const reuse = (r: BuildResult): string => r.lines.find((l) => /\.pdf: /.test(l)) ?? '';
+const textPages = (r: BuildResult): number => (r.changes ?? []).reduce((n, c) => n + c.pages.length, 0);
+
+test('a rebuild redoes only the changed volume and gives the bytes of a clean build; nothing changed is nothing done', async () => {
+  const first = await build('session');
+  assert.match(reuse(first.result), /heji\.pdf: \d+ pages$/, 'the first build prints everything');
+
+  // Nothing changed: the outputs are left as they are.
+  const before = (await stat(path.join(root, 'dist', 'heji.pdf'))).mtimeMs;
+  const none = await build('session');
+  assert.equal(none.result.upToDate, true);
+  assert.deepEqual(none.result.lines.slice(-1), ['no page changed']);
+  assert.equal((await stat(path.join(root, 'dist', 'heji.pdf'))).mtimeMs, before);
+
+  // One character changed to one the book has, in volume two: one volume printed, one page of text changed.
+  const run = await uniqueRun(dir, VOLUME_TWO);
+  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之'));
+  const one = await build('session');
+  assert.match(reuse(one.result), /1 of 2 volume runs from the cache/);
+  assert.equal(textPages(one.result), 1, one.result.lines.join('\n'));
+  const change = one.result.changes![0];
+  assert.equal(change.volume, 1);
+  assert.equal(change.collation.length > 0, true, 'the volume’s 校勘記 is new');
+  assert.match(one.result.lines.join('\n'), /卷九: leaf \d+[ab] changed \(1 page.*\), reflow ends at \d+[ab]; 校勘記/);
+  const clean = await build('clean-1', 'dist-clean-1');
+  assert.ok(one.pdf.equals(clean.pdf), 'PDF after the rebuild = PDF of a clean build');
+  assert.ok(one.epub.equals(clean.epub), 'EPUB after the rebuild = EPUB of a clean build');
+
+  // diff --json: the changed page as a PDF page number and a leaf.
+  const { report } = diffReport(one.result.manifest!);
+  assert.equal(report.volumes[0].count, 1);
+  assert.equal(report.volumes[0].pages[0].pdfPage, change.pages[0].pdfPage);
+  assert.equal(report.corrections.length, 1);
+  assert.equal(report.corrections[0].pdfPage, change.pages[0].pdfPage, 'the correction is on the changed page');
+
+  // A character new to the book, in volume one: only volume one is printed again (volume two's fonts did not change).
+  const other = await uniqueRun(dir, VOLUME_ONE, 0.3);
+  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(other, '龘'));
+  const fresh = await build('session');
+  assert.match(reuse(fresh.result), /1 of 2 volume runs from the cache/);
+  assert.deepEqual(fresh.result.changes!.map((c) => c.volume), [0]);
+  const clean2 = await build('clean-2', 'dist-clean-2');
+  assert.ok(fresh.pdf.equals(clean2.pdf), 'PDF with a new character = PDF of a clean build');
+  assert.ok(fresh.epub.equals(clean2.epub));
+});
+
+test('a truncated or damaged cache entry is found out and rebuilt, never used', async () => {
+  await build('damage', 'dist-damage');
+  const cacheDir = path.join(root, 'damage');
+  const entries = async (kind: string): Promise<string[]> => {
+    const out: string[] = [];
+    for (const shard of await readdir(path.join(cacheDir, kind))) for (const name of await readdir(path.join(cacheDir, kind, shard))) out.push(path.join(cacheDir, kind, shard, name));
+    return out;
+  };
+  for (const file of await entries('pdf-run')) {
+    const bytes = await readFile(file);
+    await writeFile(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+  }
+  for (const file of await entries('layout')) {
+    const bytes = await readFile(file);
+    bytes[bytes.length - 10] ^= 0xff;
+    await writeFile(file, bytes);
+  }
+  // Another edit, so that the build runs.
+  const run = await uniqueRun(dir, VOLUME_TWO, 0.8);
+  const corrections = await readFile(path.join(dir, 'corrections.yaml'), 'utf8');
+  await writeFile(path.join(dir, 'corrections.yaml'), corrections + fixMiddle(run, '也'));
+  const cache = new BuildCache(cacheDir);
+  const target = path.join(root, 'dist-damage');
+  const result = await buildEdition(dir, { out: target, targets: { pdf: true, epub: true }, progress: false, cache, browser: browser.get });
+  assert.ok(result.ok);
+  // Volume one's printed run and its layout are found damaged (volume two changed: new keys).
+  assert.ok(cache.stats.corrupt >= 2, `damaged entries found: ${cache.stats.corrupt}`);
+  const clean = await build('clean-3', 'dist-clean-3');
+  assert.ok((await readFile(path.join(target, 'heji.pdf'))).equals(clean.pdf));
+  assert.ok((await readFile(path.join(target, 'heji.epub'))).equals(clean.epub));
+});
