@@ -17,7 +17,7 @@ export async function twoVolumeEdition(root: string, extra = ''): Promise<string
   await cp(path.join(REPO, 'manuscript', 'lishu-gangmu', VOLUME_TWO), path.join(dir, VOLUME_TWO));
   await writeFile(
     path.join(dir, 'edition.yaml'),
-    ['title: 禮書合編', 'author: 陳祥道 江永', 'language: zh-Hant', 'script: traditional', 'template: siku', 'date: 2026-01-01', 'sources:', `  - ${VOLUME_ONE}`, `  - ${VOLUME_TWO}`, 'corrections: corrections.yaml', extra].join('\n') + '\n',
+    ['title: 禮書合編', 'author: 陳祥道 江永', 'language: zh-Hant', 'script: traditional', ...(/^template:/m.test(extra) ? [] : ['template: siku']), 'date: 2026-01-01', 'sources:', `  - ${VOLUME_ONE}`, `  - ${VOLUME_TWO}`, 'corrections: corrections.yaml', extra].join('\n') + '\n',
   );
   await writeFile(path.join(dir, 'corrections.yaml'), '[]\n');
   return dir;

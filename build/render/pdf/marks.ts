@@ -23,14 +23,16 @@ export const CORRECTION_CIRCLE = '○';
  * PDF's text like the grid does.
  */
 export function correctionMarksHtml(marks: readonly CorrectionMark[], side: Side, g: PageGeometry, style: CorrectionMarkStyle): string {
-  const size = style === 'circle' ? g.fontSize * 0.32 : g.fontSize * 0.3;
   let out = '';
   for (const m of marks) {
     const right = g.columnRight[side][m.column];
     if (right === undefined) continue;
+    // Beside a note's sub-column there is hardly a margin: a smaller mark, at the column's edge.
+    const size = g.fontSize * (m.sub ? 0.24 : style === 'circle' ? 0.32 : 0.3);
+    // Clear of the rule between columns, in the margin between it and the glyph.
+    const inset = m.sub ? 0 : Math.min(0.4, (g.colWidth - g.fontSize) / 2 - size);
     const top = g.gridTop + m.cell * g.cellHeight + (style === 'circle' ? (g.cellHeight - size) / 2 : 0);
-    // The margin of a column: between its edge and the glyph, about (column − glyph) / 2 wide.
-    const edge = m.sub === 'left' ? right + g.colWidth - size : right;
+    const edge = m.sub === 'left' ? right + g.colWidth - size : right + Math.max(0, inset);
     const text = style === 'circle' ? CORRECTION_CIRCLE : String(m.number);
     out += `<b class="jiao-mark ${style}" style="right:${mm(edge)};top:${mm(top)};font-size:${mm(size)};line-height:${mm(size)}">${text}</b>`;
   }
