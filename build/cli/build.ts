@@ -25,6 +25,7 @@ import type { EditionConfig } from '../tree/edition.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
 import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
 import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
+import { epubSubsetter } from './epub-fonts.js';
 import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
 import { loadTemplate, writePdf, type BrowserSource } from './pdf.js';
@@ -333,7 +334,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
       };
       const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...volumeJson, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
       const { bytes, cached } = cache
-        ? await phase('epub', () => cache.memo('epub', key, () => renderEpub(tree, { ...epubOptions, fonts, onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined })))
+        ? await phase('epub', () => cache.memo('epub', key, () => renderEpub(tree, { ...epubOptions, fonts, subset: epubSubsetter(cache), onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined })))
         : { bytes: await renderEpub(tree, { ...epubOptions, fonts }), cached: false };
       await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));
       outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };

@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
 import { coverage, editionFonts, uncovered, type LoadedFont } from '../fonts/index.js';
-import { loadFontsOnce } from './fonts-memo.js';
+import { fileStamp, loadFontsOnce } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
   computeGeometry,
@@ -28,6 +28,7 @@ import {
   planPages,
   printedChars,
   renderHtml,
+  type FontSource,
   type PlannedPage,
   type RenderOptions,
   type Template,
@@ -183,9 +184,29 @@ function printerIdentity(): string {
 
 interface RunJob {
   run: PlannedPage[];
-  html: string;
+  /** What the run's printed bytes depend on (its pages, the render options, its fonts, the browser, the tool). */
   key: string;
   chars: Set<string>;
+  fonts: FontSource[];
+}
+
+/**
+ * A run's characters (what its fonts must draw, what its ToUnicode maps may
+ * name), remembered by the run's content: working them out means rendering
+ * every page's HTML, which a rebuild need not do for volumes that did not change.
+ */
+const runCharacters = new WeakMap<BuildCache, Map<string, Set<string>>>();
+
+async function charactersOf(runKey: string, run: PlannedPage[], options: RenderOptions, cache: BuildCache | undefined): Promise<Set<string>> {
+  if (!cache) return printedChars(run, options);
+  let memory = runCharacters.get(cache);
+  if (!memory) runCharacters.set(cache, (memory = new Map()));
+  const known = memory.get(runKey) ?? (await cache.getJson<string[]>('run-chars', runKey))?.reduce((s, c) => s.add(c), new Set<string>());
+  const chars = known ?? printedChars(run, options);
+  if (!known) await cache.putJson('run-chars', runKey, [...chars]);
+  if (memory.size > 4096) memory.clear();
+  memory.set(runKey, chars);
+  return chars;
 }
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
@@ -194,21 +215,27 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.maxRunPages);
-  // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
-  const runChars = phase('pdf chars', () => runs.map((run) => printedChars(run, renderOptions)));
   const fontCache = options.fontCache ?? FONT_CACHE;
+  const identity = printerIdentity();
+  // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files).
+  const { fonts: _sources, covers: _covers, ...rest } = renderOptions;
+  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
+  const runKeys = runs.map((run) => hashKey(optionsKey, JSON.stringify(run)));
+  // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
+  const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
   let sources;
   try {
     sources = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache));
   } catch (error) {
     throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
   }
-  const identity = printerIdentity();
-  const jobs: RunJob[] = phase('pdf html', () => runs.map((run, i) => {
-    const { html } = renderHtml(layout, { ...renderOptions, fonts: sources[i] }, run);
+  const fontRoot = pathToFileURL(fontCache).pathname;
+  const jobs: RunJob[] = runs.map((run, i) => ({
+    run,
     // Font files are named by their content: the key holds them without the folder they sit in.
-    const key = hashKey('pdf-run', identity, html.split(pathToFileURL(fontCache).pathname).join(''));
-    return { run, html, key, chars: runChars[i] };
+    key: hashKey('pdf-run', runKeys[i], JSON.stringify(sources[i]).split(fontRoot).join('')),
+    chars: runChars[i],
+    fonts: sources[i],
   }));
 
   const volumeTotal = layout.volumes.length;
@@ -244,7 +271,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
           const i = todo[next++];
           const job = jobs[i];
           const htmlPath = join(work, `run-${i}.html`);
-          await writeFile(htmlPath, job.html);
+          await writeFile(htmlPath, renderHtml(layout, { ...renderOptions, fonts: job.fonts }, job.run).html);
           // A fresh tab per run: closing it also ends the print compositor that page.pdf starts (~100 MB each).
           const printed = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, async () => {
             const tab = await browser.newPage();

@@ -148,7 +148,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
   const stack = await resolveFonts(options.fonts);
   const text = [meta.title, credit, tocTitle, landmarksTitle, ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
-  const subsets = stack.length ? await subsetFonts(stack, text) : [];
+  const subsets = stack.length ? await (options.subset ?? subsetFonts)(stack, text) : [];
 
   const coverAlt = `${meta.title}　${credit}`;
   const cover = new File([coverPng(meta.title, credit, subsets)], 'cover.png', { type: 'image/png' });

@@ -1,11 +1,12 @@
 /**
  * epub-gen-memory, made deterministic. The library writes a random UUID, the
  * clock's time on every zip entry and fetches fonts by URL; this subclass
- * sets the identifier, writes the font bytes it is given and stamps every
- * zip entry with one fixed date before the library's own jszip generates the
- * archive (no re-zip needed). `mimetype` stays the first, stored entry.
+ * sets the identifier, writes the font bytes it is given, and zips the
+ * library's entries itself (zip.ts) with one fixed date. `mimetype` stays
+ * the first, stored entry.
  */
 import { EPub, type Chapter, type Options } from 'epub-gen-memory';
+import { writeZip } from './zip.js';
 
 export interface FixedParts {
   identifier: string;
@@ -32,13 +33,13 @@ class DeterministicEpub extends EPub {
 
   async build(): Promise<Uint8Array> {
     await this.render();
-    for (const entry of Object.values(this.zip.files)) entry.date = this.fixed.date;
-    return this.zip.generateAsync({
-      type: 'uint8array',
-      mimeType: 'application/epub+zip',
-      compression: 'DEFLATE',
-      compressionOptions: { level: 9 },
-    });
+    // The library's entries, in its order, zipped with Node's zlib (zip.ts: faster than jszip's pako, and per-entry reuse).
+    const entries = await Promise.all(
+      Object.values(this.zip.files).map(async (entry) =>
+        entry.dir ? { name: entry.name } : { name: entry.name, data: await entry.async('uint8array'), store: entry.name === 'mimetype' },
+      ),
+    );
+    return writeZip(entries, this.fixed.date);
   }
 }
 

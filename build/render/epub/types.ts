@@ -1,4 +1,4 @@
-import type { FontProvider, LoadedFont } from '../../fonts/types.js';
+import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { LayerId } from '../../tree/types.js';
 
 export interface EpubOptions {
@@ -14,6 +14,8 @@ export interface EpubOptions {
   date?: string;
   /** Corrections marked and listed in a 校勘記 at the end of each volume (edition.yaml collation; default true). */
   collation?: boolean;
+  /** Subsets the fonts to the book's text (default: fonts/subset.ts subsetFonts); the CLI passes one that remembers. */
+  subset?: (fonts: readonly LoadedFont[], text: string) => Promise<SubsetFont[]>;
   /** Called after each volume is rendered: i = 1…n. */
   onVolume?: (i: number, n: number) => void;
 }
