@@ -27,6 +27,7 @@ import { changedPages, describeChanges, pageRecords, type CollationRecord, type 
 import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
 import { epubSubsetter } from './epub-fonts.js';
 import { loadEdition } from './load.js';
+import { loadMemo } from './load-memo.js';
 import { countBySeverity } from './report.js';
 import { loadTemplate, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
@@ -276,7 +277,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   }
 
   await removeStaleTemps(options.out);
-  const loaded = await phase('load', () => loadEdition(dir));
+  const loaded = await phase('load', () => loadEdition(dir, cache ? { memo: loadMemo(cache) } : {}));
   const lines: string[] = [];
   const config = loaded.config;
   if (!config) {

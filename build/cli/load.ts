@@ -11,6 +11,7 @@ import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
+import type { LoadMemo } from './load-memo.js';
 
 export interface LoadedEdition {
   /** Null when edition.yaml is unusable; `messages` say why. */
@@ -28,6 +29,8 @@ export interface LoadOptions {
   format?: SourceFormat;
   /** Skip the transform stage (script conversion …). */
   raw?: boolean;
+  /** Parse and transform remembered between loads of the same edition (load-memo.ts: rebuilds, watch). */
+  memo?: LoadMemo;
 }
 
 /** Reads a file as a VFile with its path relative to `base` (as messages show it). */
@@ -92,7 +95,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
     const fallback = defaultEdition(path.basename(path.resolve(target)), []);
     return { config: null, tree: EMPTY_ROOT(fallback), parsed: EMPTY_ROOT(fallback), sources: [], files, messages: files.flatMap((f) => f.messages) };
   }
-  const { tree: parsed, sources } = parseEdition(config, sourceFiles, options.format);
+  const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
   let corrections = undefined;
   if (config.corrections && info.isDirectory()) {
@@ -104,6 +107,6 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
       files.push(missingFile(target, config.corrections, 'the corrections file'));
     }
   }
-  const tree = options.raw ? parsed : transformTree(parsed, config, { corrections, files: sourceFiles });
+  const tree = options.raw ? parsed : (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
   return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages) };
 }

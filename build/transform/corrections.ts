@@ -182,6 +182,8 @@ export function inferKind(old: string, replacement: string): CorrectionKind {
 }
 
 interface Hit {
+  /** The volume the hit is in (index in the tree). */
+  volume: number;
   node: Text;
   parent: Parent;
   /** UTF-16 index of the target in node.value. */
@@ -202,21 +204,23 @@ function occurrences(haystack: string, needle: string): number[] {
  */
 function findHits(tree: Root, fix: CorrectionEntry, scripts: { from: Script; to: Script } | undefined): Hit[] {
   const target = fix.after ?? fix.find;
-  const inScope: Array<{ node: Text; parent: Parent }> = [];
-  visit(tree, 'text', (node: Text, _i, parent) => {
-    const p = node.position;
-    if (fix.file && p && !(p.file === fix.file || p.file.endsWith(`/${fix.file}`))) return;
-    if (fix.line && p && (fix.line < p.start.line || fix.line > p.end.line)) return;
-    if (parent) inScope.push({ node, parent: parent as Parent });
+  const inScope: Array<{ volume: number; node: Text; parent: Parent }> = [];
+  tree.children.forEach((volume, index) => {
+    visit(volume, 'text', (node: Text, _i, parent) => {
+      const p = node.position;
+      if (fix.file && p && !(p.file === fix.file || p.file.endsWith(`/${fix.file}`))) return;
+      if (fix.line && p && (fix.line < p.start.line || fix.line > p.end.line)) return;
+      if (parent) inScope.push({ volume: index, node, parent: parent as Parent });
+    });
   });
-  const direct = inScope.flatMap(({ node, parent }) => occurrences(node.value, target).map((index) => ({ node, parent, index })));
+  const direct = inScope.flatMap(({ volume, node, parent }) => occurrences(node.value, target).map((index) => ({ volume, node, parent, index })));
   if (direct.length > 0 || !scripts || scripts.from === scripts.to) return direct;
   const printed: Hit[] = [];
-  for (const { node, parent } of inScope) {
+  for (const { volume, node, parent } of inScope) {
     const shown = convertText(node.value, scripts.from, scripts.to);
     // Indices carry over only where the conversion went character for character.
     if (shown.length !== node.value.length || Array.from(shown).length !== Array.from(node.value).length) continue;
-    for (const index of occurrences(shown, target)) printed.push({ node, parent, index });
+    for (const index of occurrences(shown, target)) printed.push({ volume, node, parent, index });
   }
   return printed;
 }
@@ -236,10 +240,18 @@ function reportEntry(fix: CorrectionEntry, reason: string): void {
  * its text node around a `correction` node; each one that does not is an
  * error on the corrections file at the entry, and the text stays as it was.
  * `scripts` lets an entry written in the edition's printed script match.
+ * `own(volume)` is asked before a volume is changed: a caller that shares
+ * volumes between trees (a rebuild) copies the volume there and says so
+ * (true), and the place is found again in the copy.
  */
-export function applyCorrections(tree: Root, entries: readonly CorrectionEntry[], scripts?: { from: Script; to: Script }): Root {
+export function applyCorrections(
+  tree: Root,
+  entries: readonly CorrectionEntry[],
+  scripts?: { from: Script; to: Script },
+  own: (volume: number) => boolean = () => false,
+): Root {
   for (const fix of entries) {
-    const hits = findHits(tree, fix, scripts);
+    let hits = findHits(tree, fix, scripts);
     if (hits.length !== 1) {
       const what = hits.length === 0 ? 'matches nothing' : `matches ${hits.length} places`;
       const hint =
@@ -252,6 +264,7 @@ export function applyCorrections(tree: Root, entries: readonly CorrectionEntry[]
       reportEntry(fix, `correction ${describe(fix)} ${what}; it was not applied — ${hint}`);
       continue;
     }
+    if (own(hits[0].volume)) hits = findHits(tree, fix, scripts);
     const { node, parent, index } = hits[0];
     let at: number;
     let old: string;
