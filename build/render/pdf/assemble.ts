@@ -6,7 +6,8 @@
  * outline, trim and bleed boxes and a deterministic save.
  */
 import { PDFDocument, PDFName, PDFNumber } from 'pdf-lib';
-import { repairToUnicode, saveDeterministic, setInfo, setOutline, type OutlineEntry, type PdfInfo } from './postprocess.js';
+import { concatRuns, NotConcatenable } from './concat.js';
+import { PRODUCER, repairToUnicode, saveDeterministic, setInfo, setOutline, type OutlineEntry, type PdfInfo } from './postprocess.js';
 
 const PT_PER_MM = 72 / 25.4;
 
@@ -25,8 +26,21 @@ export interface AssembleOptions {
   bleed?: number;
 }
 
-/** The book's PDF: runs merged in order, metadata, reading direction, outline, boxes, fixed dates and /ID. */
+/**
+ * The book's PDF: runs merged in order, metadata, reading direction,
+ * outline, boxes, fixed dates and /ID — by concatenating the runs' objects
+ * (concat.ts), or with pdf-lib for a run it cannot read that way.
+ */
 export async function assemblePdf(runs: readonly Uint8Array[], options: AssembleOptions): Promise<Uint8Array> {
+  try {
+    return concatRuns(runs, { info: options.info, outline: options.outline, producer: PRODUCER, bleed: options.bleed ? options.bleed * PT_PER_MM : undefined });
+  } catch (error) {
+    if (!(error instanceof NotConcatenable)) throw error;
+  }
+  return mergeWithPdfLib(runs, options);
+}
+
+async function mergeWithPdfLib(runs: readonly Uint8Array[], options: AssembleOptions): Promise<Uint8Array> {
   const out = await PDFDocument.create({ updateMetadata: false });
   for (const bytes of runs) {
     const src = await PDFDocument.load(bytes, { updateMetadata: false });

@@ -42,7 +42,7 @@ export interface PostProcessOptions {
   textChars: ReadonlySet<string>;
 }
 
-const PRODUCER = 'diaoban (Chromium, pdf-lib)';
+export const PRODUCER = 'diaoban (Chromium, pdf-lib)';
 const ID_SENTINEL = 'D1A0BA4ED1A0BA4ED1A0BA4ED1A0BA4E';
 
 /** Merges PDFs (the volumes of one book, printed in separate runs) in order. */

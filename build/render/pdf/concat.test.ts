@@ -1,0 +1,71 @@
+/**
+ * The book's PDF by concatenating its runs' objects: what Chromium printed
+ * (through prepareRun) is read without falling back to pdf-lib, and the
+ * result reads back in pdf-lib, pdf.js and poppler with every page, the
+ * outline, the metadata and the trim box.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument, PDFArray, PDFName } from 'pdf-lib';
+import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
+import { renderOptionsFor } from '../../cli/pdf.js';
+import { pageSpecFor } from '../../layout/index.js';
+import { defaultEdition } from '../../parse/edition.js';
+import { prepareRun } from './assemble.js';
+import { concatRuns, parseRun } from './concat.js';
+import { outlineEntries, printedChars } from './index.js';
+import { planPages, renderHtml } from './html.js';
+import { readPdfText } from './readback.js';
+import { syntheticLayout } from './synthetic.js';
+
+const work = mkdtempSync(join(tmpdir(), 'diaoban-concat-'));
+let browser: OfflineBrowser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+test('runs printed by Chromium are concatenated into one PDF that pdf-lib, pdf.js and poppler read whole', async () => {
+  const config = defaultEdition('concat', []);
+  config.meta = { ...config.meta, title: '禮經本義', author: '蔡德晉', template: 'siku', date: '2026-01-01' };
+  const layout = syntheticLayout(pageSpecFor('siku'), 5, 2);
+  const { options } = await renderOptionsFor(layout, config);
+  const planned = planPages(layout);
+  const runs = [planned.slice(0, 4), planned.slice(4)];
+  const parts: Uint8Array[] = [];
+  for (const [i, run] of runs.entries()) {
+    const file = join(work, `run-${i}.html`);
+    writeFileSync(file, renderHtml(layout, options, run).html);
+    const tab = await browser.newPage();
+    await tab.goto(`file://${file}`, { waitUntil: 'load' });
+    parts.push(await prepareRun(await tab.pdf({ preferCSSPageSize: true, printBackground: true, tagged: false, outline: false }), printedChars(run, options)));
+    await tab.close();
+  }
+  for (const part of parts) assert.ok(parseRun(part).pages.length > 0, 'read without the pdf-lib fallback');
+  const info = { title: '禮經本義', author: '清 蔡德晉', language: 'zh-Hant', date: '2026-01-01' };
+  const bytes = concatRuns(parts, { info, outline: outlineEntries(planned), producer: 'diaoban', bleed: 8.5 });
+  assert.deepEqual(Buffer.from(concatRuns(parts, { info, outline: outlineEntries(planned), producer: 'diaoban', bleed: 8.5 })), Buffer.from(bytes), 'same input, same bytes');
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  assert.equal(doc.getPageCount(), planned.length);
+  assert.equal(doc.getTitle(), '禮經本義');
+  const trim = doc.getPage(0).node.lookup(PDFName.of('TrimBox'), PDFArray);
+  assert.equal(trim.size(), 4);
+  const text = await readPdfText(bytes);
+  assert.equal(text.length, planned.length);
+  assert.ok(text[0].map((i) => i.str).join('').length > 50, 'page 1 has its text');
+  const path = join(work, 'book.pdf');
+  writeFileSync(path, bytes);
+  const pdfinfo = execFileSync('pdfinfo', [path]).toString('utf8');
+  assert.match(pdfinfo, new RegExp(`Pages:\\s+${planned.length}`));
+  const checked = spawnSync('pdftotext', [path, '-'], { encoding: 'utf8' });
+  assert.equal(checked.stderr, '', 'poppler finds no syntax error');
+  const pdftotext = execFileSync('pdftotext', ['-f', '5', '-l', '5', path, '-']).toString('utf8').replace(/\s+/g, '');
+  assert.ok(pdftotext.length > 50, 'poppler reads the second run’s pages');
+});
