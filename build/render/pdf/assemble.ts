@@ -36,6 +36,7 @@ export async function assemblePdf(runs: readonly Uint8Array[], options: Assemble
     return concatRuns(runs, { info: options.info, outline: options.outline, producer: PRODUCER, bleed: options.bleed ? options.bleed * PT_PER_MM : undefined });
   } catch (error) {
     if (!(error instanceof NotConcatenable)) throw error;
+    if (process.env.DIAOBAN_TIMING) process.stderr.write(`assemble: pdf-lib, since ${error.message}\n`);
   }
   return mergeWithPdfLib(runs, options);
 }

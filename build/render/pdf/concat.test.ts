@@ -35,10 +35,11 @@ after(async () => {
 test('runs printed by Chromium are concatenated into one PDF that pdf-lib, pdf.js and poppler read whole', async () => {
   const config = defaultEdition('concat', []);
   config.meta = { ...config.meta, title: '禮經本義', author: '蔡德晉', template: 'siku', date: '2026-01-01' };
-  const layout = syntheticLayout(pageSpecFor('siku'), 5, 2);
+  // Long enough runs that Chromium makes its page tree more than one level deep.
+  const layout = syntheticLayout(pageSpecFor('siku'), 40, 2);
   const { options } = await renderOptionsFor(layout, config);
   const planned = planPages(layout);
-  const runs = [planned.slice(0, 4), planned.slice(4)];
+  const runs = [planned.slice(0, 20), planned.slice(20)];
   const parts: Uint8Array[] = [];
   for (const [i, run] of runs.entries()) {
     const file = join(work, `run-${i}.html`);
@@ -48,7 +49,8 @@ test('runs printed by Chromium are concatenated into one PDF that pdf-lib, pdf.j
     parts.push(await prepareRun(await tab.pdf({ preferCSSPageSize: true, printBackground: true, tagged: false, outline: false }), printedChars(run, options)));
     await tab.close();
   }
-  for (const part of parts) assert.ok(parseRun(part).pages.length > 0, 'read without the pdf-lib fallback');
+  for (const part of parts) assert.equal(parseRun(part).pages.length, 20, 'read without the pdf-lib fallback');
+  assert.ok(parseRun(parts[0]).nodes.length > 1, 'a page tree of more than one level');
   const info = { title: '禮經本義', author: '清 蔡德晉', language: 'zh-Hant', date: '2026-01-01' };
   const bytes = concatRuns(parts, { info, outline: outlineEntries(planned), producer: 'diaoban', bleed: 8.5 });
   assert.deepEqual(Buffer.from(concatRuns(parts, { info, outline: outlineEntries(planned), producer: 'diaoban', bleed: 8.5 })), Buffer.from(bytes), 'same input, same bytes');
@@ -66,6 +68,6 @@ test('runs printed by Chromium are concatenated into one PDF that pdf-lib, pdf.j
   assert.match(pdfinfo, new RegExp(`Pages:\\s+${planned.length}`));
   const checked = spawnSync('pdftotext', [path, '-'], { encoding: 'utf8' });
   assert.equal(checked.stderr, '', 'poppler finds no syntax error');
-  const pdftotext = execFileSync('pdftotext', ['-f', '5', '-l', '5', path, '-']).toString('utf8').replace(/\s+/g, '');
+  const pdftotext = execFileSync('pdftotext', ['-f', '35', '-l', '35', path, '-']).toString('utf8').replace(/\s+/g, '');
   assert.ok(pdftotext.length > 50, 'poppler reads the second run’s pages');
 });

@@ -25,6 +25,8 @@ interface ParsedRun {
   pages: number[];
   catalog: number;
   pagesRoot: number;
+  /** The run's page tree nodes (left out: its pages hang from the book's tree). */
+  nodes: number[];
   info?: number;
 }
 
@@ -83,15 +85,26 @@ export function parseRun(bytes: Uint8Array): ParsedRun {
   const pagesRef = /\/Pages (\d+) 0 R/.exec(byNumber.get(catalog)?.dict ?? '');
   if (!pagesRef) throw new NotConcatenable('catalog without /Pages');
   const pagesRoot = Number(pagesRef[1]);
-  const kids = /\/Kids \[([^\]]*)\]/.exec(byNumber.get(pagesRoot)?.dict ?? '');
-  if (!kids) throw new NotConcatenable('page tree without /Kids');
-  const pages = [...kids[1].matchAll(/(\d+) 0 R/g)].map((m) => Number(m[1]));
-  for (const p of pages) {
-    const dict = byNumber.get(p)?.dict ?? '';
-    // Nested page trees or inherited attributes are not what prepareRun writes.
-    if (!/\/Type \/Page\b/.test(dict) || !/\/MediaBox/.test(dict) || !/\/Resources/.test(dict)) throw new NotConcatenable(`page ${p} is not a leaf with its own resources`);
-  }
-  return { objects, pages, catalog, pagesRoot, ...(info ? { info: Number(info[1]) } : {}) };
+  // The page tree, in order: Chromium makes it more than one level deep for a long run.
+  const pages: number[] = [];
+  const nodes: number[] = [];
+  const walk = (n: number): void => {
+    const dict = byNumber.get(n)?.dict ?? '';
+    if (/\/Type \/Pages\b/.test(dict)) {
+      // Attributes a page would inherit from here are not what prepareRun writes.
+      if (/\/(Resources|MediaBox|CropBox|Rotate)\b/.test(dict)) throw new NotConcatenable(`page tree node ${n} has inheritable attributes`);
+      const kids = /\/Kids \[([^\]]*)\]/.exec(dict);
+      if (!kids) throw new NotConcatenable(`page tree node ${n} without /Kids`);
+      nodes.push(n);
+      for (const m of kids[1].matchAll(/(\d+) 0 R/g)) walk(Number(m[1]));
+    } else if (/\/Type \/Page\b/.test(dict) && /\/MediaBox/.test(dict) && /\/Resources/.test(dict)) {
+      pages.push(n);
+    } else {
+      throw new NotConcatenable(`page ${n} is not a page with its own resources`);
+    }
+  };
+  walk(pagesRoot);
+  return { objects, pages, catalog, pagesRoot, nodes, ...(info ? { info: Number(info[1]) } : {}) };
 }
 
 /** UTF-16BE hex with a BOM, as pdf-lib writes text strings. */
@@ -135,7 +148,8 @@ export function concatRuns(runs: readonly Uint8Array[], options: ConcatOptions):
   // Each run's objects numbered on densely, its catalog, page tree and info left out.
   const numbering = parsed.map((run) => {
     const map = new Map<number, number>();
-    for (const o of run.objects) if (o.number !== run.catalog && o.number !== run.pagesRoot && o.number !== run.info) map.set(o.number, next++);
+    const dropped = new Set([run.catalog, run.info, ...run.nodes]);
+    for (const o of run.objects) if (!dropped.has(o.number)) map.set(o.number, next++);
     for (const p of run.pages) pageRefs.push(map.get(p)!);
     return map;
   });
@@ -217,11 +231,13 @@ export function concatRuns(runs: readonly Uint8Array[], options: ConcatOptions):
   parsed.forEach((run, r) => {
     const map = numbering[r];
     const pages = new Set(run.pages);
+    const nodes = new Set(run.nodes);
     for (const o of run.objects) {
       const number = map.get(o.number);
       if (number === undefined) continue;
       let dict = o.dict.replace(/\b(\d+) 0 R\b/g, (ref, n: string) => {
-        if (Number(n) === run.pagesRoot) return `${PAGES} 0 R`;
+        // A page's /Parent: the book's page tree.
+        if (nodes.has(Number(n)) && pages.has(o.number)) return `${PAGES} 0 R`;
         const to = map.get(Number(n));
         if (to === undefined) throw new NotConcatenable(`object ${o.number} refers to ${ref}, which is not kept`);
         return `${to} 0 R`;
