@@ -67,6 +67,8 @@ export interface VolumeChange {
   collation: ChangedPage[];
   /** Pages the volume gained (+) or lost (−). */
   grew: number;
+  /** Of which its 校勘記's. */
+  collationGrew: number;
 }
 
 /** Per volume, the pages whose content differs between two builds (compared by place in the volume). */
@@ -89,7 +91,9 @@ export function changedPages(before: readonly PageRecord[], after: readonly Page
       if (i < n.length && i < o.length && o[i].hash === n[i].hash) continue;
       (page.collation ? collation : pages).push({ pdfPage: page.pdfPage, leaf: page.leaf, ...(i >= n.length ? { removed: true } : {}) });
     }
-    if (pages.length + collation.length > 0) out.push({ volume, volumeLabel: (n[0] ?? o[0]).volumeLabel, pages, collation, grew: n.length - o.length });
+    const coll = (list: PageRecord[]): number => list.filter((r) => r.collation).length;
+    const collationGrew = coll(n) - coll(o);
+    if (pages.length + collation.length > 0) out.push({ volume, volumeLabel: (n[0] ?? o[0]).volumeLabel, pages, collation, grew: n.length - o.length, collationGrew });
   }
   return out;
 }
@@ -101,11 +105,13 @@ const span = (pages: readonly ChangedPage[]): string => {
 };
 const count = (n: number): string => `${n} page${n === 1 ? '' : 's'}`;
 
-/** 卷三: leaves 12a–15b changed (8 pages), reflow ends at 15b; 校勘記 leaf 40b */
+const growth = (n: number): string => (n > 0 ? `, ${count(n)} more` : n < 0 ? `, ${count(-n)} fewer` : '');
+
+/** 卷三: leaves 12a–15b changed (8 pages), reflow ends at 15b; 校勘記 leaf 40b (1 page) */
 export function describeChange(c: VolumeChange): string {
-  const grew = c.grew > 0 ? `, ${count(c.grew)} more` : c.grew < 0 ? `, ${count(-c.grew)} fewer` : '';
-  const text = c.pages.length > 0 ? `${span(c.pages)} changed (${count(c.pages.length)}${grew}), reflow ends at ${c.pages[c.pages.length - 1].leaf}` : `text unchanged${grew}`;
-  const collation = c.collation.length > 0 ? `; 校勘記 ${span(c.collation)} (${count(c.collation.length)})` : '';
+  const textGrew = c.grew - c.collationGrew;
+  const text = c.pages.length > 0 ? `${span(c.pages)} changed (${count(c.pages.length)}${growth(textGrew)}), reflow ends at ${c.pages[c.pages.length - 1].leaf}` : `text unchanged${growth(textGrew)}`;
+  const collation = c.collation.length > 0 ? `; 校勘記 ${span(c.collation)} (${count(c.collation.length)}${growth(c.collationGrew)})` : '';
   return `${c.volumeLabel}: ${text}${collation}`;
 }
 

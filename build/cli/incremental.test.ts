@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BuildCache } from './cache.js';
 import { buildEdition, type BuildResult } from './build.js';
-import { diffReport } from './diff.js';
+import { diffReport, writeDiffHtml } from './diff.js';
 import { fixMiddle, twoVolumeEdition, uniqueRun, VOLUME_ONE, VOLUME_TWO } from './edition.test-util.js';
 import { lazyBrowser } from './lazy-browser.js';
 
@@ -65,7 +65,7 @@ test('a rebuild redoes only the changed volume and gives the bytes of a clean bu
   const change = one.result.changes![0];
   assert.equal(change.volume, 1);
   assert.equal(change.collation.length > 0, true, 'the volume’s 校勘記 is new');
-  assert.match(one.result.lines.join('\n'), /卷九: leaf \d+[ab] changed \(1 page.*\), reflow ends at \d+[ab]; 校勘記/);
+  assert.match(one.result.lines.join('\n'), /卷九: leaf \d+[ab] changed \(1 page\), reflow ends at \d+[ab]; 校勘記 leaf \d+[ab] \(1 page, 1 page more\)/);
   const clean = await build('clean-1', 'dist-clean-1');
   assert.ok(one.pdf.equals(clean.pdf), 'PDF after the rebuild = PDF of a clean build');
   assert.ok(one.epub.equals(clean.epub), 'EPUB after the rebuild = EPUB of a clean build');
@@ -76,6 +76,14 @@ test('a rebuild redoes only the changed volume and gives the bytes of a clean bu
   assert.equal(report.volumes[0].pages[0].pdfPage, change.pages[0].pdfPage);
   assert.equal(report.corrections.length, 1);
   assert.equal(report.corrections[0].pdfPage, change.pages[0].pdfPage, 'the correction is on the changed page');
+  // diff --html: before and after images of the changed pages only, and the correction that changed them.
+  const html = await readFile(await writeDiffHtml(one.result.manifest!, new BuildCache(path.join(root, 'session')), path.join(root, 'heji.diff.html')), 'utf8');
+  const changedCount = change.pages.length + change.collation.length;
+  // The 校勘記's page is new: it has no before.
+  assert.equal((html.match(/<img alt="before-/g) ?? []).length, change.pages.length);
+  assert.equal((html.match(/<img alt="after-/g) ?? []).length, changedCount);
+  assert.ok(html.includes(report.corrections[0].locator), 'the correction is named with its locator');
+  assert.doesNotMatch(html, /<script/);
 
   // A character new to the book, in volume one: only volume one is printed again (volume two's fonts did not change).
   const other = await uniqueRun(dir, VOLUME_ONE, 0.3);
