@@ -33,7 +33,7 @@ import {
   type RenderOptions,
   type Template,
 } from '../render/pdf/index.js';
-import { assemblePdf, prepareRun } from '../render/pdf/assemble.js';
+import { assemblePdf } from '../render/pdf/assemble.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BrowserError, CHROMIUM_PATH, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
 import { hashKey, toolVersion, type BuildCache } from './cache.js';
@@ -282,7 +282,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
             }
           }, () => browser.browser.connected);
           await rm(htmlPath, { force: true });
-          parts[i] = await prepareRun(printed, job.chars);
+          parts[i] = printed;
           await options.cache?.put('pdf-run', job.key, parts[i]);
           killPoint('pdf-run-cached');
           report(job.run);
@@ -295,7 +295,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     }
   });
 
-  const bytes = await phase('pdf assemble', () => assemblePdf(parts, {
+  const bytes = await phase('pdf assemble', () => assemblePdf(parts.map((part, i) => ({ bytes: part, chars: jobs[i].chars })), {
     info: {
       title: config.meta.title,
       author: [config.meta.dynasty, config.meta.author].filter(Boolean).join(' '),

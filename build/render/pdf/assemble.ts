@@ -1,23 +1,15 @@
 /**
  * The PDF of a book from the PDFs of its browser runs (one a volume, or a
- * part of a long one). Each run's PDF is made ready on its own (prepareRun:
- * ToUnicode repaired with the characters that run prints), so it can be kept
- * and reused while other volumes change; assembling is merging, metadata,
- * outline, trim and bleed boxes and a deterministic save.
+ * part of a long one), as Chromium printed them (kept and reused while other
+ * volumes change): each run's ToUnicode maps repaired with the characters it
+ * prints, then merging, metadata, outline, trim and bleed boxes and a
+ * deterministic save.
  */
 import { PDFDocument, PDFName, PDFNumber } from 'pdf-lib';
-import { concatRuns, NotConcatenable } from './concat.js';
+import { concatRuns, NotConcatenable, type RunPdf } from './concat.js';
 import { PRODUCER, repairToUnicode, saveDeterministic, setInfo, setOutline, type OutlineEntry, type PdfInfo } from './postprocess.js';
 
 const PT_PER_MM = 72 / 25.4;
-
-/** One run's PDF as Chromium printed it → ready to keep: radicals in ToUnicode maps read as the ideographs printed. */
-export async function prepareRun(bytes: Uint8Array, textChars: ReadonlySet<string>): Promise<Uint8Array> {
-  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
-  repairToUnicode(doc, textChars);
-  // No object streams: assembling loads it again, faster when its objects lie in the open.
-  return doc.save({ useObjectStreams: false, updateFieldAppearances: false, addDefaultPage: false });
-}
 
 export interface AssembleOptions {
   info: PdfInfo;
@@ -31,7 +23,7 @@ export interface AssembleOptions {
  * outline, boxes, fixed dates and /ID — by concatenating the runs' objects
  * (concat.ts), or with pdf-lib for a run it cannot read that way.
  */
-export async function assemblePdf(runs: readonly Uint8Array[], options: AssembleOptions): Promise<Uint8Array> {
+export async function assemblePdf(runs: readonly RunPdf[], options: AssembleOptions): Promise<Uint8Array> {
   try {
     return concatRuns(runs, { info: options.info, outline: options.outline, producer: PRODUCER, bleed: options.bleed ? options.bleed * PT_PER_MM : undefined });
   } catch (error) {
@@ -41,10 +33,11 @@ export async function assemblePdf(runs: readonly Uint8Array[], options: Assemble
   return mergeWithPdfLib(runs, options);
 }
 
-async function mergeWithPdfLib(runs: readonly Uint8Array[], options: AssembleOptions): Promise<Uint8Array> {
+async function mergeWithPdfLib(runs: readonly RunPdf[], options: AssembleOptions): Promise<Uint8Array> {
   const out = await PDFDocument.create({ updateMetadata: false });
-  for (const bytes of runs) {
-    const src = await PDFDocument.load(bytes, { updateMetadata: false });
+  for (const run of runs) {
+    const src = await PDFDocument.load(run.bytes, { updateMetadata: false });
+    repairToUnicode(src, run.chars);
     for (const page of await out.copyPages(src, src.getPageIndices())) out.addPage(page);
   }
   if (options.bleed && options.bleed > 0) {

@@ -1,6 +1,6 @@
 /**
  * The book's PDF by concatenating its runs' objects: what Chromium printed
- * (through prepareRun) is read without falling back to pdf-lib, and the
+ * is read without falling back to pdf-lib, and the
  * result reads back in pdf-lib, pdf.js and poppler with every page, the
  * outline, the metadata and the trim box.
  */
@@ -15,7 +15,6 @@ import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
 import { renderOptionsFor } from '../../cli/pdf.js';
 import { pageSpecFor } from '../../layout/index.js';
 import { defaultEdition } from '../../parse/edition.js';
-import { prepareRun } from './assemble.js';
 import { concatRuns, parseRun } from './concat.js';
 import { outlineEntries, printedChars } from './index.js';
 import { planPages, renderHtml } from './html.js';
@@ -40,17 +39,17 @@ test('runs printed by Chromium are concatenated into one PDF that pdf-lib, pdf.j
   const { options } = await renderOptionsFor(layout, config);
   const planned = planPages(layout);
   const runs = [planned.slice(0, 20), planned.slice(20)];
-  const parts: Uint8Array[] = [];
+  const parts: Array<{ bytes: Uint8Array; chars: Set<string> }> = [];
   for (const [i, run] of runs.entries()) {
     const file = join(work, `run-${i}.html`);
     writeFileSync(file, renderHtml(layout, options, run).html);
     const tab = await browser.newPage();
     await tab.goto(`file://${file}`, { waitUntil: 'load' });
-    parts.push(await prepareRun(await tab.pdf({ preferCSSPageSize: true, printBackground: true, tagged: false, outline: false }), printedChars(run, options)));
+    parts.push({ bytes: await tab.pdf({ preferCSSPageSize: true, printBackground: true, tagged: false, outline: false }), chars: printedChars(run, options) });
     await tab.close();
   }
-  for (const part of parts) assert.equal(parseRun(part).pages.length, 20, 'read without the pdf-lib fallback');
-  assert.ok(parseRun(parts[0]).nodes.length > 1, 'a page tree of more than one level');
+  for (const part of parts) assert.equal(parseRun(part.bytes).pages.length, 20, 'read without the pdf-lib fallback');
+  assert.ok(parseRun(parts[0].bytes).nodes.length > 1, 'a page tree of more than one level');
   const info = { title: '禮經本義', author: '清 蔡德晉', language: 'zh-Hant', date: '2026-01-01' };
   const bytes = concatRuns(parts, { info, outline: outlineEntries(planned), producer: 'diaoban', bleed: 8.5 });
   assert.deepEqual(Buffer.from(concatRuns(parts, { info, outline: outlineEntries(planned), producer: 'diaoban', bleed: 8.5 })), Buffer.from(bytes), 'same input, same bytes');

@@ -5,13 +5,16 @@
  * one volume costs the concatenation of bytes, not a load and save of the
  * whole book in pdf-lib (which took most of a one-volume rebuild).
  *
- * It reads PDFs as prepareRun writes them (pdf-lib, no object streams, a
- * classic xref table, pages that carry their own resources and media box)
+ * It reads PDFs as Chromium (Skia) prints them — no object streams, a
+ * classic xref table, pages that carry their own resources and media box —
  * and checks that they are: anything else is refused, and the caller falls
- * back to pdf-lib. Deterministic: the /ID is a hash of the document.
+ * back to pdf-lib. Each run's ToUnicode maps are repaired on the way (radicals
+ * read as the ideographs the run prints). Deterministic: the /ID is a hash of
+ * the document; what Chromium dates (its info) is left out.
  */
 import { createHash } from 'node:crypto';
-import type { OutlineEntry, PdfInfo } from './postprocess.js';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { repairToUnicodeCMap, type OutlineEntry, type PdfInfo } from './postprocess.js';
 
 interface PdfObject {
   number: number;
@@ -32,11 +35,17 @@ interface ParsedRun {
 
 export class NotConcatenable extends Error {}
 
-const STREAM = Buffer.from('\nstream\n', 'latin1');
+const STREAM = Buffer.from('stream\n', 'latin1');
 const ENDSTREAM = Buffer.from('\nendstream', 'latin1');
+const ENDOBJ = Buffer.from('\nendobj', 'latin1');
 
 /** The run's objects, from its xref table. */
 export function parseRun(bytes: Uint8Array): ParsedRun {
+  const run = parseObjects(bytes);
+  return run;
+}
+
+function parseObjects(bytes: Uint8Array): ParsedRun {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tail = buf.subarray(Math.max(0, buf.length - 1024)).toString('latin1');
   const start = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
@@ -64,14 +73,17 @@ export function parseRun(bytes: Uint8Array): ParsedRun {
     const header = `${number} 0 obj\n`;
     if (buf.toString('latin1', offset, offset + header.length) !== header) throw new NotConcatenable(`object ${number} not at its offset`);
     const bodyAt = offset + header.length;
-    const end = buf.indexOf('\nendobj', bodyAt, 'latin1');
+    // A stream object's dictionary is followed by `stream` (after `>>` and white space); any other object ends at `endobj`.
+    const end = buf.indexOf(ENDOBJ, bodyAt);
     const streamAt = buf.indexOf(STREAM, bodyAt);
-    if (streamAt >= 0 && (end < 0 || streamAt < end)) {
-      const dict = buf.toString('latin1', bodyAt, streamAt);
-      const length = /\/Length (\d+)/.exec(dict);
+    if (streamAt >= 0 && (end < 0 || streamAt < end) && /^\s$/.test(String.fromCharCode(buf[streamAt - 1]))) {
+      const dict = buf.toString('latin1', bodyAt, streamAt).trimEnd();
+      if (!dict.endsWith('>>')) throw new NotConcatenable(`object ${number}: no dictionary before its stream`);
+      const length = /\/Length (\d+)(?! \d+ R)/.exec(dict);
       if (!length) throw new NotConcatenable(`object ${number}: stream without a direct /Length`);
-      const data = buf.subarray(streamAt + STREAM.length, streamAt + STREAM.length + Number(length[1]));
-      if (!buf.subarray(streamAt + STREAM.length + data.length, streamAt + STREAM.length + data.length + ENDSTREAM.length).equals(ENDSTREAM)) {
+      const from = streamAt + STREAM.length;
+      const data = buf.subarray(from, from + Number(length[1]));
+      if (!buf.subarray(from + data.length, from + data.length + ENDSTREAM.length).equals(ENDSTREAM)) {
         throw new NotConcatenable(`object ${number}: stream length does not match`);
       }
       objects.push({ number, dict, stream: data });
@@ -107,6 +119,29 @@ export function parseRun(bytes: Uint8Array): ParsedRun {
   return { objects, pages, catalog, pagesRoot, nodes, ...(info ? { info: Number(info[1]) } : {}) };
 }
 
+/**
+ * Radicals in the run's ToUnicode maps read as the ideographs it prints
+ * (postprocess.ts repairToUnicodeCMap): each map inflated, repaired, and
+ * deflated again where it changed.
+ */
+function repairRun(run: ParsedRun, textChars: ReadonlySet<string>): void {
+  const byNumber = new Map(run.objects.map((o) => [o.number, o]));
+  for (const o of run.objects) {
+    if (!/\/Type \/Font\b/.test(o.dict)) continue;
+    const ref = /\/ToUnicode (\d+) 0 R/.exec(o.dict);
+    const map = ref ? byNumber.get(Number(ref[1])) : undefined;
+    if (!map?.stream) continue;
+    const filtered = /\/Filter \/FlateDecode/.test(map.dict);
+    if (/\/Filter/.test(map.dict) && !filtered) throw new NotConcatenable(`ToUnicode ${map.number}: an unknown filter`);
+    const text = (filtered ? inflateSync(map.stream) : map.stream).toString('latin1');
+    const fixed = repairToUnicodeCMap(text, textChars);
+    if (fixed === null) continue;
+    const stream = deflateSync(Buffer.from(fixed, 'latin1'));
+    map.stream = stream;
+    map.dict = `<<\n/Filter /FlateDecode\n/Length ${stream.length}\n>>`;
+  }
+}
+
 /** UTF-16BE hex with a BOM, as pdf-lib writes text strings. */
 function textString(s: string): string {
   let hex = 'FEFF';
@@ -137,8 +172,19 @@ export interface ConcatOptions {
 
 const ID_SENTINEL = 'D1A0BA4ED1A0BA4ED1A0BA4ED1A0BA4E';
 
-export function concatRuns(runs: readonly Uint8Array[], options: ConcatOptions): Uint8Array {
-  const parsed = runs.map(parseRun);
+export interface RunPdf {
+  /** The run's PDF as Chromium printed it. */
+  bytes: Uint8Array;
+  /** The characters it prints, to repair its ToUnicode maps. */
+  chars: ReadonlySet<string>;
+}
+
+export function concatRuns(runs: readonly RunPdf[], options: ConcatOptions): Uint8Array {
+  const parsed = runs.map((run) => {
+    const p = parseRun(run.bytes);
+    repairRun(p, run.chars);
+    return p;
+  });
   // 1 catalog, 2 page tree, 3 info, then the outline, then the runs' objects.
   const CATALOG = 1;
   const PAGES = 2;

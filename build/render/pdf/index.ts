@@ -36,7 +36,8 @@ export {
   type PostProcessOptions,
 } from './postprocess.js';
 export { chineseNumeral } from './numerals.js';
-export { assemblePdf, prepareRun, type AssembleOptions } from './assemble.js';
+export { assemblePdf, type AssembleOptions } from './assemble.js';
+export type { RunPdf } from './concat.js';
 export { correctionMarksHtml, cropMarksHtml, CORRECTION_CIRCLE, type CorrectionMarkStyle } from './marks.js';
 export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
 export { repairRadical, isRadical, ideographsForRadical } from './radicals.js';
