@@ -49,10 +49,14 @@ export async function run(): Promise<Record<string, number | string>> {
   const base = '- find: 前儒所未及\n  replace: 先儒所未及\n  note: 據文淵閣本改\n  source: 文淵閣本\n';
   await writeFile(join(dir, 'corrections.yaml'), base);
   const browser = lazyBrowser();
+  // One cache a session, as watch keeps it: its memory (parsed sources, transformed volumes, layouts) lives with it.
+  const caches = new Map<string, BuildCache>();
   const build = async (cacheDir: string): Promise<{ ms: number; result: BuildResult; pdf: Buffer; epub: Buffer; pss: number }> => {
+    const cache = caches.get(cacheDir) ?? new BuildCache(cacheDir);
+    caches.set(cacheDir, cache);
     const t0 = performance.now();
     const { result, pss } = await peakMemory(() =>
-      buildEdition(dir, { out, targets: { pdf: true, epub: true }, progress: false, cache: new BuildCache(cacheDir), fontCache, browser: browser.get }),
+      buildEdition(dir, { out, targets: { pdf: true, epub: true }, progress: false, cache, fontCache, browser: browser.get }),
     );
     const ms = performance.now() - t0;
     if (!result.ok) throw new Error(result.lines.join('\n'));

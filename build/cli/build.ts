@@ -17,7 +17,7 @@ import { VFileMessage } from 'vfile-message';
 import { layoutVolumeWithCollation, assembleBook, pageSpecFor } from '../layout/index.js';
 import type { BookLayout, PageSpec, VolumeLayout } from '../layout/types.js';
 import { parseEditionYaml } from '../parse/index.js';
-import { dateFromSourceDateEpoch, popupLayersFromOption, renderEpub } from '../render/epub/index.js';
+import { dateFromSourceDateEpoch, popupLayersFromOption } from '../render/epub/index.js';
 import { planPages, volumeLabel } from '../render/pdf/index.js';
 import { editionFonts, fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
@@ -25,7 +25,7 @@ import type { EditionConfig } from '../tree/edition.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
 import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
 import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
-import { epubSubsetter } from './epub-fonts.js';
+import { renderEpubInThread } from './epub-thread.js';
 import { loadEdition } from './load.js';
 import { loadMemo } from './load-memo.js';
 import { countBySeverity } from './report.js';
@@ -313,8 +313,9 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
       const digest = sha256(bytes);
       let kept: string | undefined;
       if (cache) {
+        // Kept for diff --html (the next build's "before").
         kept = digest;
-        await cache.put('output', kept, bytes);
+        if (!(await cache.has('output', kept))) await phase('pdf keep', () => cache.put('output', kept!, bytes));
       }
       outputs.pdf = { path: path.resolve(out), sha256: digest, ...(kept ? { kept } : {}) };
       const reuse = result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} volume runs from the cache` : '';
@@ -327,16 +328,18 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   const epubJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.epub`);
     try {
-      const fonts = await loadFontsOnce(fontStackFor(config.fonts.main));
+      const specs = fontStackFor(config.fonts.main);
+      const fonts = await loadFontsOnce(specs);
       const epubOptions = {
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
         collation,
       };
       const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...volumeJson, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
-      const { bytes, cached } = cache
-        ? await phase('epub', () => cache.memo('epub', key, () => renderEpub(tree, { ...epubOptions, fonts, subset: epubSubsetter(cache), onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined })))
-        : { bytes: await renderEpub(tree, { ...epubOptions, fonts }), cached: false };
+      const progress = options.progress ? volumeProgress(`${id}.epub`) : undefined;
+      // In a worker thread, so that Chromium's driver (this thread) is not held up.
+      const render = (): Promise<Uint8Array> => renderEpubInThread(tree, epubOptions, specs, cache?.dir, progress);
+      const { bytes, cached } = cache ? await phase('epub', () => cache.memo('epub', key, render)) : { bytes: await render(), cached: false };
       await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));
       outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };
       lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB${cached ? ' (from the cache)' : ''}`);
@@ -345,7 +348,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
       lines.push(`${out}: not written: ${describe(error)}`);
     }
   };
-  // The EPUB is made in Node while Chromium prints in its own processes.
+  // The EPUB is made in a worker thread while this one drives Chromium.
   await Promise.all([options.targets.pdf ? pdfJob() : undefined, options.targets.epub ? epubJob() : undefined]);
   if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
 

@@ -129,6 +129,14 @@ export class BuildCache {
     }
   }
 
+  /** Whether an entry is there (not whether it is whole: get says that). */
+  async has(kind: string, key: string): Promise<boolean> {
+    return stat(this.path(kind, key)).then(
+      () => true,
+      () => false,
+    );
+  }
+
   async getJson<T>(kind: string, key: string): Promise<T | undefined> {
     const bytes = await this.get(kind, key);
     if (!bytes) return undefined;

@@ -162,6 +162,22 @@ export function runsOf(planned: readonly PlannedPage[], maxPages = 120): Planned
   return runs;
 }
 
+/** Tabs kept open between runs and builds, per browser: opening one costs ~120 ms (a target, request interception). */
+const idleTabs = new WeakMap<OfflineBrowser, BrowserPage[]>();
+
+async function takeTab(browser: OfflineBrowser): Promise<BrowserPage> {
+  const idle = idleTabs.get(browser) ?? [];
+  idleTabs.set(browser, idle);
+  for (let tab = idle.pop(); tab; tab = idle.pop()) if (!tab.isClosed()) return tab;
+  return browser.newPage();
+}
+
+function returnTab(browser: OfflineBrowser, tab: BrowserPage, keep: number): void {
+  const idle = idleTabs.get(browser) ?? [];
+  if (idle.length < keep) idle.push(tab);
+  else void tab.close().catch(() => undefined);
+}
+
 async function printRun(tab: BrowserPage, htmlPath: string): Promise<Uint8Array> {
   await tab.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 0 });
   await tab.evaluate('document.fonts.ready.then(() => true)');
@@ -211,7 +227,7 @@ async function charactersOf(runKey: string, run: PlannedPage[], options: RenderO
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes'>> {
-  const { options: renderOptions, fonts } = await renderOptionsFor(layout, config, options.root);
+  const { options: renderOptions, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.maxRunPages);
@@ -220,7 +236,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files).
   const { fonts: _sources, covers: _covers, ...rest } = renderOptions;
   const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
-  const runKeys = runs.map((run) => hashKey(optionsKey, JSON.stringify(run)));
+  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, JSON.stringify(run))));
   // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
   const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
   let sources;
@@ -252,13 +268,15 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
 
   const parts: Uint8Array[] = new Array(jobs.length);
   const todo: number[] = [];
-  for (let i = 0; i < jobs.length; i++) {
-    const hit = await options.cache?.get('pdf-run', jobs[i].key);
-    if (hit) {
-      parts[i] = hit;
-      report(jobs[i].run);
-    } else todo.push(i);
-  }
+  await phase('pdf cached runs', async () => {
+    for (let i = 0; i < jobs.length; i++) {
+      const hit = await options.cache?.get('pdf-run', jobs[i].key);
+      if (hit) {
+        parts[i] = hit;
+        report(jobs[i].run);
+      } else todo.push(i);
+    }
+  });
 
   if (todo.length > 0) await phase('pdf print', async () => {
     const own = options.browser === undefined;
@@ -266,19 +284,24 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
     try {
       let next = 0;
+      const tabs = Math.max(1, Math.min(options.concurrency ?? 2, todo.length));
       const worker = async (): Promise<void> => {
         while (next < todo.length) {
           const i = todo[next++];
           const job = jobs[i];
           const htmlPath = join(work, `run-${i}.html`);
           await writeFile(htmlPath, renderHtml(layout, { ...renderOptions, fonts: job.fonts }, job.run).html);
-          // A fresh tab per run: closing it also ends the print compositor that page.pdf starts (~100 MB each).
+          // Tabs are reused (each keeps its print compositor, ~100 MB): a run replaces the document of the one before.
           const printed = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, async () => {
-            const tab = await browser.newPage();
+            const tab = await takeTab(browser);
+            let whole = false;
             try {
-              return await printRun(tab, htmlPath);
+              const bytes = await printRun(tab, htmlPath);
+              whole = true;
+              return bytes;
             } finally {
-              await tab.close().catch(() => undefined);
+              if (whole && !own) returnTab(browser, tab, tabs);
+              else await tab.close().catch(() => undefined);
             }
           }, () => browser.browser.connected);
           await rm(htmlPath, { force: true });
@@ -288,7 +311,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
           report(job.run);
         }
       };
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, todo.length)) }, worker));
+      await Promise.all(Array.from({ length: tabs }, worker));
     } finally {
       if (own) await browser.close();
       await rm(work, { recursive: true, force: true });
@@ -322,7 +345,7 @@ export async function writePdf(
 ): Promise<PdfResult> {
   const result = await buildPdf(layout, config, options);
   try {
-    await writeFileAtomic(outPath, result.bytes, () => killPoint('pdf-output-temp'));
+    await phase('pdf write', () => writeFileAtomic(outPath, result.bytes, () => killPoint('pdf-output-temp')));
   } catch (error) {
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }

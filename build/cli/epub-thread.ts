@@ -1,0 +1,61 @@
+/**
+ * The EPUB made in a worker thread (epub-worker.ts), one worker for the
+ * process, started when first needed: the main thread stays free to drive
+ * Chromium while the EPUB's JavaScript runs on the other core. The worker
+ * does not keep the process alive between jobs.
+ */
+import { Worker } from 'node:worker_threads';
+import type { FontSpec } from '../fonts/index.js';
+import type { Root } from '../tree/types.js';
+import type { EpubJob } from './epub-worker.js';
+
+interface Pending {
+  resolve: (bytes: Uint8Array) => void;
+  reject: (error: Error) => void;
+  onVolume?: (done: number, total: number) => void;
+}
+
+let worker: Worker | undefined;
+const pending = new Map<number, Pending>();
+let nextId = 1;
+
+function start(): Worker {
+  const w = new Worker(new URL('./epub-thread.mjs', import.meta.url));
+  w.on('message', (m: { id: number; bytes?: Uint8Array; error?: string; progress?: [number, number] }) => {
+    const job = pending.get(m.id);
+    if (!job) return;
+    if (m.progress) {
+      job.onVolume?.(...m.progress);
+      return;
+    }
+    pending.delete(m.id);
+    if (pending.size === 0) w.unref();
+    if (m.bytes) job.resolve(new Uint8Array(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
+    else job.reject(new Error(m.error ?? 'the EPUB worker failed'));
+  });
+  const fail = (error: Error): void => {
+    for (const job of pending.values()) job.reject(error);
+    pending.clear();
+    worker = undefined;
+  };
+  w.on('error', fail);
+  w.on('exit', (code) => fail(new Error(`the EPUB worker stopped (exit ${code})`)));
+  return w;
+}
+
+export function renderEpubInThread(
+  tree: Root,
+  options: EpubJob['options'],
+  specs: FontSpec[],
+  cacheDir: string | undefined,
+  onVolume?: (done: number, total: number) => void,
+): Promise<Uint8Array> {
+  worker ??= start();
+  const w = worker;
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, onVolume });
+    w.ref();
+    w.postMessage({ id, tree, options, specs, ...(cacheDir ? { cacheDir } : {}) } satisfies EpubJob);
+  });
+}
