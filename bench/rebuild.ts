@@ -1,16 +1,18 @@
 /**
  * Benchmark of rebuilding 禮經本義 (PDF + EPUB) after a correction, each
  * figure a ratio to a clean build measured in the same run, as an editor's
- * session sees it (one process, the browser kept between builds, as `diaoban
- * watch` does):
- * - clean: empty build cache (the font cache warm, as on any machine that
+ * session sees it (one process, the browser and the build cache's memory
+ * kept between builds, as `diaoban watch` keeps them):
+ * - clean: an empty build cache (the font cache warm, as on any machine that
  *   has built once; the cold font cost is in bench/pdf.ts),
  * - nothing changed,
  * - a correction changing one character to a character already in the book,
  * - a correction bringing in a character new to the book (its volume's font
- *   subset changes; the other volumes' do not).
- * Each rebuild is checked: the PDF and EPUB are byte-identical to a clean
- * build of the same manuscript, and the one-character fix changes one page.
+ *   subsets change; the other volumes' do not).
+ * Each figure is the median of three builds (the machine is shared). The
+ * last rebuild of each kind is checked against a clean build of the same
+ * manuscript: the PDF and the EPUB must be byte-identical; and the
+ * one-character fix must change one page of text.
  * Targets: ≤ 10 %, ≤ 20 %, ≤ 5 % of clean.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -25,18 +27,22 @@ import { REPO } from '../build/layout/sample-trees.js';
 import { peakMemory } from './pdf.js';
 
 const WORK = join(REPO, 'manuscript', 'lijing-benyi');
+const REPEAT = 3;
 
-/** A run of `n` characters that occurs once in the source, in volume `volume` (by its text), and a character to put in its middle. */
-export async function uniqueSpot(dir: string, volumeIndex: number): Promise<string> {
+/** A run of six Han characters that occurs once in the book, from the second half of volume `index`. */
+async function uniqueSpot(dir: string, index: number, skip = 0): Promise<string> {
   const { tree, parsed } = await loadEdition(dir);
   const source = JSON.stringify(parsed.children);
-  const text = JSON.stringify(tree.children[volumeIndex]).match(/"value":"([^"\\]{12,})"/g) ?? [];
-  for (const value of text.slice(Math.floor(text.length / 2))) {
+  const values = JSON.stringify(tree.children[index]).match(/"value":"([^"\\]{12,})"/g) ?? [];
+  let found = 0;
+  for (const value of values.slice(Math.floor(values.length / 2))) {
     const run = value.slice(9, 9 + 6);
-    if (/^\p{Script=Han}{6}$/u.test(run) && source.split(run).length === 2) return run;
+    if (/^\p{Script=Han}{6}$/u.test(run) && source.split(run).length === 2 && found++ === skip) return run;
   }
   throw new Error('no unique run of six characters found');
 }
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function run(): Promise<Record<string, number | string>> {
   const root = await mkdtemp(join(tmpdir(), 'diaoban-bench-rebuild-'));
@@ -47,63 +53,83 @@ export async function run(): Promise<Record<string, number | string>> {
   // The edition as an editor has it: a corrections file with the issue's example.
   await writeFile(join(dir, 'edition.yaml'), `${await readFile(join(dir, 'edition.yaml'), 'utf8')}corrections: corrections.yaml\n`);
   const base = '- find: 前儒所未及\n  replace: 先儒所未及\n  note: 據文淵閣本改\n  source: 文淵閣本\n';
-  await writeFile(join(dir, 'corrections.yaml'), base);
+  const setCorrections = (extra = ''): Promise<void> => writeFile(join(dir, 'corrections.yaml'), base + extra);
+  await setCorrections();
   const browser = lazyBrowser();
   // One cache a session, as watch keeps it: its memory (parsed sources, transformed volumes, layouts) lives with it.
   const caches = new Map<string, BuildCache>();
-  const build = async (cacheDir: string): Promise<{ ms: number; result: BuildResult; pdf: Buffer; epub: Buffer; pss: number }> => {
+  // Timed builds are not sampled for memory (reading /proc costs the build time); one extra clean build is.
+  const build = async (cacheDir: string): Promise<{ ms: number; result: BuildResult; pdf: Buffer; epub: Buffer }> => {
     const cache = caches.get(cacheDir) ?? new BuildCache(cacheDir);
     caches.set(cacheDir, cache);
     const t0 = performance.now();
-    const { result, pss } = await peakMemory(() =>
-      buildEdition(dir, { out, targets: { pdf: true, epub: true }, progress: false, cache, fontCache, browser: browser.get }),
-    );
+    const result = await buildEdition(dir, { out, targets: { pdf: true, epub: true }, progress: false, cache, fontCache, browser: browser.get });
     const ms = performance.now() - t0;
     if (!result.ok) throw new Error(result.lines.join('\n'));
-    return { ms, result, pss, pdf: await readFile(join(out, 'lijing-benyi.pdf')), epub: await readFile(join(out, 'lijing-benyi.epub')) };
+    return { ms, result, pdf: await readFile(join(out, 'lijing-benyi.pdf')), epub: await readFile(join(out, 'lijing-benyi.epub')) };
   };
+  let cleanRuns = 0;
+  const clean = () => build(join(root, `clean-${cleanRuns++}`));
   try {
     // Warm-up, not timed: the font cache, Chromium started, the code's first run.
-    const warm = join(root, 'cache-warm');
-    await build(warm);
+    await clean();
+    const cleans = [await clean(), await clean(), await clean()];
+    const session = join(root, 'session');
+    await build(session);
 
-    const session = join(root, 'cache');
-    const clean = await build(session);
-    const none = await build(session);
+    const nones: number[] = [];
+    for (let i = 0; i < REPEAT; i++) nones.push((await build(session)).ms);
 
-    const spot = await uniqueSpot(dir, 8);
-    const [a, b, c, ...rest] = Array.from(spot);
-    const existing = b === '之' ? '也' : '之';
-    await writeFile(join(dir, 'corrections.yaml'), `${base}- find: ${spot}\n  replace: ${a}${existing}${c}${rest.join('')}\n  note: 一字之改\n`);
-    const one = await build(session);
-    const oneClean = await build(join(root, 'cache-clean-1'));
+    // One character to one the book has (之 or 也), in volume 9, three different places, each a rebuild.
+    const spots = [await uniqueSpot(dir, 8, 0), await uniqueSpot(dir, 8, 1), await uniqueSpot(dir, 8, 2)];
+    const fix = (spot: string, to: string, note = '一字之改'): string => {
+      const [a, b, ...rest] = Array.from(spot);
+      return `- find: ${spot}\n  replace: ${a}${b === to ? '也' : to}${rest.join('')}\n  note: ${note}\n`;
+    };
+    const ones: Array<Awaited<ReturnType<typeof build>>> = [];
+    let fixes = '';
+    for (const spot of spots) {
+      fixes += fix(spot, '之');
+      await setCorrections(fixes);
+      ones.push(await build(session));
+    }
+    const oneClean = await clean();
 
-    const later = await uniqueSpot(dir, 12);
-    const [x, , ...tail] = Array.from(later);
-    const fresh = '龘';
-    await writeFile(join(dir, 'corrections.yaml'), `${base}- find: ${spot}\n  replace: ${a}${existing}${c}${rest.join('')}\n  note: 一字之改\n- find: ${later}\n  replace: ${x}${fresh}${tail.join('')}\n`);
-    const newChar = await build(session);
-    const newClean = await build(join(root, 'cache-clean-2'));
+    // A character new to the book, in volume 13, three times (three new characters).
+    const later = [await uniqueSpot(dir, 12, 0), await uniqueSpot(dir, 12, 1), await uniqueSpot(dir, 12, 2)];
+    const news: Array<Awaited<ReturnType<typeof build>>> = [];
+    for (const [i, spot] of later.entries()) {
+      fixes += fix(spot, ['龘', '齉', '龗'][i], '新字');
+      await setCorrections(fixes);
+      news.push(await build(session));
+    }
+    const newClean = await clean();
 
-    const identical = (p: typeof one, q: typeof one): string => (p.pdf.equals(q.pdf) && p.epub.equals(q.epub) ? 'yes' : 'NO');
+    const identical = (p: { pdf: Buffer; epub: Buffer }, q: { pdf: Buffer; epub: Buffer }): string => (p.pdf.equals(q.pdf) && p.epub.equals(q.epub) ? 'yes' : 'NO');
     // Pages of the text (the 校勘記's own pages change too: they list the new entry).
-  const pagesChanged = (r: BuildResult): number => (r.changes ?? []).reduce((n, v) => n + v.pages.length, 0);
-    const pct = (ms: number): number => Math.round((ms / clean.ms) * 1000) / 10;
+    const pagesChanged = (r: BuildResult): number => (r.changes ?? []).reduce((n, v) => n + v.pages.length, 0);
+    const cleanMs = median(cleans.map((c) => c.ms));
+    const pct = (ms: number): number => Math.round((ms / cleanMs) * 1000) / 10;
+    const oneMs = median(ones.map((o) => o.ms));
+    const newMs = median(news.map((o) => o.ms));
+    const noneMs = median(nones);
     return {
-      pages: clean.result.manifest?.pages.length ?? 0,
-      clean_s: Math.round(clean.ms / 100) / 10,
-      nothing_changed_ms: Math.round(none.ms),
-      nothing_changed_pct_of_clean: pct(none.ms),
-      one_char_ms: Math.round(one.ms),
-      one_char_pct_of_clean: pct(one.ms),
-      one_char_pages_changed: pagesChanged(one.result),
-      one_char_report: (one.result.lines.find((l) => /changed \(/.test(l)) ?? '').trim(),
-      one_char_identical_to_clean: identical(one, oneClean),
-      new_char_ms: Math.round(newChar.ms),
-      new_char_pct_of_clean: pct(newChar.ms),
-      new_char_pages_changed: pagesChanged(newChar.result),
-      new_char_identical_to_clean: identical(newChar, newClean),
-      clean_peak_pss_mb: Math.round(clean.pss / 1e6),
+      pages: cleans[0].result.manifest?.pages.length ?? 0,
+      clean_s: Math.round(cleanMs / 100) / 10,
+      clean_runs_s: cleans.map((c) => (c.ms / 1000).toFixed(1)).join(' '),
+      nothing_changed_ms: Math.round(noneMs),
+      nothing_changed_pct_of_clean: pct(noneMs),
+      one_char_ms: Math.round(oneMs),
+      one_char_runs_ms: ones.map((o) => Math.round(o.ms)).join(' '),
+      one_char_pct_of_clean: pct(oneMs),
+      one_char_pages_changed: ones.map((o) => pagesChanged(o.result)).join(' '),
+      one_char_report: (ones[0].result.lines.find((l) => /changed \(/.test(l)) ?? '').trim(),
+      one_char_identical_to_clean: identical(ones[ones.length - 1], oneClean),
+      new_char_ms: Math.round(newMs),
+      new_char_runs_ms: news.map((o) => Math.round(o.ms)).join(' '),
+      new_char_pct_of_clean: pct(newMs),
+      new_char_identical_to_clean: identical(news[news.length - 1], newClean),
+      clean_peak_pss_mb: Math.round((await peakMemory(() => clean())).pss / 1e6),
     };
   } finally {
     await browser.close();

@@ -20,6 +20,8 @@ export interface PageRecord {
   hash: string;
   /** A page of the volume's 校勘記. */
   collation?: boolean;
+  /** A blank page (a verso left empty so that the next volume starts on a recto). */
+  blank?: boolean;
 }
 
 /** A page of the layout as the hash sees it: what is printed on it. */
@@ -48,6 +50,7 @@ export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, 
       leaf: `${front}${p.leaf}${p.side === 'recto' ? 'a' : 'b'}`,
       hash: createHash('sha256').update(salt).update(pageContent(p)).digest('hex').slice(0, 32),
       ...(p.page?.collation ? { collation: true } : {}),
+      ...(p.page ? {} : { blank: true }),
     };
   });
 }
@@ -65,7 +68,7 @@ export interface VolumeChange {
   pages: ChangedPage[];
   /** Changed pages of the volume's 校勘記 (a new correction changes its entry list as well as its page). */
   collation: ChangedPage[];
-  /** Pages the volume gained (+) or lost (−). */
+  /** Printed pages the volume gained (+) or lost (−); blank versos do not count. */
   grew: number;
   /** Of which its 校勘記's. */
   collationGrew: number;
@@ -89,11 +92,16 @@ export function changedPages(before: readonly PageRecord[], after: readonly Page
     for (let i = 0; i < Math.max(o.length, n.length); i++) {
       const page = i < n.length ? n[i] : o[i];
       if (i < n.length && i < o.length && o[i].hash === n[i].hash) continue;
+      // A blank verso that comes or goes is no plate to proof.
+      const blankOrNone = (r: PageRecord | undefined): boolean => r === undefined || r.blank === true;
+      if (blankOrNone(n[i]) && blankOrNone(o[i])) continue;
       (page.collation ? collation : pages).push({ pdfPage: page.pdfPage, leaf: page.leaf, ...(i >= n.length ? { removed: true } : {}) });
     }
-    const coll = (list: PageRecord[]): number => list.filter((r) => r.collation).length;
-    const collationGrew = coll(n) - coll(o);
-    if (pages.length + collation.length > 0) out.push({ volume, volumeLabel: (n[0] ?? o[0]).volumeLabel, pages, collation, grew: n.length - o.length, collationGrew });
+    // Growth counts printed pages: a blank verso that comes or goes is not a page of text.
+    const count = (list: PageRecord[], collation: boolean): number => list.filter((r) => !r.blank && Boolean(r.collation) === collation).length;
+    const collationGrew = count(n, true) - count(o, true);
+    const textGrew = count(n, false) - count(o, false);
+    if (pages.length + collation.length > 0) out.push({ volume, volumeLabel: (n[0] ?? o[0]).volumeLabel, pages, collation, grew: textGrew + collationGrew, collationGrew });
   }
   return out;
 }
