@@ -28,6 +28,7 @@ import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
 import { renderEpubInThread } from './epub-thread.js';
 import { loadEdition } from './load.js';
 import { loadMemo } from './load-memo.js';
+import { lazyBrowser } from './lazy-browser.js';
 import { countBySeverity } from './report.js';
 import { loadTemplate, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
@@ -277,6 +278,23 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   }
 
   await removeStaleTemps(options.out);
+  // Chromium starts while the edition is read and laid out (a build that prints nothing closes it unused).
+  const own = options.targets.pdf && options.browser === undefined ? lazyBrowser() : undefined;
+  const browser = options.browser ?? own?.get;
+  if (options.targets.pdf && typeof browser === 'function') void browser().catch(() => undefined);
+  try {
+    return await buildLoaded(dir, options, { cache, previous, inputs, mKey, browser });
+  } finally {
+    await own?.close();
+  }
+}
+
+async function buildLoaded(
+  dir: string,
+  options: BuildOptions,
+  context: { cache: BuildCache | undefined; previous: Manifest | undefined; inputs: string; mKey: string; browser: BrowserSource | undefined },
+): Promise<BuildResult> {
+  const { cache, previous, inputs, mKey } = context;
   const loaded = await phase('load', () => loadEdition(dir, cache ? { memo: loadMemo(cache) } : {}));
   const lines: string[] = [];
   const config = loaded.config;
@@ -304,7 +322,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
     const out = path.join(options.out, `${id}.pdf`);
     try {
       const result = await phase('pdf', () => writePdf(layout, config, out, {
-        browser: options.browser,
+        browser: context.browser,
         cache,
         fontCache: options.fontCache,
         onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,

@@ -50,7 +50,7 @@ export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, 
       leaf: `${front}${p.leaf}${p.side === 'recto' ? 'a' : 'b'}`,
       hash: createHash('sha256').update(salt).update(pageContent(p)).digest('hex').slice(0, 32),
       ...(p.page?.collation ? { collation: true } : {}),
-      ...(p.page ? {} : { blank: true }),
+      ...(p.page && p.page.columns.length > 0 ? {} : { blank: true }),
     };
   });
 }

@@ -172,10 +172,15 @@ async function takeTab(browser: OfflineBrowser): Promise<BrowserPage> {
   return browser.newPage();
 }
 
-function returnTab(browser: OfflineBrowser, tab: BrowserPage, keep: number): void {
+async function returnTab(browser: OfflineBrowser, tab: BrowserPage, keep: number): Promise<void> {
   const idle = idleTabs.get(browser) ?? [];
-  if (idle.length < keep) idle.push(tab);
-  else void tab.close().catch(() => undefined);
+  if (idle.length >= keep) {
+    await tab.close().catch(() => undefined);
+    return;
+  }
+  // The run's pages are let go while the tab waits (a blank document is a few MB, a volume's pages a hundred).
+  await tab.goto('about:blank').catch(() => undefined);
+  idle.push(tab);
 }
 
 async function printRun(tab: BrowserPage, htmlPath: string): Promise<Uint8Array> {
@@ -284,7 +289,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
     try {
       let next = 0;
-      const tabs = Math.max(1, Math.min(options.concurrency ?? 2, todo.length));
+      const tabs = Math.max(1, Math.min(options.concurrency ?? Number(process.env.DIAOBAN_TABS ?? 2), todo.length));
       const worker = async (): Promise<void> => {
         while (next < todo.length) {
           const i = todo[next++];
@@ -300,7 +305,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
               whole = true;
               return bytes;
             } finally {
-              if (whole && !own) returnTab(browser, tab, tabs);
+              if (whole && !own) await returnTab(browser, tab, tabs);
               else await tab.close().catch(() => undefined);
             }
           }, () => browser.browser.connected);
