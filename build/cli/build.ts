@@ -327,13 +327,12 @@ async function buildLoaded(
         fontCache: options.fontCache,
         onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,
       }));
-      const bytes = readFileSync(out);
-      const digest = sha256(bytes);
+      const digest = result.sha256;
       let kept: string | undefined;
       if (cache) {
         // Kept for diff --html (the next build's "before").
         kept = digest;
-        if (!(await cache.has('output', kept))) await phase('pdf keep', () => cache.put('output', kept!, bytes));
+        await phase('pdf keep', () => cache.keepFile('output', out, digest));
       }
       outputs.pdf = { path: path.resolve(out), sha256: digest, ...(kept ? { kept } : {}) };
       const reuse = result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} volume runs from the cache` : '';

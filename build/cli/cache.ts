@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killPoint } from './kill-point.js';
@@ -72,6 +72,11 @@ export interface CacheStats {
 export class BuildCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0 };
   private readonly tmp: string;
+  /** Entries read or written lately, checked once, kept in memory (a watch session reads the same runs again). */
+  private readonly recent = new Map<string, Uint8Array>();
+  private recentBytes = 0;
+  private static readonly RECENT_MAX = 32 << 20;
+  private builds = 0;
 
   constructor(readonly dir: string = DEFAULT_CACHE_DIR) {
     this.tmp = join(dir, 'tmp');
@@ -91,8 +96,28 @@ export class BuildCache {
     return join(this.dir, kind, key.slice(0, 2), key);
   }
 
+  private remember(kind: string, key: string, payload: Uint8Array): void {
+    if (payload.byteLength > BuildCache.RECENT_MAX / 8) return;
+    const id = `${kind}/${key}`;
+    if (this.recent.has(id)) return;
+    this.recent.set(id, payload);
+    this.recentBytes += payload.byteLength;
+    // Oldest first out.
+    for (const [k, v] of this.recent) {
+      if (this.recentBytes <= BuildCache.RECENT_MAX) break;
+      this.recent.delete(k);
+      this.recentBytes -= v.byteLength;
+    }
+  }
+
   /** The entry's payload; undefined when absent or damaged (then removed). */
   async get(kind: string, key: string): Promise<Uint8Array | undefined> {
+    const known = this.recent.get(`${kind}/${key}`);
+    // Still there (not pruned, not deleted by hand): then what was read whole is still whole.
+    if (known && (await this.has(kind, key))) {
+      this.stats.hits++;
+      return known;
+    }
     const file = this.path(kind, key);
     let bytes: Uint8Array;
     try {
@@ -112,6 +137,7 @@ export class BuildCache {
     // Recently used entries survive pruning.
     const now = new Date();
     await utimes(file, now, now).catch(() => undefined);
+    this.remember(kind, key, payload);
     return payload;
   }
 
@@ -123,6 +149,7 @@ export class BuildCache {
       await writeFile(temp, encode(payload));
       killPoint(`cache-temp-${kind}`);
       await rename(temp, file);
+      this.remember(kind, key, payload);
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
@@ -135,6 +162,35 @@ export class BuildCache {
       () => true,
       () => false,
     );
+  }
+
+  /**
+   * A file kept as it is under its own SHA-256 (an output, for diff --html):
+   * hard-linked into the store when it can be (no copy of megabytes), else copied.
+   */
+  async keepFile(kind: string, file: string, sha256: string): Promise<void> {
+    const target = this.path(kind, sha256);
+    if (await this.has(kind, sha256)) return;
+    await mkdir(dirname(target), { recursive: true });
+    const temp = join(this.tmp, `${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await link(file, temp).catch(() => copyFile(file, temp));
+      await rename(temp, target);
+    } finally {
+      await rm(temp, { force: true });
+    }
+  }
+
+  /** A file kept by keepFile, when it is there and still has the content its name says. */
+  async getFile(kind: string, sha256: string): Promise<Uint8Array | undefined> {
+    const bytes = await readFile(this.path(kind, sha256)).catch(() => undefined);
+    if (!bytes) return undefined;
+    if (createHash('sha256').update(bytes).digest('hex') !== sha256) {
+      this.stats.corrupt++;
+      await rm(this.path(kind, sha256), { force: true });
+      return undefined;
+    }
+    return bytes;
   }
 
   async getJson<T>(kind: string, key: string): Promise<T | undefined> {
@@ -165,6 +221,8 @@ export class BuildCache {
    * first (every hit touches its entry). Manifests are kept.
    */
   async prune(maxBytes: number, keepKinds: readonly string[] = ['manifest']): Promise<number> {
+    // Scanning the store costs a stat an entry: on a process's first build, then every twentieth.
+    if (this.builds++ % 20 !== 0) return 0;
     const entries: Array<{ file: string; size: number; time: number }> = [];
     let total = 0;
     for (const kind of await readdir(this.dir).catch(() => [] as string[])) {

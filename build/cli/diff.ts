@@ -70,8 +70,8 @@ function pdftoppm(pdf: string, page: number, prefix: string): Promise<string> {
 /** dist/<edition>.diff.html: the changed pages before and after, and the corrections that changed them. */
 export async function writeDiffHtml(manifest: Manifest, cache: BuildCache, target: string): Promise<string> {
   const { report } = diffReport(manifest);
-  const before = manifest.previous?.pdf?.kept ? await cache.get('output', manifest.previous.pdf.kept) : undefined;
-  const after = manifest.outputs.pdf?.kept ? await cache.get('output', manifest.outputs.pdf.kept) : undefined;
+  const before = manifest.previous?.pdf?.kept ? await cache.getFile('output', manifest.previous.pdf.kept) : undefined;
+  const after = manifest.outputs.pdf?.kept ? await cache.getFile('output', manifest.outputs.pdf.kept) : undefined;
   const work = await mkdtemp(path.join(tmpdir(), 'diaoban-diff-'));
   try {
     const oldPdf = path.join(work, 'before.pdf');

@@ -10,6 +10,7 @@
  * over the output, so an old PDF is never replaced by a half-written one.
  * A rebuild prints only the runs whose HTML changed.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -80,6 +81,8 @@ export interface PdfResult {
   /** Browser runs printed now, and found in the cache. */
   printed: number;
   reused: number;
+  /** SHA-256 of the PDF written. */
+  sha256: string;
 }
 
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
@@ -231,7 +234,7 @@ async function charactersOf(runKey: string, run: PlannedPage[], options: RenderO
 }
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
-export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes'>> {
+export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256'>> {
   const { options: renderOptions, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
@@ -241,7 +244,9 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files).
   const { fonts: _sources, covers: _covers, ...rest } = renderOptions;
   const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
-  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, JSON.stringify(run))));
+  // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
+  // grows or shrinks leaves the runs after it as they were.
+  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, JSON.stringify(run, (key, value) => (key === 'number' ? undefined : value)))));
   // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
   const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
   let sources;
@@ -354,7 +359,15 @@ export async function writePdf(
   } catch (error) {
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }
-  return { pages: result.pages, bytes: result.bytes.byteLength, uncovered: result.uncovered, planned: result.planned, printed: result.printed, reused: result.reused };
+  return {
+    pages: result.pages,
+    bytes: result.bytes.byteLength,
+    uncovered: result.uncovered,
+    planned: result.planned,
+    printed: result.printed,
+    reused: result.reused,
+    sha256: createHash('sha256').update(result.bytes).digest('hex'),
+  };
 }
 
 export { BrowserError };
