@@ -149,7 +149,7 @@ export async function renderOptionsFor(
  * recto, so the merged PDF keeps rectos odd; a run depends only on its own
  * volume, so a change elsewhere leaves it as it was.
  */
-export function runsOf(planned: readonly PlannedPage[], maxPages = 120): PlannedPage[][] {
+export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 120)): PlannedPage[][] {
   const limit = Math.max(2, maxPages - (maxPages % 2));
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];
@@ -249,9 +249,18 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, JSON.stringify(run, (key, value) => (key === 'number' ? undefined : value)))));
   // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
   const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
-  let sources;
+  // Fonts a volume: its runs share one subset (a tab that printed one run of a volume has it loaded for the next).
+  const volumeChars = new Map<number, Set<string>>();
+  runs.forEach((run, i) => {
+    const set = volumeChars.get(run[0].volume) ?? new Set<string>();
+    for (const c of runChars[i]) set.add(c);
+    volumeChars.set(run[0].volume, set);
+  });
+  const volumes = [...volumeChars.keys()];
+  let sources: FontSource[][];
   try {
-    sources = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache));
+    const perVolume = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, volumes.map((v) => [...volumeChars.get(v)!].join('')), fontCache));
+    sources = runs.map((run) => perVolume[volumes.indexOf(run[0].volume)]);
   } catch (error) {
     throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
   }
