@@ -124,7 +124,7 @@ export async function run(): Promise<Record<string, number | string>> {
       one_char_runs_ms: ones.map((o) => Math.round(o.ms)).join(' '),
       one_char_pct_of_clean: pct(oneMs),
       one_char_pages_changed: ones.map((o) => pagesChanged(o.result)).join(' '),
-      one_char_report: (ones[0].result.lines.find((l) => /changed \(/.test(l)) ?? '').trim(),
+      one_char_report: ones.map((o) => (o.result.lines.find((l) => /changed \(/.test(l)) ?? '').trim()).join(' | '),
       one_char_identical_to_clean: identical(ones[ones.length - 1], oneClean),
       new_char_ms: Math.round(newMs),
       new_char_runs_ms: news.map((o) => Math.round(o.ms)).join(' '),

@@ -315,7 +315,7 @@ async function buildLoaded(
   const layout = await phase('layout', () => layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
   const planned = planPages(layout);
   const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);
-  const pages = pageRecords(planned, config.meta.title, salt);
+  const pages = pageRecords(planned, config.meta.title, salt, template.definition.correctionMark === 'number');
   const outputs: Manifest['outputs'] = {};
 
   const pdfJob = async (): Promise<void> => {

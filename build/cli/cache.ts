@@ -97,9 +97,14 @@ export class BuildCache {
   }
 
   private remember(kind: string, key: string, payload: Uint8Array): void {
-    if (payload.byteLength > BuildCache.RECENT_MAX / 8) return;
     const id = `${kind}/${key}`;
-    if (this.recent.has(id)) return;
+    // A key written again (a manifest) has new content: the old is forgotten in any case.
+    const old = this.recent.get(id);
+    if (old) {
+      this.recent.delete(id);
+      this.recentBytes -= old.byteLength;
+    }
+    if (payload.byteLength > BuildCache.RECENT_MAX / 8) return;
     this.recent.set(id, payload);
     this.recentBytes += payload.byteLength;
     // Oldest first out.

@@ -24,18 +24,23 @@ export interface PageRecord {
   blank?: boolean;
 }
 
-/** A page of the layout as the hash sees it: what is printed on it. */
-function pageContent(p: PlannedPage): string {
+/**
+ * A page of the layout as the hash sees it: what is printed on it — not its
+ * number in the book, and not its correction marks' numbers where the marks
+ * are ○ (a fix earlier in the volume renumbers them, and nothing printed changes).
+ */
+function pageContent(p: PlannedPage, markNumbers: boolean): string {
   if (!p.page) return JSON.stringify({ blank: p.side, title: p.volumeTitle, leaf: p.leaf });
-  const { number: _book, ...rest } = p.page;
-  return JSON.stringify(rest);
+  const { number: _book, corrections, ...rest } = p.page;
+  const marks = corrections?.map((m) => (markNumbers ? m : { ...m, number: 0 }));
+  return JSON.stringify({ ...rest, ...(marks ? { corrections: marks } : {}) });
 }
 
 /**
  * One record a PDF page. `salt` holds what every page depends on besides
  * its layout (template, page size, book title): a change there changes all.
  */
-export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, salt: string): PageRecord[] {
+export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, salt: string, markNumbers = true): PageRecord[] {
   // Leaves are counted again after the front matter: pages before a volume's restart are its 提要's.
   const restart = new Map<number, number>();
   planned.forEach((p, i) => {
@@ -48,7 +53,7 @@ export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, 
       volumeLabel: volumeLabel(p.volumeTitle, bookTitle),
       pdfPage: i + 1,
       leaf: `${front}${p.leaf}${p.side === 'recto' ? 'a' : 'b'}`,
-      hash: createHash('sha256').update(salt).update(pageContent(p)).digest('hex').slice(0, 32),
+      hash: createHash('sha256').update(salt).update(pageContent(p, markNumbers)).digest('hex').slice(0, 32),
       ...(p.page?.collation ? { collation: true } : {}),
       ...(p.page && p.page.columns.length > 0 ? {} : { blank: true }),
     };

@@ -35,9 +35,14 @@ interface Built {
   epub: Buffer;
 }
 
+/** One cache instance a folder, as a watch session keeps it (with its memory). */
+const caches = new Map<string, BuildCache>();
+
 async function build(cache: string, out = 'dist'): Promise<Built> {
   const target = path.join(root, out);
-  const result = await buildEdition(dir, { out: target, targets: { pdf: true, epub: true }, progress: false, cache: new BuildCache(path.join(root, cache)), browser: browser.get });
+  const store = caches.get(cache) ?? new BuildCache(path.join(root, cache));
+  caches.set(cache, store);
+  const result = await buildEdition(dir, { out: target, targets: { pdf: true, epub: true }, progress: false, cache: store, browser: browser.get });
   assert.ok(result.ok, result.lines.join('\n'));
   return { result, pdf: await readFile(path.join(target, 'heji.pdf')), epub: await readFile(path.join(target, 'heji.epub')) };
 }
@@ -85,9 +90,16 @@ test('a rebuild redoes only the changed volume and gives the bytes of a clean bu
   assert.ok(html.includes(report.corrections[0].locator), 'the correction is named with its locator');
   assert.doesNotMatch(html, /<script/);
 
+  // A second fix in the same volume: the report names its page only (not the first fix's again).
+  const second = await uniqueRun(dir, VOLUME_TWO, 0.8);
+  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(second, '也'));
+  const two = await build('session');
+  assert.equal(textPages(two.result), 1);
+  assert.notDeepEqual(two.result.changes![0].pages, change.pages, 'the second fix is on another page');
+
   // A character new to the book, in volume one: only volume one is printed again (volume two's fonts did not change).
   const other = await uniqueRun(dir, VOLUME_ONE, 0.3);
-  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(other, '龘'));
+  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(second, '也') + fixMiddle(other, '龘'));
   const fresh = await build('session');
   assert.match(reuse(fresh.result), /1 of 2 volume runs from the cache/);
   assert.deepEqual(fresh.result.changes!.map((c) => c.volume), [0]);

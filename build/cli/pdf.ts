@@ -177,13 +177,13 @@ async function takeTab(browser: OfflineBrowser): Promise<BrowserPage> {
 
 async function returnTab(browser: OfflineBrowser, tab: BrowserPage, keep: number): Promise<void> {
   const idle = idleTabs.get(browser) ?? [];
-  if (idle.length >= keep) {
-    await tab.close().catch(() => undefined);
-    return;
-  }
-  // The run's pages are let go while the tab waits (a blank document is a few MB, a volume's pages a hundred).
-  await tab.goto('about:blank').catch(() => undefined);
-  idle.push(tab);
+  if (idle.length >= keep) await tab.close().catch(() => undefined);
+  else idle.push(tab);
+}
+
+/** The last run's pages let go while the tabs wait for the next build (a blank document is a few MB, a run's pages a hundred). */
+async function blankIdleTabs(browser: OfflineBrowser): Promise<void> {
+  await Promise.all((idleTabs.get(browser) ?? []).map((tab) => tab.goto('about:blank').catch(() => undefined)));
 }
 
 async function printRun(tab: BrowserPage, htmlPath: string): Promise<Uint8Array> {
@@ -246,7 +246,15 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
-  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, JSON.stringify(run, (key, value) => (key === 'number' ? undefined : value)))));
+  // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
+  const numbered = renderOptions.template.definition.correctionMark === 'number';
+  const unprinted = function (this: Record<string, unknown>, key: string, value: unknown): unknown {
+    if (key !== 'number') return value;
+    if ('pageInVolume' in this) return undefined;
+    if ('cell' in this && !numbered) return undefined;
+    return value;
+  };
+  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, JSON.stringify(run, unprinted))));
   // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
   const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
   // Fonts a volume: its runs share one subset (a tab that printed one run of a volume has it loaded for the next).
@@ -331,6 +339,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
         }
       };
       await Promise.all(Array.from({ length: tabs }, worker));
+      if (!own) await blankIdleTabs(browser);
     } finally {
       if (own) await browser.close();
       await rm(work, { recursive: true, force: true });
