@@ -16,6 +16,7 @@ import type { Root } from '../../tree/types.js';
 import { META, h, note, p, vol } from './fixtures.test-util.js';
 import { findAll, parseXhtml, unzip } from './read-epub.test-util.js';
 import { renderEpub } from './index.js';
+import { forgetChapterDocuments } from './package.js';
 
 function corrected(): Root {
   const tree: Root = {
@@ -85,4 +86,16 @@ test('epubcheck: an EPUB with a 校勘記 has 0 errors and 0 warnings', async ()
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('a rebuild that reuses unchanged chapters gives the bytes of a fresh build', async () => {
+  forgetChapterDocuments();
+  await renderEpub(corrected(), {});
+  const changed = corrected();
+  changed.children[1].children.push(p('text', '禮成樂備'));
+  const reused = await renderEpub(changed, {});
+  forgetChapterDocuments();
+  const fresh = await renderEpub(changed, {});
+  assert.ok(Buffer.from(reused).equals(Buffer.from(fresh)));
+  assert.match(await volume(reused, 2), /禮成樂備/);
 });

@@ -5,6 +5,7 @@
  * library's entries itself (zip.ts) with one fixed date. `mimetype` stays
  * the first, stored entry.
  */
+import { createHash } from 'node:crypto';
 import { EPub, type Chapter, type Options } from 'epub-gen-memory';
 import { writeZip } from './zip.js';
 
@@ -31,19 +32,71 @@ class DeterministicEpub extends EPub {
     (this.options.fonts as Array<{ filename: string }>).forEach((font, i) => dir.file(font.filename, this.fixed.fontBytes[i]));
   }
 
-  async build(): Promise<Uint8Array> {
+  /** The library's entries, in its order, zipped with Node's zlib (zip.ts: faster than jszip's pako, and per-entry reuse). */
+  async build(replace: ReadonlyMap<string, Uint8Array> = new Map(), made?: Map<string, Uint8Array>): Promise<Uint8Array> {
     await this.render();
-    // The library's entries, in its order, zipped with Node's zlib (zip.ts: faster than jszip's pako, and per-entry reuse).
     const entries = await Promise.all(
-      Object.values(this.zip.files).map(async (entry) =>
-        entry.dir ? { name: entry.name } : { name: entry.name, data: await entry.async('uint8array'), store: entry.name === 'mimetype' },
-      ),
+      Object.values(this.zip.files).map(async (entry) => {
+        if (entry.dir) return { name: entry.name };
+        const data = replace.get(entry.name) ?? (await entry.async('uint8array'));
+        if (made?.has(entry.name)) made.set(entry.name, data);
+        return { name: entry.name, data, store: entry.name === 'mimetype' };
+      }),
     );
     return writeZip(entries, this.fixed.date);
   }
 }
 
+/**
+ * Chapter documents the library made, by what they were made from: the
+ * library parses, re-serialises and templates every chapter on every build,
+ * which a rebuild after a correction need do for its volume only. The
+ * package documents (OPF, nav, NCX) read chapters' titles and file names,
+ * not their content, so a remembered chapter is given to the library empty
+ * and its document put back.
+ */
+const chapterDocuments = new Map<string, Uint8Array>();
+let rememberedBytes = 0;
+
+/** Forgets the remembered chapter documents (memory; the output is the same either way). */
+export function forgetChapterDocuments(): void {
+  chapterDocuments.clear();
+  rememberedBytes = 0;
+}
+
+function chapterKey(options: Options, chapter: Chapter): string {
+  const o = options as Options & Record<string, unknown>;
+  return createHash('sha256')
+    .update(JSON.stringify([o.chapterXHTML, o.lang, o.prependChapterTitles, o.version, chapter]))
+    .digest('hex');
+}
+
 /** Runs epub-gen-memory with fixed identifier, fonts and dates; returns the EPUB bytes. */
 export function buildPackage(options: Options, chapters: readonly Chapter[], fixed: FixedParts): Promise<Uint8Array> {
-  return new DeterministicEpub(options, chapters, fixed).build();
+  const keys = chapters.map((c) => chapterKey(options, c));
+  const replace = new Map<string, Uint8Array>();
+  const made = new Map<string, Uint8Array>();
+  const given = chapters.map((chapter, i) => {
+    const known = chapterDocuments.get(keys[i]);
+    const name = `OEBPS/${chapter.filename}`;
+    if (!known || !chapter.filename) {
+      made.set(name, new Uint8Array(0));
+      return chapter;
+    }
+    replace.set(name, known);
+    return { ...chapter, content: '' };
+  });
+  return new DeterministicEpub(options, given, fixed).build(replace, made).then((bytes) => {
+    chapters.forEach((chapter, i) => {
+      const document = made.get(`OEBPS/${chapter.filename}`);
+      if (!document?.byteLength) return;
+      if (rememberedBytes > 32 << 20) {
+        chapterDocuments.clear();
+        rememberedBytes = 0;
+      }
+      chapterDocuments.set(keys[i], document);
+      rememberedBytes += document.byteLength;
+    });
+    return bytes;
+  });
 }
