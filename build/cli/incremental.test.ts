@@ -65,7 +65,8 @@ test('a rebuild redoes only the changed volume and gives the bytes of a clean bu
   const run = await uniqueRun(dir, VOLUME_TWO);
   await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之'));
   const one = await build('session');
-  assert.match(reuse(one.result), /1 of 2 volume runs from the cache/);
+  // Volume one's run is reused; volume two's text and its new 校勘記 are printed.
+  assert.match(reuse(one.result), /1 of 3 runs from the cache/);
   assert.equal(textPages(one.result), 1, one.result.lines.join('\n'));
   const change = one.result.changes![0];
   assert.equal(change.volume, 1);
@@ -101,7 +102,8 @@ test('a rebuild redoes only the changed volume and gives the bytes of a clean bu
   const other = await uniqueRun(dir, VOLUME_ONE, 0.3);
   await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(second, '也') + fixMiddle(other, '龘'));
   const fresh = await build('session');
-  assert.match(reuse(fresh.result), /1 of 2 volume runs from the cache/);
+  // Volume two's text and 校勘記 are reused; volume one's text and new 校勘記 are printed.
+  assert.match(reuse(fresh.result), /2 of 4 runs from the cache/);
   assert.deepEqual(fresh.result.changes!.map((c) => c.volume), [0]);
   const clean2 = await build('clean-2', 'dist-clean-2');
   assert.ok(fresh.pdf.equals(clean2.pdf), 'PDF with a new character = PDF of a clean build');

@@ -145,9 +145,10 @@ export async function renderOptionsFor(
 
 /**
  * Cuts the planned pages into browser runs: one a volume, a volume longer
- * than `maxPages` in parts of an even length (memory). Each run starts on a
- * recto, so the merged PDF keeps rectos odd; a run depends only on its own
- * volume, so a change elsewhere leaves it as it was.
+ * than `maxPages` in parts of an even length, its 校勘記 apart (when it
+ * starts on a recto). Each run starts on a recto, so the merged PDF keeps
+ * rectos odd; a run depends only on its own pages, so a change elsewhere
+ * leaves it as it was.
  */
 export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 120)): PlannedPage[][] {
   const limit = Math.max(2, maxPages - (maxPages % 2));
@@ -155,7 +156,9 @@ export function runsOf(planned: readonly PlannedPage[], maxPages = Number(proces
   let current: PlannedPage[] = [];
   planned.forEach((p, i) => {
     const volumeStart = i > 0 && planned[i - 1].volume !== p.volume;
-    if (current.length > 0 && (volumeStart || current.length >= limit)) {
+    // A volume's 校勘記 is a run of its own: every new correction changes it, and it is short to print again.
+    const sectionStart = p.page?.collation === true && planned[i - 1]?.page?.collation !== true && current.length % 2 === 0;
+    if (current.length > 0 && (volumeStart || sectionStart || current.length >= limit)) {
       runs.push(current);
       current = [];
     }

@@ -83,13 +83,13 @@ test('the 校勘記 comes after the text and moves none of it; it cites every co
   const spec = pageSpecFor('siku');
   const plain = layoutVolume(tree.children[0], 0, spec);
   const collated = layoutVolumeWithCollation(tree.children[0], 0, spec, { collation: true, numbered: true });
-  // Every page of the text is as without the section; the section starts a page of its own, leaves numbered on.
+  // Every page of the text is as without the section; the section starts a leaf of its own (a recto), leaves numbered on.
   assert.equal(pagesJson(collated, plain.pages.length), pagesJson(plain, plain.pages.length));
-  const first = collated.pages[plain.pages.length];
   const last = plain.pages[plain.pages.length - 1];
-  assert.equal(first.pageInVolume, last.pageInVolume + 1);
-  assert.equal(first.side, last.side === 'recto' ? 'verso' : 'recto');
-  assert.equal(first.leaf, last.side === 'recto' ? last.leaf : last.leaf + 1);
+  const first = collated.pages.find((p) => p.collation)!;
+  assert.equal(first.side, 'recto');
+  assert.equal(first.leaf, last.leaf + 1);
+  assert.equal(first.pageInVolume, last.pageInVolume + (last.side === 'recto' ? 2 : 1));
   assert.deepEqual(first.bookmarks, [{ level: 2, title: '校勘記' }]);
   // The section: its title, then an entry per correction with its number, locator and explanation.
   const after = placedCharacters(plain).length;

@@ -6,7 +6,7 @@
  * The section comes after everything it cites, on pages of its own, so
  * laying it out cannot move what it cites: the volume is laid out, its
  * corrections located in that layout, then the section is laid out and its
- * pages numbered on from the volume's last.
+ * pages numbered on from the volume's last, starting a new leaf.
  */
 import type { Block, Correction, Inline, LayerId, Paragraph, Parent, Root, Volume } from '../tree/types.js';
 import { chineseNumeral } from '../render/pdf/numerals.js';
@@ -213,22 +213,31 @@ export interface CollationOptions {
 }
 
 /**
- * The section's pages, following the volume's last page: numbered on from
- * it (page in volume, side, leaf), without the volume's bookmark.
+ * The section's pages, after the volume's last page: they start a leaf (a
+ * recto; the text's last recto gets a blank verso), numbered on from it
+ * (page in volume, side, leaf), without the volume's bookmark.
  */
 function sectionPages(section: VolumeLayout, last: Page): Page[] {
-  return section.pages.map((page, k) => {
-    const pageInVolume = last.pageInVolume + 1 + k;
-    const leaf = last.leaf + Math.ceil((pageInVolume - last.pageInVolume - (last.side === 'recto' ? 1 : 0)) / 2);
-    return {
+  const out: Page[] = [];
+  if (last.side === 'recto') {
+    out.push({ ...last, number: last.pageInVolume + 1, pageInVolume: last.pageInVolume + 1, side: 'verso', bookmarks: [], columns: [], corrections: undefined, section: last.section });
+  }
+  const before = out[out.length - 1] ?? last;
+  section.pages.forEach((page, k) => {
+    const pageInVolume = before.pageInVolume + 1 + k;
+    out.push({
       ...page,
       number: pageInVolume,
       pageInVolume,
-      leaf,
-      side: pageInVolume % 2 === 1 ? 'recto' : 'verso',
+      leaf: before.leaf + 1 + Math.floor(k / 2),
+      side: k % 2 === 0 ? 'recto' : 'verso',
       bookmarks: page.bookmarks.filter((b) => b.level > 1),
       collation: true,
-    };
+    });
+  });
+  return out.map((p) => {
+    const { corrections, ...rest } = p;
+    return corrections ? p : (rest as Page);
   });
 }
 
