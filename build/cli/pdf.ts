@@ -68,7 +68,11 @@ export interface WritePdfOptions {
   fontCache?: string;
   /** Where printed runs are kept; none: every run is printed. */
   cache?: BuildCache;
-  /** Pages per browser run at most: a longer volume is printed in parts of an even length (default 120). */
+  /**
+   * Pages per browser run at most: a longer volume is printed in parts of an
+   * even length (default 48: a fix reprints its part; more runs cost the
+   * clean build ~0.1 s of a tab each).
+   */
   maxRunPages?: number;
 }
 
@@ -150,7 +154,7 @@ export async function renderOptionsFor(
  * rectos odd; a run depends only on its own pages, so a change elsewhere
  * leaves it as it was.
  */
-export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 120)): PlannedPage[][] {
+export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 48)): PlannedPage[][] {
   const limit = Math.max(2, maxPages - (maxPages % 2));
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];
@@ -209,6 +213,25 @@ function printerIdentity(): string {
   return `${binary}:${stamp}:${toolVersion()}`;
 }
 
+/**
+ * What of a planned page its printed bytes depend on. A page's columns are
+ * shared with the volume layout the cache keeps, so their hash is worked out
+ * once a session; the rest is small.
+ */
+const columnHashes = new WeakMap<object, string>();
+
+function pageKey(p: PlannedPage, numbered: boolean): string {
+  if (!p.page) return JSON.stringify(['blank', p.side, p.volumeTitle, p.leaf]);
+  const { number: _inBook, columns, corrections, ...rest } = p.page;
+  let columnsHash = columnHashes.get(columns);
+  if (!columnsHash) {
+    columnsHash = hashKey(JSON.stringify(columns));
+    columnHashes.set(columns, columnsHash);
+  }
+  const marks = corrections?.map((m) => (numbered ? m : { ...m, number: 0 }));
+  return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, rest, marks ?? null, columnsHash]);
+}
+
 interface RunJob {
   run: PlannedPage[];
   /** What the run's printed bytes depend on (its pages, the render options, its fonts, the browser, the tool). */
@@ -251,13 +274,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
   const numbered = renderOptions.template.definition.correctionMark === 'number';
-  const unprinted = function (this: Record<string, unknown>, key: string, value: unknown): unknown {
-    if (key !== 'number') return value;
-    if ('pageInVolume' in this) return undefined;
-    if ('cell' in this && !numbered) return undefined;
-    return value;
-  };
-  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, JSON.stringify(run, unprinted))));
+  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, ...run.map((p) => pageKey(p, numbered)))));
   // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
   const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
   // Fonts a volume: its runs share one subset (a tab that printed one run of a volume has it loaded for the next).
