@@ -2,6 +2,8 @@
 """Converts a CFF-outline OpenType font (OTTO) to TrueType outlines (glyf).
 
 Usage: cff2ttf.py [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]
+       cff2ttf.py --serve --bank BANK   (jobs as lines "IN.otf<TAB>OUT.ttf" on
+                                         stdin, "ok" or "error: …" a line back)
 
 Why: Chromium (Skia) embeds CFF fonts in a PDF as Type 3 fonts, which print
 shops reject; TrueType outlines are embedded as CIDFontType2. Cubic curves
@@ -147,8 +149,38 @@ def save_bank(path, bank):
     os.replace(temp, path)
 
 
+def convert(source, target, bank):
+    font = TTFont(source, recalcTimestamp=False, recalcBBoxes=True)
+    if "CFF " not in font:
+        raise ValueError(f"{source}: no CFF table (not a CFF-outline OpenType font)")
+    to_truetype(font, bank)
+    font.save(target, reorderTables=True)
+
+
+def serve(bank_path):
+    """Jobs from stdin until it closes (the build that started it is gone): the bank stays loaded."""
+    bank = load_bank(bank_path)
+    for line in sys.stdin:
+        line = line.rstrip("\n")
+        if not line:
+            continue
+        known = len(bank)
+        try:
+            source, target = line.split("\t")
+            convert(source, target, bank)
+            if len(bank) > known:
+                save_bank(bank_path, bank)
+            sys.stdout.write("ok\n")
+        except Exception as error:  # reported to the build, which says what failed
+            sys.stdout.write("error: " + str(error).replace("\n", " ") + "\n")
+        sys.stdout.flush()
+    return 0
+
+
 def main(argv):
     args = argv[1:]
+    if args[:1] == ["--serve"]:
+        return serve(args[2] if args[1:2] == ["--bank"] and len(args) > 2 else None)
     bank_path = None
     if args[:1] == ["--bank"]:
         bank_path = args[1] if len(args) > 1 else None
@@ -159,13 +191,11 @@ def main(argv):
     bank = load_bank(bank_path)
     known = len(bank)
     for i in range(0, len(args), 2):
-        source, target = args[i], args[i + 1]
-        font = TTFont(source, recalcTimestamp=False, recalcBBoxes=True)
-        if "CFF " not in font:
-            sys.stderr.write(f"{source}: no CFF table (not a CFF-outline OpenType font)\n")
+        try:
+            convert(args[i], args[i + 1], bank)
+        except ValueError as error:
+            sys.stderr.write(f"{error}\n")
             return 1
-        to_truetype(font, bank)
-        font.save(target, reorderTables=True)
     if bank_path and len(bank) > known:
         save_bank(bank_path, bank)
     return 0

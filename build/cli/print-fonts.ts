@@ -14,7 +14,7 @@
  * Files are named by a hash of face, characters, features and converter:
  * the same request finds the same file, written atomically by whoever made it.
  */
-import { execFile } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,20 +43,82 @@ const faceDigest = fontDigest;
 let converterBytes: Promise<Uint8Array> | undefined;
 const converter = (): Promise<Uint8Array> => (converterBytes ??= readFile(CFF2TTF).then((b) => new Uint8Array(b)));
 
-function runConverter(args: string[]): Promise<void> {
-  return new Promise((done, fail) => {
-    execFile(PYTHON, [CFF2TTF, ...args], { maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
-      if (!error) return done();
-      const missing = /No module named .fontTools|ENOENT/.test(`${stderr} ${error.message}`);
-      fail(
-        new FontPrepError(
-          missing
-            ? `converting the CFF font to TrueType needs Python fontTools; run: apt-get install python3-fonttools (or scripts/setup.sh)`
-            : `converting the CFF font to TrueType failed: ${String(stderr).trim() || error.message}`,
-        ),
-      );
-    });
+function converterError(stderr: string, message: string): FontPrepError {
+  const missing = /No module named .fontTools|ENOENT/.test(`${stderr} ${message}`);
+  return new FontPrepError(
+    missing
+      ? `converting the CFF font to TrueType needs Python fontTools; run: apt-get install python3-fonttools (or scripts/setup.sh)`
+      : `converting the CFF font to TrueType failed: ${stderr.trim() || message}`,
+  );
+}
+
+/**
+ * A converter process per glyph bank, kept while this process lives: its
+ * start (Python, fontTools, the bank) costs more than converting a volume's
+ * new glyphs. It reads jobs a line at a time and ends when our end of the
+ * pipe closes, so it never outlives the build.
+ */
+interface Converter {
+  child: ChildProcessWithoutNullStreams;
+  queue: Array<{ resolve: () => void; reject: (error: Error) => void }>;
+  stdout: string;
+  stderr: string;
+}
+
+const converters = new Map<string, Converter>();
+
+function converterFor(bank: string): Converter {
+  const known = converters.get(bank);
+  if (known && known.child.exitCode === null && !known.child.killed) return known;
+  const child = spawn(PYTHON, [CFF2TTF, '--serve', '--bank', bank], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const c: Converter = { child, queue: [], stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    c.stdout += chunk;
+    for (let nl = c.stdout.indexOf('\n'); nl >= 0; nl = c.stdout.indexOf('\n')) {
+      const line = c.stdout.slice(0, nl);
+      c.stdout = c.stdout.slice(nl + 1);
+      const job = c.queue.shift();
+      if (line === 'ok') job?.resolve();
+      else job?.reject(converterError(c.stderr, line.replace(/^error: /, '')));
+    }
+    if (c.queue.length === 0) unref(c);
   });
+  child.stderr.on('data', (chunk: string) => (c.stderr += chunk));
+  const fail = (error: Error): void => {
+    converters.delete(bank);
+    for (const job of c.queue.splice(0)) job.reject(converterError(c.stderr, error.message));
+  };
+  child.on('error', fail);
+  child.on('exit', (code) => fail(new Error(`the converter stopped (exit ${code})`)));
+  converters.set(bank, c);
+  return c;
+}
+
+/** Lets this process end while the converter waits for work (it ends with our pipe). */
+function unref(c: Converter): void {
+  c.child.unref();
+  for (const s of [c.child.stdin, c.child.stdout, c.child.stderr] as Array<{ unref?: () => void }>) s.unref?.();
+}
+
+function ref(c: Converter): void {
+  c.child.ref();
+  for (const s of [c.child.stdin, c.child.stdout, c.child.stderr] as Array<{ ref?: () => void }>) s.ref?.();
+}
+
+function convertWithBank(bank: string, pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  const c = converterFor(bank);
+  ref(c);
+  return Promise.all(
+    pairs.map(
+      ([source, target]) =>
+        new Promise<void>((resolve, reject) => {
+          c.queue.push({ resolve, reject });
+          c.child.stdin.write(`${source}\t${target}\n`);
+        }),
+    ),
+  ).then(() => undefined);
 }
 
 interface Wanted {
@@ -117,7 +179,7 @@ async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise
   await mkdir(cacheDir, { recursive: true });
   const work = await mkdtemp(join(tmpdir(), 'diaoban-fonts-'));
   try {
-    const banks = new Map<string, string[]>();
+    const banks = new Map<string, Array<readonly [string, string]>>();
     for (const [i, w] of wanted.entries()) {
       const subset = await subsetFace(w.font, w.text);
       if (!w.cff) {
@@ -131,11 +193,11 @@ async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise
       await writeFile(otf, subset);
       const bank = join(cacheDir, `bank-${faceDigest(w.font).slice(0, 32)}.pkl`);
       const list = banks.get(bank) ?? [];
-      list.push(otf, join(work, `${i}.ttf`));
+      list.push([otf, join(work, `${i}.ttf`)]);
       banks.set(bank, list);
     }
-    // One converter process per face (usually one: Noto), all its subsets at once.
-    for (const [bank, args] of banks) await runConverter(['--bank', bank, ...args]);
+    // One converter process per face (usually one: Noto), kept for the next build.
+    for (const [bank, pairs] of banks) await convertWithBank(bank, pairs);
     for (const [i, w] of wanted.entries()) {
       if (!w.cff) continue;
       // Renamed into the cache: whole or absent, even if two builds make it at once.
