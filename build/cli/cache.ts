@@ -117,9 +117,9 @@ export class BuildCache {
 
   /** The entry's payload; undefined when absent or damaged (then removed). */
   async get(kind: string, key: string): Promise<Uint8Array | undefined> {
+    // What was read or written whole lately is still whole (and its key says what it is).
     const known = this.recent.get(`${kind}/${key}`);
-    // Still there (not pruned, not deleted by hand): then what was read whole is still whole.
-    if (known && (await this.has(kind, key))) {
+    if (known) {
       this.stats.hits++;
       return known;
     }

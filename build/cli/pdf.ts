@@ -108,6 +108,36 @@ export async function renderOptionsFor(
   config: EditionConfig,
   root: string = ROOT,
 ): Promise<{ options: RenderOptions; fonts: LoadedFont[] }> {
+  // The same edition, grid and template files give the same options: a watch session works them out once.
+  let fontFiles = '';
+  try {
+    fontFiles = editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file)).join('|');
+  } catch {
+    // an unreadable fonts.main: computeRenderOptions says so
+  }
+  const key = JSON.stringify([root, layout.spec, config.meta, config.page, config.fonts, fontFiles, templateStamp(config.meta.template, root)]);
+  let known = optionsMemory.get(key);
+  if (!known) {
+    known = computeRenderOptions(layout, config, root);
+    known.catch(() => optionsMemory.delete(key));
+    if (optionsMemory.size > 8) optionsMemory.clear();
+    optionsMemory.set(key, known);
+  }
+  return known;
+}
+
+const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: LoadedFont[] }>>();
+
+/** The template's files as they are now (path, size, time), for the memory of render options. */
+function templateStamp(name: string, root: string): string {
+  return ['template.json', 'page.html'].map((f) => fileStamp(join(root, 'templates', name, f))).concat(['base.css', `${name}.css`].map((f) => fileStamp(join(root, 'styles', f)))).join('|');
+}
+
+async function computeRenderOptions(
+  layout: BookLayout,
+  config: EditionConfig,
+  root: string,
+): Promise<{ options: RenderOptions; fonts: LoadedFont[] }> {
   const template = await loadTemplate(config.meta.template, root);
   let geometry;
   try {
@@ -175,7 +205,11 @@ export function runsOf(planned: readonly PlannedPage[], maxPages = Number(proces
 /** Tabs kept open between runs and builds, per browser: opening one costs ~120 ms (a target, request interception). */
 const idleTabs = new WeakMap<OfflineBrowser, BrowserPage[]>();
 
+/** Tabs being blanked after a build (not waited for by the build that used them). */
+const blanking = new WeakMap<OfflineBrowser, Promise<void>>();
+
 async function takeTab(browser: OfflineBrowser): Promise<BrowserPage> {
+  await blanking.get(browser);
   const idle = idleTabs.get(browser) ?? [];
   idleTabs.set(browser, idle);
   for (let tab = idle.pop(); tab; tab = idle.pop()) if (!tab.isClosed()) return tab;
@@ -194,10 +228,10 @@ async function blankIdleTabs(browser: OfflineBrowser): Promise<void> {
 }
 
 async function printRun(tab: BrowserPage, htmlPath: string): Promise<Uint8Array> {
-  await tab.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 0 });
-  await tab.evaluate('document.fonts.ready.then(() => true)');
+  await phase('pdf run load', () => tab.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 0 }));
+  await phase('pdf run fonts', () => tab.evaluate('document.fonts.ready.then(() => true)'));
   // Untagged: a structure element per character would make the file ten times larger and slow.
-  return tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0, tagged: false, outline: false });
+  return phase('pdf run print', () => tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0, tagged: false, outline: false }));
 }
 
 /** What the printed bytes of a run depend on besides its HTML: the browser binary and this tool. */
@@ -337,7 +371,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
           const i = todo[next++];
           const job = jobs[i];
           const htmlPath = join(work, `run-${i}.html`);
-          await writeFile(htmlPath, renderHtml(layout, { ...renderOptions, fonts: job.fonts }, job.run).html);
+          await phase('pdf run html', () => writeFile(htmlPath, renderHtml(layout, { ...renderOptions, fonts: job.fonts }, job.run).html));
           // Tabs are reused (each keeps its print compositor, ~100 MB): a run replaces the document of the one before.
           const printed = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, async () => {
             const tab = await takeTab(browser);
@@ -359,7 +393,8 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
         }
       };
       await Promise.all(Array.from({ length: tabs }, worker));
-      if (!own) await blankIdleTabs(browser);
+      // After the build's last page is printed: nobody waits for it but the next build's first tab.
+      if (!own) blanking.set(browser, blankIdleTabs(browser));
     } finally {
       if (own) await browser.close();
       await rm(work, { recursive: true, force: true });
