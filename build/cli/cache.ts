@@ -75,7 +75,7 @@ export class BuildCache {
   /** Entries read or written lately, checked once, kept in memory (a watch session reads the same runs again). */
   private readonly recent = new Map<string, Uint8Array>();
   private recentBytes = 0;
-  private static readonly RECENT_MAX = 32 << 20;
+  private static readonly RECENT_MAX = 16 << 20;
   private builds = 0;
 
   constructor(readonly dir: string = DEFAULT_CACHE_DIR) {

@@ -70,7 +70,7 @@ export interface WritePdfOptions {
   cache?: BuildCache;
   /**
    * Pages per browser run at most: a longer volume is printed in parts of an
-   * even length (default 48: a fix reprints its part; more runs cost the
+   * even length (default 64: a fix reprints its part; more runs cost the
    * clean build ~0.1 s of a tab each).
    */
   maxRunPages?: number;
@@ -184,7 +184,7 @@ async function computeRenderOptions(
  * rectos odd; a run depends only on its own pages, so a change elsewhere
  * leaves it as it was.
  */
-export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 48)): PlannedPage[][] {
+export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 64)): PlannedPage[][] {
   const limit = Math.max(2, maxPages - (maxPages % 2));
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];

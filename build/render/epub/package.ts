@@ -90,7 +90,7 @@ export function buildPackage(options: Options, chapters: readonly Chapter[], fix
     chapters.forEach((chapter, i) => {
       const document = made.get(`OEBPS/${chapter.filename}`);
       if (!document?.byteLength) return;
-      if (rememberedBytes > 32 << 20) {
+      if (rememberedBytes > 12 << 20) {
         chapterDocuments.clear();
         rememberedBytes = 0;
       }

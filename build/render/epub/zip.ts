@@ -17,7 +17,7 @@ export interface ZipEntry {
 }
 
 const compressed = new Map<string, Uint8Array>();
-const MEMORY_BYTES = 64 << 20;
+const MEMORY_BYTES = 16 << 20;
 let remembered = 0;
 
 function deflate(data: Uint8Array): Uint8Array {
