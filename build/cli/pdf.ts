@@ -311,18 +311,10 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, ...run.map((p) => pageKey(p, numbered)))));
   // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
   const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
-  // Fonts a volume: its runs share one subset (a tab that printed one run of a volume has it loaded for the next).
-  const volumeChars = new Map<number, Set<string>>();
-  runs.forEach((run, i) => {
-    const set = volumeChars.get(run[0].volume) ?? new Set<string>();
-    for (const c of runChars[i]) set.add(c);
-    volumeChars.set(run[0].volume, set);
-  });
-  const volumes = [...volumeChars.keys()];
+  // Fonts a run: a character new to the book changes the subsets of its run only, so only that run is printed again.
   let sources: FontSource[][];
   try {
-    const perVolume = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, volumes.map((v) => [...volumeChars.get(v)!].join('')), fontCache));
-    sources = runs.map((run) => perVolume[volumes.indexOf(run[0].volume)]);
+    sources = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache));
   } catch (error) {
     throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
   }
