@@ -103,7 +103,7 @@ function parseObjects(bytes: Uint8Array): ParsedRun {
   const walk = (n: number): void => {
     const dict = byNumber.get(n)?.dict ?? '';
     if (/\/Type \/Pages\b/.test(dict)) {
-      // Attributes a page would inherit from here are not what prepareRun writes.
+      // Attributes a page would inherit from here are not what Chromium writes.
       if (/\/(Resources|MediaBox|CropBox|Rotate)\b/.test(dict)) throw new NotConcatenable(`page tree node ${n} has inheritable attributes`);
       const kids = /\/Kids \[([^\]]*)\]/.exec(dict);
       if (!kids) throw new NotConcatenable(`page tree node ${n} without /Kids`);
