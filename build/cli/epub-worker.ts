@@ -30,7 +30,10 @@ parentPort?.on('message', (job: EpubJob) => {
       let cache: BuildCache | undefined;
       if (job.cacheDir) {
         cache = caches.get(job.cacheDir) ?? new BuildCache(job.cacheDir);
+        // The last cache is the session's; others (a clean build's) are let go with their memory.
+        caches.delete(job.cacheDir);
         caches.set(job.cacheDir, cache);
+        for (const dir of caches.keys()) if (caches.size > 2) caches.delete(dir);
       }
       const bytes = await renderEpub(job.tree, {
         ...job.options,
