@@ -10,7 +10,7 @@ export function phase<T>(name: string, work: () => T | Promise<T>): T | Promise<
   if (!on()) return work();
   const t0 = performance.now();
   const done = (): void => {
-    process.stderr.write(`timing ${name} ${Math.round(performance.now() - t0)} ms (from ${Math.round(t0 % 100000)})\n`);
+    process.stderr.write(`timing ${name} ${Math.round(performance.now() - t0)} ms (started at ${Math.round(t0)} ms)\n`);
   };
   const result = work();
   if (result instanceof Promise) return result.finally(done);
