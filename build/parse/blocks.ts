@@ -17,24 +17,48 @@ export interface Line {
 
 const SPACE = /[\s\u3000]/u;
 
-/** Non-blank lines of the text, trimmed, with their offsets. */
+/** Non-blank lines of the text, trimmed, with their offsets. A line ends at LF, CRLF or CR. */
 export function contentLines(text: string): Line[] {
   const lines: Line[] = [];
   let lineStart = 0;
   let number = 1;
+  const breaks = /\r\n?|\n/g;
   while (lineStart <= text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
+    breaks.lastIndex = lineStart;
+    const m = breaks.exec(text);
+    const lineEnd = m ? m.index : text.length;
     let s = lineStart;
     let e = lineEnd;
     while (s < e && SPACE.test(text[s])) s++;
     while (e > s && SPACE.test(text[e - 1])) e--;
     if (e > s) lines.push({ number, start: s, end: e, content: text.slice(s, e) });
-    if (lineEnd >= text.length) break;
-    lineStart = lineEnd + 1;
+    if (!m) break;
+    lineStart = lineEnd + m[0].length;
     number++;
   }
   return lines;
+}
+
+/**
+ * The length in characters of `content` without its bracketed parts (【…】,
+ * 〈…〉, or the pairs given), in one pass: an unclosed bracket runs to the end.
+ */
+export function bareLength(content: string, pairs: ReadonlyArray<readonly [string, string]> = [['【', '】'], ['〈', '〉']]): number {
+  let length = 0;
+  let closing: string | null = null;
+  let depth = 0;
+  for (const ch of content) {
+    if (closing === null) {
+      const pair = pairs.find(([open]) => open === ch);
+      if (pair) {
+        closing = pair[1];
+        depth = 1;
+      } else length++;
+    } else if (ch === closing) {
+      if (--depth === 0) closing = null;
+    } else if (pairs.some(([open, close]) => open === ch && close === closing)) depth++;
+  }
+  return length;
 }
 
 /** `<經部,禮類,…` and `<经部,…>`: catalogue data, never markup, never text. */

@@ -89,6 +89,11 @@ export interface Note extends NodeBase {
    * source's own split, data for `layout: source`, never text.
    */
   split?: number;
+  /**
+   * A note that runs over several source lines (Kanripo `)¶\n(`): the split of
+   * each line in order (`split` is the first); the lines are parted by its line anchors.
+   */
+  splits?: number[];
   /** A note that stands at a reference mark (a Markdown footnote `[^1]`): its id. */
   footnote?: string;
   children: Inline[];

@@ -10,6 +10,7 @@
 import type { Block, Volume } from '../../tree/types.js';
 import {
   BYLINE,
+  bareLength,
   CATEGORY_LINE,
   SIKU_BANNER,
   VOLUME_TITLE,
@@ -29,11 +30,6 @@ export interface ImportResult {
 }
 
 type Previous = 'start' | 'title' | 'byline' | 'heading' | 'label' | 'text';
-
-/** Length of a line without its bracketed notes. */
-function bareLength(content: string): number {
-  return Array.from(content.replace(/【[^】]*】|〈[^〉]*〉/gu, '')).length;
-}
 
 function hasSpace(content: string): boolean {
   return /[\s\u3000]/u.test(content);
