@@ -86,6 +86,8 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
     }
   } else {
     config = defaultEdition(path.basename(target).replace(/\.[^.]+$/, ''), [path.basename(target)]);
+    // A lone file takes its title from its text or metadata (parseEdition), never from its name.
+    config.meta.title = '';
     sourceFiles = [await readVFile(target, cwd, false)];
   }
   if (!config) {

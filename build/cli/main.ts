@@ -10,6 +10,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VFileMessage } from 'vfile-message';
 import type { SourceFormat } from '../tree/edition.js';
 import { toMarkdown } from '../tree/to-markdown.js';
+import { FORMAT_NAMES } from '../parse/formats.js';
 import { formatLayout, layoutBook, pageSpecFor, parsePageList } from '../layout/index.js';
 import { loadEdition, type LoadedEdition } from './load.js';
 import { countBySeverity, formatMessage, sortMessages } from './report.js';
@@ -31,7 +32,7 @@ async function fontCoverage(main: readonly string[] | undefined): Promise<(codeP
   }
 }
 
-const FORMATS: SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
+const FORMATS: SourceFormat[] = [...FORMAT_NAMES];
 
 /** A mistake of the user's: printed as a message, never as a stack trace. */
 export class UserError extends Error {}

@@ -5,16 +5,18 @@
  */
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import type { EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
+import type { ConventionOverrides, ConversionChoices, EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
 import type { Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts } from '../fonts/stack.js';
 
-const FORMATS: readonly SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
+import { FORMAT_NAMES as FORMATS } from './formats.js';
+import { encodingName } from './decode.js';
 export const TEMPLATES = ['siku', 'modern'] as const;
 const KNOWN_KEYS = new Set([
   'title', 'author', 'dynasty', 'language', 'script', 'source-script', 'template', 'date', 'description',
   'sources', 'format', 'charmap', 'corrections', 'layout', 'page', 'fonts', 'notes', 'layers',
+  'encoding', 'conventions', 'conversion',
 ]);
 
 export interface EditionResult {
@@ -125,6 +127,15 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
     if ((FORMATS as readonly string[]).includes(format)) config.format = format as SourceFormat;
     else src.report('error', `unknown format "${format}"; use one of: ${FORMATS.join(', ')} (detected from the text instead)`, ...range(get('format')), 'edition-field');
   }
+  const encoding = str('encoding');
+  if (encoding !== undefined) {
+    if (encodingName(encoding)) config.encoding = encoding;
+    else src.report('error', `unknown encoding "${encoding}"; use one of: UTF-8, GB18030, Big5, UTF-16LE, UTF-16BE (detected from the bytes instead)`, ...range(get('encoding')), 'edition-field');
+  }
+  const conventions = readConventions(src, get('conventions'));
+  if (conventions) config.conventions = conventions;
+  const conversion = readConversion(src, get('conversion'));
+  if (conversion) config.conversion = conversion;
   config.corrections = str('corrections');
   const charmapFile = str('charmap');
 
@@ -214,10 +225,119 @@ function readLayerRules(src: Source, node: YamlNode | undefined): LayerRuleConfi
   return rules;
 }
 
+/** Two characters → a bracket pair: `（）` → ['（', '）']. */
+function pairOf(value: unknown): [string, string] | null {
+  const chars = typeof value === 'string' ? Array.from(value.trim()) : [];
+  return chars.length === 2 ? [chars[0], chars[1]] : null;
+}
+
+function stringMap(node: unknown): Record<string, string> | null {
+  if (!isMap(node)) return null;
+  const out: Record<string, string> = {};
+  for (const pair of node.items) {
+    const k = isScalar(pair.key) ? String(pair.key.value) : '';
+    const v = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
+    if (k && v) out[k] = v;
+  }
+  return out;
+}
+
+function stringList(node: unknown): string[] | null {
+  if (!isSeq(node)) return null;
+  return (node.items as YamlNode[]).filter(isScalar).map((n) => String(n.value));
+}
+
+/** `conventions:` — overrides of the format's table row (build/parse/formats.ts). */
+function readConventions(src: Source, node: YamlNode | undefined): ConventionOverrides | undefined {
+  if (node === undefined) return undefined;
+  if (!isMap(node)) {
+    src.report('error', 'conventions must be a mapping (notes: ["()"], split: "/", labels: { 集解: jijie }, commentary-lines: ["〔〕"], headings: [...], metadata: [...])', ...range(node), 'edition-field');
+    return undefined;
+  }
+  const out: ConventionOverrides = {};
+  const known = new Set(['notes', 'split', 'labels', 'commentary-lines', 'headings', 'metadata']);
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    const value = pair.value as YamlNode;
+    if (!known.has(key)) {
+      src.report('warning', `unknown key "${key}" in conventions is ignored; known: ${[...known].join(', ')}`, ...range(pair.key as YamlNode), 'edition-unknown-key');
+      continue;
+    }
+    if (key === 'notes' || key === 'commentary-lines') {
+      const list = stringList(value);
+      const pairs = list?.map(pairOf);
+      if (!pairs || pairs.some((p) => p === null)) {
+        src.report('error', `conventions.${key} must be a list of bracket pairs, two characters each ("（）")`, ...range(value), 'edition-field');
+        continue;
+      }
+      if (key === 'notes') out.notes = pairs as Array<[string, string]>;
+      else out.commentaryLines = pairs as Array<[string, string]>;
+    } else if (key === 'split') {
+      out.split = isScalar(value) ? String(value.value ?? '') : '';
+    } else if (key === 'labels') {
+      const map = stringMap(value);
+      if (map) out.labels = map;
+      else src.report('error', 'conventions.labels must map labels to layers ({ 集解: jijie })', ...range(value), 'edition-field');
+    } else {
+      const list = stringList(value);
+      const bad = list?.find((p) => {
+        try {
+          new RegExp(p, 'u');
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      if (!list || bad !== undefined) src.report('error', `conventions.${key} must be a list of regular expressions${bad !== undefined ? `; "${bad}" is not one` : ''}`, ...range(value), 'edition-field');
+      else if (key === 'headings') out.headings = list;
+      else out.metadata = list;
+    }
+  }
+  return out;
+}
+
+/** `conversion:` — keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 }. */
+function readConversion(src: Source, node: YamlNode | undefined): ConversionChoices | undefined {
+  if (node === undefined) return undefined;
+  if (!isMap(node)) {
+    src.report('error', 'conversion must be a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 })', ...range(node), 'edition-field');
+    return undefined;
+  }
+  const out: ConversionChoices = { keep: [], prefer: {}, phrases: {} };
+  const keep = node.get('keep', true) as YamlNode | undefined;
+  if (keep !== undefined) {
+    const list = stringList(keep);
+    if (list) out.keep = list.flatMap((k) => Array.from(k));
+    else src.report('error', 'conversion.keep must be a list of characters ([于, 后])', ...range(keep), 'edition-field');
+  }
+  for (const key of ['prefer', 'phrases'] as const) {
+    const value = node.get(key, true) as YamlNode | undefined;
+    if (value === undefined) continue;
+    const map = stringMap(value);
+    if (!map) {
+      src.report('error', `conversion.${key} must map ${key === 'prefer' ? 'a character to the form this edition uses ({ 为: 爲 })' : 'a phrase to its conversion ({ 后稷: 后稷 })'}`, ...range(value), 'edition-field');
+      continue;
+    }
+    for (const [from, to] of Object.entries(map)) {
+      if (key === 'prefer' && (Array.from(from).length !== 1 || Array.from(to).length !== 1)) {
+        src.report('error', `conversion.prefer maps one character to one character, not "${from}: ${to}"`, ...range(value), 'edition-field');
+        continue;
+      }
+      if (key === 'phrases' && Array.from(from).length !== Array.from(to).length) {
+        src.report('error', `conversion.phrases must keep the length: "${from}" and "${to}" differ`, ...range(value), 'edition-field');
+        continue;
+      }
+      out[key][from] = to;
+    }
+  }
+  return out;
+}
+
 /** charmap.yaml: `U+E512: 埶` (or the character itself as the key) → { '\uE512': '埶' }. */
 export function parseCharmap(file: VFile): Record<string, string> {
   const text = String(file.value ?? '');
   const src = createSource(file, text);
+  if (/^KR\d+\t/mu.test(text.slice(0, 2000))) return parseKanripoCharlist(text);
   const doc = parseDocument(text, { prettyErrors: false });
   for (const error of doc.errors) src.report('error', `charmap is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'charmap-yaml');
   const map: Record<string, string> = {};
@@ -231,12 +351,35 @@ export function parseCharmap(file: VFile): Record<string, string> {
     const key = isScalar(keyNode) ? String(keyNode.value) : '';
     const value = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
     const hex = /^U\+([0-9A-F]{4,6})$/i.exec(key);
-    const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : Array.from(key).length === 1 ? key : null;
+    // Entities and compositions as the source writes them: &KR0433; (or KR0433), {艹虑}.
+    const entity = /^&?(KR\d+);?$/i.exec(key);
+    const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : entity ? `&${entity[1].toUpperCase()};` : /^\{[^{}]+\}$/u.test(key) ? key : Array.from(key).length === 1 ? key : null;
     if (char === null || value === '') {
       src.report('error', `charmap entry "${key}" must be U+XXXX (or the character) mapped to its replacement`, ...range(keyNode), 'charmap-entry');
       continue;
     }
     map[char] = value;
+  }
+  return map;
+}
+
+/**
+ * Kanripo's own character list (KR-Gaiji charlist.org: `KR0007 TAB count TAB
+ * 𤣥 TAB 玄 TAB image`), used as a charmap: the exact character where Unicode
+ * has it, else the standard form; entries with neither (or several) are left out.
+ */
+function parseKanripoCharlist(text: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  const single = (s: string | undefined) => {
+    const chars = Array.from((s ?? '').trim());
+    const cp = chars[0]?.codePointAt(0) ?? 0;
+    return chars.length === 1 && cp >= 0x3400 && !(cp >= 0xe000 && cp <= 0xf8ff) ? chars[0] : null;
+  };
+  for (const line of text.split(/\r?\n/)) {
+    const cols = line.split('\t');
+    if (!/^KR\d+$/.test(cols[0] ?? '')) continue;
+    const value = single(cols[2]) ?? single(cols[3]);
+    if (value) map[`&${cols[0]};`] = value;
   }
   return map;
 }

@@ -5,7 +5,7 @@
  * A new corpus is a new row; new code only where its structure is new.
  */
 import type { LayerId } from '../tree/types.js';
-import type { SourceFormat } from '../tree/edition.js';
+import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
 import { DEFAULT_INLINE, type InlineOptions, type LayerLabel, type NoteBracket } from './inline.js';
 import { KANRIPO_ENTITIES } from './kanripo-entities.js';
 
@@ -162,16 +162,6 @@ export const FORMAT_NAMES: readonly SourceFormat[] = FORMATS.map((f) => f.format
 
 export function conventionsOf(format: SourceFormat): FormatConventions {
   return FORMATS.find((f) => f.format === format) ?? FORMATS[FORMATS.length - 1];
-}
-
-/** An edition's overrides (`conventions:` in edition.yaml), already validated. */
-export interface ConventionOverrides {
-  notes?: Array<[string, string]>;
-  split?: string;
-  labels?: Record<string, LayerId>;
-  commentaryLines?: Array<[string, string]>;
-  headings?: string[];
-  metadata?: string[];
 }
 
 /** The format's row with an edition's overrides applied. */

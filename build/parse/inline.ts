@@ -10,7 +10,7 @@
  * later stage recurses deeper than that.
  */
 import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
-import { DEFAULT_LAYER, layerFromTag } from '../tree/layers.js';
+import { DEFAULT_LAYER, footnoteLayer, layerFromTag } from '../tree/layers.js';
 import type { Source } from './source.js';
 
 export interface NoteBracket {
@@ -50,6 +50,18 @@ export interface InlineOptions {
   noteLabels?: ReadonlyArray<LayerLabel>;
   /** Labels inside a note that start one commentator's part (三家注: `【集解】`, `【索隱】`). */
   innerLabels?: ReadonlyArray<LayerLabel>;
+  /** Markdown: inline HTML — `<sub>` small text, `<cn-era ce="1037">` text with its year as data; other tags left out with a warning. */
+  html?: boolean;
+  /** Markdown footnotes: `[^1]` → a note holding its definition, at the reference. */
+  footnotes?: ReadonlyMap<string, FootnoteDefinition>;
+}
+
+export interface FootnoteDefinition {
+  /** The definition's text in the source. */
+  start: number;
+  end: number;
+  /** Set when a reference used it. */
+  used?: boolean;
 }
 
 export interface LayerLabel {
@@ -74,6 +86,9 @@ export const MAX_DEPTH = 16;
 
 interface Frame {
   open: string;
+  /** A Markdown inline element rather than a note. */
+  kind?: 'small' | 'era';
+  era?: number;
   label?: string;
   citation?: boolean;
   /** Closing bracket; null for a note opened by a label such as 【附注】 that runs to the end. */
@@ -94,6 +109,8 @@ function isControl(cp: number): boolean {
 }
 
 const LACUNA = '□';
+const HTML_TAG = /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w-]+(?:\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|[^\s"'<>]+))?)*)\s*\/?>/y;
+const FOOTNOTE_REF = /\[\^([^\]\s]{1,20})\]/y;
 const TAG = /\{([^{}\s]{1,16})\}/uy;
 const BREAK_SPACE = /[ \t\u3000]/u;
 /** Characters between which a joined line break stays a space: Latin letters and digits. */
@@ -155,6 +172,16 @@ export function parseInline(src: Source, start: number, end: number, options: In
   };
   const closeFrame = (frame: Frame, endOffset: number) => {
     const content = frame.children;
+    if (frame.kind === 'era') {
+      for (const c of content) if (c.type === 'text') c.data = { ...(c.data ?? {}), era: frame.era };
+      top().children.push(...content);
+      return;
+    }
+    if (frame.kind === 'small') {
+      if (content.length > 0 && content.every((c) => c.type === 'text')) top().children.push({ type: 'small', children: content as Text[], position: src.position(frame.start, endOffset) });
+      else top().children.push(...content);
+      return;
+    }
     if (frame.citation && frame.start === start && frame.close !== null && endOffset - frame.start <= 20 && /[云曰]/u.test(text[endOffset] ?? '')) {
       const openEnd = frame.start + frame.open.length;
       top().children.push({ type: 'text', value: frame.open, position: src.position(frame.start, openEnd) }, ...content, { type: 'text', value: frame.close, position: src.position(endOffset - frame.close.length, endOffset) });
@@ -349,6 +376,57 @@ export function parseInline(src: Source, start: number, end: number, options: In
         i = stop;
         textStart = i;
         continue;
+      }
+    }
+    if (ch === '<' && options.html) {
+      HTML_TAG.lastIndex = i;
+      const m = HTML_TAG.exec(text);
+      if (m && i + m[0].length <= end) {
+        flush(i);
+        const stop = i + m[0].length;
+        const [, closing, rawName, attrs] = m;
+        const name = rawName.toLowerCase();
+        if (!closing && (name === 'sub' || name === 'cn-era') && stack.length <= MAX_DEPTH) {
+          const frame: Frame = { open: `<${name}>`, close: `</${name}>`, kind: name === 'sub' ? 'small' : 'era', start: i, children: [] };
+          if (name === 'cn-era') {
+            const ce = /\bce\s*=\s*["']?(-?\d+)/i.exec(attrs);
+            if (ce) frame.era = Number(ce[1]);
+          }
+          stack.push(frame);
+        } else if (closing && (name === 'sub' || name === 'cn-era')) {
+          const depth = findOpen(stack, `</${name}>`);
+          if (depth > 0) {
+            while (stack.length - 1 > depth) closeFrame(stack.pop() as Frame, i);
+            closeFrame(stack.pop() as Frame, stop);
+          } else src.report('warning', `closing tag </${name}> without its opening tag: left out`, i, stop, 'html-tag');
+        } else {
+          src.report('warning', `HTML tag <${closing}${name}> is not part of the manuscript convention: the tag is left out, the text around it kept`, i, stop, 'html-tag');
+        }
+        i = stop;
+        textStart = i;
+        continue;
+      }
+    }
+    if (ch === '[' && options.footnotes) {
+      FOOTNOTE_REF.lastIndex = i;
+      const m = FOOTNOTE_REF.exec(text);
+      if (m && i + m[0].length <= end) {
+        const def = options.footnotes.get(m[1]);
+        if (def) {
+          flush(i);
+          const stop = i + m[0].length;
+          if (def.used) src.report('warning', `footnote [^${m[1]}] is referred to again: its text is set at its first reference only`, i, stop, 'footnote-repeated');
+          else {
+            def.used = true;
+            const children = parseInline(src, def.start, def.end, { ...options, footnotes: undefined });
+            const note: Note = { type: 'note', layer: footnoteLayer(text.slice(def.start, def.end)), footnote: m[1], children, position: src.position(i, stop) };
+            top().children.push(note);
+          }
+          i = stop;
+          textStart = i;
+          continue;
+        }
+        src.report('warning', `footnote reference [^${m[1]}] has no definition ("[^${m[1]}]: …"): kept as text`, i, i + m[0].length, 'footnote-missing');
       }
     }
     if (ch === '&' && options.entity) {

@@ -30,7 +30,24 @@ export const LAYERS: readonly LayerDef[] = [
   { id: 'fuzhu', label: '附注', description: '附注：後人補充之注' },
   { id: 'chuchu', label: '出處', description: '出處：引文所出之篇（地官、王制……）' },
   { id: 'an', label: '案', description: '案：編者按語（案、按、今按）' },
+  { id: 'jiao', label: '校', description: '校：校勘（異文、訛脫衍倒）' },
+  { id: 'jijie', label: '集解', description: '集解：裴駰《史記集解》' },
+  { id: 'suoyin', label: '索隱', description: '索隱：司馬貞《史記索隱》' },
+  { id: 'zhengyi', label: '正義', description: '正義：張守節《史記正義》' },
 ];
+
+/**
+ * A Markdown footnote's layer, by its content: a variant reading or an
+ * editor's correction is 校; a reference to where a passage comes from is 出處.
+ */
+export const FOOTNOTE_RULES: ReadonlyArray<{ layer: LayerId; pattern: RegExp }> = [
+  { layer: 'jiao', pattern: /一本|一作|原作|原本|本作|[諸各]本|當作|疑[是作當為爲衍脫]|[訛譌誤衍脫倒]|據.{1,12}[改補刪删]|校/u },
+  { layer: 'chuchu', pattern: /^[見见出引語语]|^《[^》]{1,20}》|出自|語出|见于|見於/u },
+];
+
+export function footnoteLayer(text: string): LayerId {
+  return FOOTNOTE_RULES.find((r) => r.pattern.test(text))?.layer ?? 'jiao';
+}
 
 /** Tried in order, first match wins; a segment nothing matches stays 注. */
 export const LAYER_RULES: readonly LayerRule[] = [
@@ -50,7 +67,7 @@ export const DEFAULT_LAYER: LayerId = 'zhu';
 
 /** Label or id → layer id: 附注 → fuzhu, 音义 → yinyi, yinyi → yinyi. */
 export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): LayerId | undefined {
-  const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案' };
+  const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案', 索隐: '索隱', 正义: '正義', 校勘: '校' };
   const label = simplified[tag] ?? tag;
   return [...LAYERS, ...extra].find((d) => d.id === tag || d.label === label)?.id;
 }

@@ -25,8 +25,20 @@ import {
 } from '../blocks.js';
 import type { Source } from '../source.js';
 
+/** What a source says about itself (Kanripo's org header, Markdown front matter). */
+export interface SourceMeta {
+  title?: string;
+  /** The title in other scripts (front matter `title: { zh-hans: … }`). */
+  titles?: Record<string, string>;
+  juan?: number;
+  author?: string;
+  /** Everything else, as written (BASEEDITION, source_url …). */
+  data: Record<string, string>;
+}
+
 export interface ImportResult {
   volumes: Volume[];
+  meta?: SourceMeta;
 }
 
 type Previous = 'start' | 'title' | 'byline' | 'heading' | 'label' | 'text';

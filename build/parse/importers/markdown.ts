@@ -11,11 +11,15 @@
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Content, Root as MdRoot } from 'mdast';
+import { parse as parseYaml } from 'yaml';
 import type { Block, LayerId, ParagraphRole } from '../../tree/types.js';
 import { layerFromTag } from '../../tree/layers.js';
 import { VOLUME_TITLE, VolumeBuilder, chineseNumber, contentLines, heading, paragraph, textWithLabels } from '../blocks.js';
+import type { FormatConventions } from '../formats.js';
+import { DEFAULT_INLINE, type FootnoteDefinition, type InlineOptions } from '../inline.js';
 import type { Source } from '../source.js';
-import type { ImportResult } from './corpus.js';
+import type { ImportResult, SourceMeta } from './corpus.js';
+import { decideBracketLines, physicalLines } from './lines.js';
 
 const parser = unified().use(remarkParse);
 
@@ -58,10 +62,107 @@ function blockLines(src: Source, start: number, end: number) {
   });
 }
 
+/** Markdown read through remark, with what remark does not know taken out first. */
+interface PreparedMarkdown {
+  tree: MdRoot;
+  meta: SourceMeta;
+  footnotes: Map<string, FootnoteDefinition & { line: number }>;
+  inline: InlineOptions;
+}
+
+/** Blank out text[start, end) but its line ends, so that offsets stay those of the source. */
+function mask(chars: string[], start: number, end: number): void {
+  for (let i = start; i < end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+}
+
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/u;
+const FOOTNOTE_DEF = /^\[\^([^\]\s]{1,20})\]:[ \t]*/u;
+
+function prepareMarkdown(src: Source, base: InlineOptions): PreparedMarkdown {
+  const chars = src.text.split('');
+  const meta: SourceMeta = { data: {} };
+  const front = FRONT_MATTER.exec(src.text);
+  if (front) {
+    try {
+      const data = parseYaml(front[1]) as Record<string, unknown> | null;
+      if (data && typeof data === 'object') {
+        const title = data.title;
+        if (typeof title === 'string') meta.title = title;
+        else if (title && typeof title === 'object') {
+          const t = title as Record<string, unknown>;
+          meta.titles = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+          meta.title = meta.titles['zh-hant'] ?? meta.titles['zh-Hant'] ?? Object.values(meta.titles)[0];
+        }
+        if (typeof data.author === 'string') meta.author = data.author;
+        for (const [k, v] of Object.entries(data)) if (k !== 'title' && (typeof v === 'string' || typeof v === 'number')) meta.data[k] = String(v);
+      }
+    } catch (error) {
+      src.report('warning', `the front matter is not valid YAML (${(error as Error).message.split('\n')[0]}): left out`, 0, front[0].length, 'front-matter');
+    }
+    mask(chars, 0, front[0].length);
+  }
+  // Footnote definitions: [^1]: text, with indented continuation lines.
+  const footnotes = new Map<string, FootnoteDefinition & { line: number }>();
+  const lines = physicalLines(src.text);
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k];
+    if (front && line.start < front[0].length) continue;
+    const m = FOOTNOTE_DEF.exec(line.content);
+    if (!m) continue;
+    let last = line;
+    while (k + 1 < lines.length && lines[k + 1].content && /^(?:\t| {2,})/u.test(src.text.slice(lineStartOf(src.text, lines[k + 1].start), lines[k + 1].start + 1))) last = lines[++k];
+    const start = line.start + m[0].length;
+    if (footnotes.has(m[1])) src.report('warning', `footnote [^${m[1]}] is defined twice: the first definition is used`, line.start, line.end, 'footnote-repeated');
+    else footnotes.set(m[1], { start, end: last.end, line: line.number });
+    mask(chars, line.start, last.end);
+  }
+  const tree = parseMarkdown(chars.join(''));
+  return { tree, meta, footnotes, inline: { ...base, html: true, footnotes } };
+}
+
+function lineStartOf(text: string, offset: number): number {
+  let i = offset;
+  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
+  return i;
+}
+
+/** Footnotes nothing refers to: kept at the end, said so. */
+function unusedFootnotes(src: Source, prepared: PreparedMarkdown, builder: VolumeBuilder, inline: InlineOptions): void {
+  for (const [id, def] of prepared.footnotes) {
+    if (def.used) continue;
+    src.report('warning', `footnote [^${id}] is never referred to: its text is set at the end as commentary; add [^${id}] where it belongs`, def.start, def.end, 'footnote-unused');
+    if (def.end > def.start) builder.add(paragraph(src, 'commentary', def.start, def.end, { ...inline, footnotes: undefined }, 'jiao'));
+  }
+}
+
+/** An HTML block: a comment is left out (said once); other HTML keeps its text, its tags left out with a warning. */
+function htmlBlock(src: Source, value: string, where: [number, number], inline: InlineOptions, comments: { count: number; first?: [number, number] }): Block[] {
+  if (/^<!--/u.test(value.trim()) && /-->\s*$/u.test(value)) {
+    comments.count++;
+    comments.first ??= where;
+    return [];
+  }
+  return blockLines(src, where[0], where[1]).map((line) => paragraph(src, 'text', line.start, line.end, inline));
+}
+
+function reportComments(src: Source, comments: { count: number; first?: [number, number] }): void {
+  if (comments.first) src.report('info', `${comments.count} HTML comments left out (not part of the text)`, comments.first[0], comments.first[1], 'html-comment');
+}
+
+/** Markdown constructs the convention does not have: their text is kept as paragraphs, with a warning naming them. */
+function unsupported(src: Source, node: Content, where: [number, number], builder: VolumeBuilder, inline: InlineOptions): void {
+  if (node.type === 'thematicBreak') return;
+  const what = node.type === 'definition' ? 'link definition' : node.type === 'code' ? 'code block' : `Markdown ${node.type}`;
+  src.report('warning', `${what} is not part of the manuscript convention; its text is kept as a paragraph`, where[0], where[1], 'markdown-unsupported');
+  for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, 'text', line.start, line.end, inline));
+}
+
 export function importMarkdown(src: Source, fallbackTitle: string): ImportResult {
   const builder = new VolumeBuilder(src);
-  const tree = parseMarkdown(src.text);
-  for (const node of tree.children) {
+  const prepared = prepareMarkdown(src, DEFAULT_INLINE);
+  const inline = prepared.inline;
+  const comments = { count: 0 } as { count: number; first?: [number, number] };
+  for (const node of prepared.tree.children) {
     const where = span(node);
     if (!where) continue;
     if (node.type === 'heading') {
@@ -72,12 +173,12 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
         const numeral = VOLUME_TITLE.exec(title);
         builder.open(title, numeral ? chineseNumber(numeral[2]) : null, where[0], where[1]);
       } else {
-        builder.add(heading(src, Math.min(3, node.depth - 1) as 1 | 2 | 3, hs[0], hs[1]));
+        builder.add(heading(src, Math.min(3, node.depth - 1) as 1 | 2 | 3, hs[0], hs[1], inline));
       }
       continue;
     }
     if (node.type === 'paragraph') {
-      for (const block of taggedParagraphs(src, where[0], where[1])) builder.add(block);
+      for (const block of taggedParagraphs(src, where[0], where[1], inline)) builder.add(block);
       continue;
     }
     if (node.type === 'blockquote') {
@@ -91,36 +192,117 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
           if (!layerFromTag(tag[1])) src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, line.start, line.start + tag[0].length, 'layer-unknown');
           start += tag[0].length;
         }
-        if (line.end > start) builder.add(paragraph(src, 'commentary', start, line.end, undefined, layer));
+        if (line.end > start) builder.add(paragraph(src, 'commentary', start, line.end, inline, layer));
       }
       continue;
     }
-    if (node.type === 'html' || node.type === 'thematicBreak' || node.type === 'definition') continue;
-    src.report('warning', `Markdown ${node.type} is not part of the manuscript convention; its text is kept as a paragraph`, where[0], where[1], 'markdown-unsupported');
-    for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, 'text', line.start, line.end));
+    if (node.type === 'html') {
+      for (const block of htmlBlock(src, node.value, where, inline, comments)) builder.add(block);
+      continue;
+    }
+    unsupported(src, node, where, builder, inline);
   }
-  return { volumes: builder.finish(fallbackTitle) };
+  reportComments(src, comments);
+  unusedFootnotes(src, prepared, builder, inline);
+  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
 }
 
-function taggedParagraphs(src: Source, start: number, end: number): Block[] {
+/**
+ * Wikisource pages as pandoc writes them: front matter (title in zh-hant /
+ * zh-hans, source, source_url), `[^n]` footnotes, `<sub>`, `<cn-era ce>`,
+ * `{分廾}` compositions; whole lines in 〔…〕 (or 〈…〉) commentary where the
+ * file uses them so; `〔《鬼谷子》卷上〕〈捭闔〉第一` a heading.
+ */
+export function importWikisourceMarkdown(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
+  const builder = new VolumeBuilder(src);
+  const prepared = prepareMarkdown(src, conv.inline);
+  const decisions = decideBracketLines(physicalLines(src.text), conv.commentaryLines ?? []);
+  const commentary = decisions.filter((d) => d.reading === 'commentary');
+  const inline: InlineOptions = { ...prepared.inline, notes: prepared.inline.notes.filter((n) => commentary.some((d) => d.open === n.open)) };
+  for (const d of decisions) {
+    if (d.wholeLines + d.citations === 0) continue;
+    src.report('info', d.reading === 'commentary' ? `${d.open}…${d.close}: ${d.wholeLines} whole lines read as commentary on the line before` : `${d.open}…${d.close}: read as part of the text (${d.wholeLines} whole lines, ${d.citations} citations followed by 云/曰)`, 0, 0, 'bracket-reading');
+  }
+  const comments = { count: 0 } as { count: number; first?: [number, number] };
+  const titleLine = /^(?:[〔〈][^〔〕〈〉]{1,20}[〕〉]){1,3}第[一二三四五六七八九十百]+$/u;
+  for (const node of prepared.tree.children) {
+    const where = span(node);
+    if (!where) continue;
+    if (node.type === 'heading') {
+      const hs = headingSpan(node);
+      if (!hs) continue;
+      const title = src.text.slice(hs[0], hs[1]);
+      const numeral = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u.exec(title);
+      if (numeral) {
+        builder.open(title, chineseNumber(numeral[1]), where[0], where[1]);
+        builder.add(paragraph(src, 'title', hs[0], hs[1], inline));
+      } else builder.add(heading(src, Math.min(3, Math.max(1, node.depth)) as 1 | 2 | 3, hs[0], hs[1], inline));
+      continue;
+    }
+    if (node.type === 'paragraph') {
+      for (const line of paragraphLines(src, where, commentary)) {
+        if (titleLine.test(line.content)) builder.add(heading(src, 2, line.start, line.end, { ...inline, notes: [] }));
+        else if (line.commentary) builder.add(paragraph(src, 'commentary', line.start + 1, line.end - 1, inline, 'zhu'));
+        else builder.add(paragraph(src, 'text', line.start, line.end, inline));
+      }
+      continue;
+    }
+    if (node.type === 'blockquote') {
+      for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, 'commentary', line.start, line.end, inline, 'zhu'));
+      continue;
+    }
+    if (node.type === 'html') {
+      for (const block of htmlBlock(src, node.value, where, inline, comments)) builder.add(block);
+      continue;
+    }
+    unsupported(src, node, where, builder, inline);
+  }
+  reportComments(src, comments);
+  unusedFootnotes(src, prepared, builder, inline);
+  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
+}
+
+/**
+ * A paragraph's lines: runs of ordinary lines stay one paragraph (a soft line
+ * break joins them); a whole line in a commentary bracket is a paragraph of its own.
+ */
+function paragraphLines(src: Source, where: [number, number], commentary: ReadonlyArray<{ open: string; close: string }>) {
+  const out: Array<{ start: number; end: number; content: string; commentary: boolean }> = [];
+  for (const line of blockLines(src, where[0], where[1])) {
+    const isCommentary = commentary.some((d) => line.content.startsWith(d.open) && line.content.endsWith(d.close) && line.content.indexOf(d.close) === line.content.length - d.close.length);
+    const last = out[out.length - 1];
+    if (!isCommentary && last && !last.commentary && !/^(?:[〔〈][^〔〕〈〉]{1,20}[〕〉]){1,3}第/u.test(line.content)) {
+      last.end = line.end;
+      last.content = src.text.slice(last.start, last.end);
+    } else out.push({ start: line.start, end: line.end, content: line.content, commentary: isCommentary });
+  }
+  return out;
+}
+
+function taggedParagraphs(src: Source, start: number, end: number, inline: InlineOptions): Block[] {
   const text = src.text.slice(start, end);
   const tag = TAG.exec(text);
-  if (!tag) return textWithLabels(src, start, end, 'text');
+  if (!tag) return textWithLabels(src, start, end, 'text', inline);
   const role = ROLE_TAGS[tag[1]];
   const contentStart = start + tag[0].length;
   if (!role) {
     src.report('warning', `unknown paragraph tag {${tag[1]}}; known: ${Object.keys(ROLE_TAGS).join(' ')} — the paragraph is set as main text`, start, contentStart, 'role-unknown');
-    return [paragraph(src, 'text', contentStart, end)];
+    return [paragraph(src, 'text', contentStart, end, inline)];
   }
-  return [paragraph(src, role, contentStart, end)];
+  return [paragraph(src, role, contentStart, end, inline)];
 }
 
 export function importDocsify(src: Source, fallbackTitle: string): ImportResult {
   const builder = new VolumeBuilder(src);
-  const tree = parseMarkdown(src.text);
-  for (const node of tree.children) {
+  const prepared = prepareMarkdown(src, DEFAULT_INLINE);
+  const comments = { count: 0 } as { count: number; first?: [number, number] };
+  for (const node of prepared.tree.children) {
     const where = span(node);
-    if (!where || node.type === 'html' || node.type === 'thematicBreak') continue;
+    if (!where || node.type === 'thematicBreak') continue;
+    if (node.type === 'html') {
+      for (const block of htmlBlock(src, node.value, where, prepared.inline, comments)) builder.add(block);
+      continue;
+    }
     if (node.type === 'heading') {
       const hs = headingSpan(node);
       if (hs) builder.add(heading(src, Math.min(3, Math.max(1, node.depth)) as 1 | 2 | 3, hs[0], hs[1]));
@@ -128,8 +310,10 @@ export function importDocsify(src: Source, fallbackTitle: string): ImportResult 
     }
     // One paragraph a line: docsify pages indent each paragraph with full-width spaces.
     for (const line of blockLines(src, where[0], where[1])) {
-      for (const block of textWithLabels(src, line.start, line.end, 'text')) builder.add(block);
+      for (const block of textWithLabels(src, line.start, line.end, 'text', prepared.inline)) builder.add(block);
     }
   }
-  return { volumes: builder.finish(fallbackTitle) };
+  reportComments(src, comments);
+  unusedFootnotes(src, prepared, builder, prepared.inline);
+  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
 }
