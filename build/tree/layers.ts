@@ -72,6 +72,18 @@ export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): Laye
   return [...LAYERS, ...extra].find((d) => d.id === tag || d.label === label)?.id;
 }
 
+/**
+ * A layer the source itself names (a 集注's commentator: 祕, 光) has the id
+ * `x-` + its label's code points in hex, so that ids stay ASCII (CSS classes,
+ * file names) and every stage can show the label without the tree.
+ */
+export function sourceLayerId(label: string): LayerId {
+  return 'x-' + Array.from(label, (c) => (c.codePointAt(0) as number).toString(16)).join('-');
+}
+
 export function layerLabel(id: LayerId): string {
-  return LAYERS.find((d) => d.id === id)?.label ?? id;
+  const known = LAYERS.find((d) => d.id === id)?.label;
+  if (known) return known;
+  const source = /^x((?:-[0-9a-f]{4,6})+)$/.exec(id);
+  return source ? source[1].slice(1).split('-').map((h) => String.fromCodePoint(parseInt(h, 16))).join('') : id;
 }

@@ -1,0 +1,105 @@
+/**
+ * 集注: notes that gather several commentators, each part opened by ○某曰
+ * (【…○祕曰…○光曰…】), become one note a commentator, in a layer named after
+ * the commentator the text names (Root.layers declares them). Decided from
+ * the whole tree: a name counts when at least three notes open a part with it,
+ * and a tree needs two such names to be read as a 集注; where the text also
+ * starts notes with 某曰 (no ○) consistently, that opens a part too. The text
+ * is not changed: ○ and 某曰 stay where they stand.
+ */
+import { visit } from 'unist-util-visit';
+import type { Inline, Note, Parent, Root, Text } from '../tree/types.js';
+import { DEFAULT_LAYER, sourceLayerId } from '../tree/layers.js';
+import { slicePosition } from './layers.js';
+import type { Report } from './report.js';
+
+/** ○ then a name of one to three characters then 曰; not 釋曰, 又曰 and other words that are no names. */
+const MARK = /○([^\s○，。、：；「」『』（）()]{1,3}?)曰/gu;
+const INITIAL = /^([^\s○，。、：；「」『』（）()]{1,3}?)曰/u;
+const NOT_NAMES = /^(?:[釋释又或故注疏案按一今愚臣傳传箋笺解義义正說说]|.*[子氏公]$)$/u;
+
+function textOf(nodes: readonly Inline[]): string {
+  return nodes.map((n) => (n.type === 'text' ? n.value : '')).join('');
+}
+
+export function splitCommentators(tree: Root, report: Report): Root {
+  const notes: Note[] = [];
+  visit(tree, 'note', (n: Note) => {
+    if (n.layer === DEFAULT_LAYER) notes.push(n);
+  });
+  const inNotes = new Map<string, number>();
+  const initial = new Map<string, number>();
+  for (const note of notes) {
+    const text = textOf(note.children);
+    const names = new Set<string>();
+    for (const m of text.matchAll(MARK)) if (!NOT_NAMES.test(m[1])) names.add(m[1]);
+    for (const name of names) inNotes.set(name, (inNotes.get(name) ?? 0) + 1);
+    const head = INITIAL.exec(text);
+    if (head && !NOT_NAMES.test(head[1])) initial.set(head[1], (initial.get(head[1]) ?? 0) + 1);
+  }
+  const commentators = new Set([...inNotes].filter(([, n]) => n >= 3).map(([name]) => name));
+  if (commentators.size < 2) return tree;
+  const initialToo = [...initial].filter(([name]) => commentators.has(name)).reduce((a, [, n]) => a + n, 0) >= 3;
+  const counts = new Map<string, number>();
+  let first: Note | undefined;
+  const splitNote = (note: Note): Note[] => {
+    const parts: Array<{ name: string | null; children: Inline[] }> = [{ name: null, children: [] }];
+    note.children.forEach((child, index) => {
+      if (child.type !== 'text') {
+        parts[parts.length - 1].children.push(child);
+        return;
+      }
+      const cuts: Array<{ at: number; name: string }> = [];
+      if (index === 0 && initialToo) {
+        const head = INITIAL.exec(child.value);
+        if (head && commentators.has(head[1])) cuts.push({ at: 0, name: head[1] });
+      }
+      for (const m of child.value.matchAll(MARK)) if (commentators.has(m[1])) cuts.push({ at: m.index ?? 0, name: m[1] });
+      let from = 0;
+      for (const cut of cuts) {
+        if (cut.at > from) parts[parts.length - 1].children.push(slice(child, from, cut.at));
+        parts.push({ name: cut.name, children: [] });
+        from = cut.at;
+      }
+      if (from < child.value.length) parts[parts.length - 1].children.push(slice(child, from, child.value.length));
+    });
+    const kept = parts.filter((p) => p.children.length > 0);
+    if (kept.length <= 1 && kept[0]?.name === null) return [note];
+    first ??= note;
+    return kept.map((p) => {
+      if (p.name) counts.set(p.name, (counts.get(p.name) ?? 0) + 1);
+      const out: Note = { type: 'note', layer: p.name ? sourceLayerId(p.name) : note.layer, children: p.children, position: spanOf(p.children, note) };
+      return out;
+    });
+  };
+  const walk = (parent: Parent) => {
+    const next: Array<Inline | Parent> = [];
+    for (const child of parent.children as Array<Inline | Parent>) {
+      if ('children' in child) walk(child as Parent);
+      if (child.type === 'note' && child.layer === DEFAULT_LAYER) next.push(...splitNote(child));
+      else next.push(child);
+    }
+    (parent as { children: unknown[] }).children = next;
+  };
+  walk(tree);
+  if (counts.size === 0) return tree;
+  const declared = tree.layers ?? [];
+  for (const name of counts.keys()) {
+    const id = sourceLayerId(name);
+    if (!declared.some((d) => d.id === id)) declared.push({ id, label: name, description: `${name}：集注所收之說（○${name}曰）` });
+  }
+  tree.layers = declared;
+  report('info', `集注: notes split where a commentator begins (○某曰${initialToo ? ', and 某曰 at a note\'s head' : ''}): ${[...counts].map(([n, c]) => `${n} ${c}`).join(', ')}; each is a layer of its own`, first?.position, 'commentator-layers');
+  return tree;
+}
+
+function slice(node: Text, from: number, to: number): Text {
+  if (from === 0 && to === node.value.length) return node;
+  return { type: 'text', value: node.value.slice(from, to), position: slicePosition(node.position, node.value, from, to) };
+}
+
+function spanOf(children: Inline[], note: Note): Note['position'] {
+  const a = children[0]?.position ?? note.position;
+  const b = children[children.length - 1]?.position ?? note.position;
+  return { file: a.file, start: a.start, end: b.end };
+}
