@@ -13,9 +13,9 @@ import { DEFAULT_LAYER, sourceLayerId } from '../tree/layers.js';
 import { slicePosition } from './layers.js';
 import type { Report } from './report.js';
 
-/** ○ then a name of one to three characters then 曰; not 釋曰, 又曰 and other words that are no names. */
-const MARK = /○([^\s○，。、：；「」『』（）()]{1,3}?)曰/gu;
-const INITIAL = /^([^\s○，。、：；「」『』（）()]{1,3}?)曰/u;
+/** ○, a commentator named by one or two characters (祕, 光, 宗元: a 集注 names its commentators short), 曰; not 釋曰, 又曰 and other words. A full name (敖君善曰) is a quotation, not a layer. */
+const MARK = /○([^\s○，。、：；「」『』（）()]{1,2}?)曰/gu;
+const INITIAL = /^([^\s○，。、：；「」『』（）()]{1,2}?)曰/u;
 const NOT_NAMES = /^(?:[釋释又或故注疏案按一今愚臣傳传箋笺解義义正說说]|.*[子氏公]$)$/u;
 
 function textOf(nodes: readonly Inline[]): string {
