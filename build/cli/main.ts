@@ -13,7 +13,9 @@ import { toMarkdown } from '../tree/to-markdown.js';
 import { FORMAT_NAMES } from '../parse/formats.js';
 import { formatLayout, layoutBook, pageSpecFor, parsePageList } from '../layout/index.js';
 import { loadEdition, type LoadedEdition } from './load.js';
-import { countBySeverity, formatMessage, sortMessages } from './report.js';
+import { countBySeverity, foldMessages, formatFolded, formatMessage, sortMessages } from './report.js';
+import { initEdition } from './init.js';
+import { scriptReport } from '../transform/script.js';
 import type { BuildTargets } from './build.js';
 import { writeFileAtomic } from './write.js';
 import { reportUncovered } from '../transform/coverage.js';
@@ -49,10 +51,32 @@ async function ensureExists(target: string): Promise<void> {
   }
 }
 
-function printMessages(messages: readonly VFileMessage[], options: { quiet?: boolean } = {}): void {
-  for (const m of sortMessages(messages)) {
-    if (options.quiet && m.fatal === undefined) continue;
-    process.stderr.write(formatMessage(m) + '\n');
+function printMessages(messages: readonly VFileMessage[], options: { quiet?: boolean; verbose?: boolean } = {}): void {
+  const shown = messages.filter((m) => !(options.quiet && m.fatal === undefined));
+  if (options.verbose) for (const m of sortMessages(shown)) process.stderr.write(formatMessage(m) + '\n');
+  else for (const group of foldMessages(shown)) process.stderr.write(formatFolded(group) + '\n');
+}
+
+/** An edition folder, a source file, or the name of an edition in manuscript/. */
+function editionTarget(target: string): string {
+  if (existsSync(target)) return target;
+  const named = path.join('manuscript', target);
+  return existsSync(path.join(named, 'edition.yaml')) ? named : target;
+}
+
+/** `check --script`: one line a one-to-many character. */
+function printScriptReport(loaded: LoadedEdition): void {
+  const config = loaded.config!;
+  const from = config.meta.sourceScript ?? config.meta.script;
+  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion);
+  if (from === config.meta.script) {
+    process.stdout.write(`${config.meta.id}: no script conversion (the sources are ${from})\n`);
+    return;
+  }
+  const place = (p: { file: string; start: { line?: number; column?: number } }) => `${p.file}:${p.start.line}:${p.start.column}`;
+  for (const row of rows) {
+    const readings = row.readings.map((r) => `${r.reading} ×${r.count} (${r.how}) at ${r.places.map(place).join(', ')}${r.count > r.places.length ? ', …' : ''}`);
+    process.stdout.write(`${row.char} ×${row.count}: ${readings.join('; ')}\n`);
   }
 }
 
@@ -92,9 +116,10 @@ export function program(): Command {
     .option('--out <dir>', 'output folder', 'dist')
     .option('--notes <mode>', 'EPUB notes: inline, popup (the layers edition.yaml names) or popup=shu,fuzhu')
     .option('-q, --quiet', 'print only warnings and errors')
-    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; quiet?: boolean }) => {
+    .option('--verbose', 'list every message, repeated ones too')
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; quiet?: boolean; verbose?: boolean }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
-      const list = editions.length > 0 ? editions : await allEditions();
+      const list = editions.length > 0 ? editions.map(editionTarget) : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
       const { buildEdition } = await import('./build.js');
       const { launchBrowser } = await import('./browser.js');
@@ -104,7 +129,7 @@ export function program(): Command {
       try {
         for (const dir of list) {
           const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true, browser });
-          printMessages(result.messages, { quiet: opts.quiet });
+          printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) process.stderr.write(line + '\n');
           if (!result.ok) failed++;
         }
@@ -137,12 +162,15 @@ export function program(): Command {
     .addOption(formatOption())
     .option('-q, --quiet', 'leave out info messages')
     .option('--no-fonts', 'do not check that the fonts draw every character')
-    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean }) => {
+    .option('--verbose', 'list every message, repeated ones too')
+    .option('--script', 'list each one-to-many character of the script conversion: its readings, counts, how each was chosen and where')
+    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; verbose?: boolean; script?: boolean }) => {
       let errors = 0;
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
-      for (const target of targets) {
+      for (const target of targets.map(editionTarget)) {
         const loaded = await load(target, opts.format);
+        if (opts.script && loaded.config) printScriptReport(loaded);
         if (opts.fonts) {
           const main = loaded.config?.fonts.main;
           const key = JSON.stringify(main ?? []);
@@ -150,7 +178,7 @@ export function program(): Command {
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
         }
         const messages = loaded.files.flatMap((f) => f.messages);
-        printMessages(messages, { quiet: opts.quiet });
+        printMessages(messages, { quiet: opts.quiet, verbose: opts.verbose });
         errors += countBySeverity(messages).error;
       }
       if (errors > 0) process.exitCode = 1;
@@ -172,6 +200,21 @@ export function program(): Command {
       const spec = pageSpecFor(opts.template ?? config.meta.template, config.layout);
       const layout = layoutBook(loaded.tree, spec);
       process.stdout.write(formatLayout(layout, { json: opts.json, pages: opts.pages }) + '\n');
+    });
+
+  cli
+    .command('init')
+    .description('make an edition folder from a source file: the source and an edition.yaml filled in from what the text says')
+    .argument('<source>', 'source file (.txt, .md)')
+    .argument('[dir]', 'edition folder to create (default: manuscript/<name>)')
+    .action(async (source: string, dir: string | undefined) => {
+      await ensureExists(source);
+      try {
+        const made = await initEdition(source, dir);
+        process.stderr.write(`${made.dir}/edition.yaml: ${made.title}: ${made.summary}\nbuild it with: diaoban build ${made.dir}\n`);
+      } catch (error) {
+        throw new UserError((error as Error).message);
+      }
     });
 
   cli

@@ -33,3 +33,23 @@ export function countBySeverity(messages: readonly VFileMessage[]): Record<Sever
   for (const m of messages) counts[severityOf(m)]++;
   return counts;
 }
+
+/**
+ * Repeated messages (the same reason and rule in one file, e.g. one Private
+ * Use Area code point 20 times) as one line: the first, with the count and
+ * where the first stands. `--verbose` prints them all instead.
+ */
+export function foldMessages(messages: readonly VFileMessage[]): Array<{ message: VFileMessage; count: number }> {
+  const groups = new Map<string, { message: VFileMessage; count: number }>();
+  for (const m of sortMessages(messages)) {
+    const key = `${m.file ?? ''}\u0000${m.ruleId ?? ''}\u0000${m.reason}`;
+    const g = groups.get(key);
+    if (g) g.count++;
+    else groups.set(key, { message: m, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+export function formatFolded({ message, count }: { message: VFileMessage; count: number }): string {
+  return count > 1 ? `${formatMessage(message)} ×${count} (this is the first; --verbose lists all)` : formatMessage(message);
+}

@@ -86,6 +86,8 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       for (const child of node.children) flattenInline(child, { ...ctx, small: true }, out);
       return;
     case 'note':
+      // The source's label (集解, 音義) is printed at the head of the note, in its layer.
+      if (node.label) eachChar(node.label, (ch) => out.push({ kind: 'note', ch, layer: node.layer, depth: ctx.depth + 1 }));
       for (const child of node.children) {
         flattenInline(child, { depth: ctx.depth + 1, layer: node.layer, small: ctx.small }, out);
       }

@@ -31,8 +31,9 @@ export function inlineText(node: Inline): string {
       return node.value;
     case 'glyph':
       return node.replacement ?? node.value;
-    case 'small':
     case 'note':
+      return (node.label ?? '') + node.children.map(inlineText).join('');
+    case 'small':
     case 'mark':
     case 'annotation':
     case 'correction':
@@ -95,15 +96,17 @@ function renderInline(node: Inline, st: VolumeState): string {
 function renderNote(note: Note, st: VolumeState): string {
   st.layers.add(note.layer);
   const t = layerToken(note.layer);
+  // The source's label (集解, 音義) is printed at the head of the note.
+  const label = note.label ? `<span class="note-label">${escapeXml(note.label)}</span>` : '';
   if (st.ctx.popup.has(note.layer)) {
     const id = `fn${++st.notes}`;
     // Reserve the aside's place first so that asides keep reading order even when notes nest.
     const slot = st.asides.push('') - 1;
-    const inner = note.children.map((c) => renderInline(c, st)).join('');
+    const inner = label + note.children.map((c) => renderInline(c, st)).join('');
     st.asides[slot] = `<aside id="${id}" class="note note-${t} popup" epub:type="footnote" role="doc-footnote"><p>${inner}</p></aside>`;
     return renderNoteref(note.layer, id);
   }
-  return `<small class="note note-${t}" ${noteAttributes(note.layer)}>${note.children.map((c) => renderInline(c, st)).join('')}</small>`;
+  return `<small class="note note-${t}" ${noteAttributes(note.layer)}>${label}${note.children.map((c) => renderInline(c, st)).join('')}</small>`;
 }
 
 function inlines(nodes: readonly Inline[], st: VolumeState): string {
