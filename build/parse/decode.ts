@@ -88,7 +88,7 @@ export function textScore(text: string): number {
     const cp = ch.codePointAt(0) as number;
     total++;
     if ((cp >= 0x20 && cp < 0x7f) || cp === 0x0a || cp === 0x0d || cp === 0x09) score += 1;
-    else if (set.has(cp) || (cp >= 0x3000 && cp <= 0x303f) || (cp >= 0xff00 && cp <= 0xffef) || cp === 0x00b7 || (cp >= 0x2010 && cp <= 0x2027)) score += 1;
+    else if (set.has(cp) || (cp >= 0x3000 && cp <= 0x303f) || (cp >= 0xff00 && cp <= 0xffef) || cp === 0x00b7 || cp === 0x00b6 || cp === 0x25a1 || cp === 0x25cb || (cp >= 0x2010 && cp <= 0x2027)) score += 1;
     else if (cp === 0xfffd || cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) score -= 3;
     else if (cp >= 0xe000 && cp <= 0xf8ff) score -= 1;
   }
@@ -133,6 +133,30 @@ function withBadBytes(text: string, encoding: string, declared: boolean): Decode
   return { text, encoding: name, problems };
 }
 
+/** Valid 3- and 4-byte UTF-8 sequences, and bytes that start no valid sequence. */
+function utf8Sequences(bytes: Uint8Array): { valid: number; invalid: number } {
+  let valid = 0;
+  let invalid = 0;
+  const cont = (k: number) => k < bytes.length && (bytes[k] & 0xc0) === 0x80;
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    if (b < 0x80) i++;
+    else if (b >= 0xc2 && b <= 0xdf && cont(i + 1)) i += 2;
+    else if (b >= 0xe0 && b <= 0xef && cont(i + 1) && cont(i + 2)) {
+      valid++;
+      i += 3;
+    } else if (b >= 0xf0 && b <= 0xf4 && cont(i + 1) && cont(i + 2) && cont(i + 3)) {
+      valid++;
+      i += 4;
+    } else {
+      invalid++;
+      i++;
+      while (cont(i)) i++;
+    }
+  }
+  return { valid, invalid };
+}
+
 export function decodeSource(bytes: Uint8Array, declaredEncoding?: string): Decoded {
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return withBadBytes(decodeAs(bytes, 'utf-16le'), 'utf-16le', false);
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return withBadBytes(decodeAs(bytes, 'utf-16be'), 'utf-16be', false);
@@ -145,7 +169,11 @@ export function decodeSource(bytes: Uint8Array, declaredEncoding?: string): Deco
   } catch {
     // Not UTF-8 throughout: find out what it is.
   }
-  const candidates = ['utf-8', 'gb18030', 'big5', ...(bytes.length % 2 === 0 ? ['utf-16le', 'utf-16be'] : [])];
+  // Mostly UTF-8 (CJK in UTF-8 is 3-byte sequences, which other encodings hardly ever form): stays UTF-8.
+  const { valid, invalid } = utf8Sequences(bytes);
+  if (valid >= 1 && valid >= invalid) return withBadBytes(decodeAs(bytes, 'utf-8'), 'utf-8', false);
+  // UTF-16 without a byte order mark: only where zero bytes (the high half of ASCII, line ends) show it.
+  const candidates = ['utf-8', 'gb18030', 'big5', ...(bytes.length % 2 === 0 && bytes.includes(0) ? ['utf-16le', 'utf-16be'] : [])];
   // Score a sample: enough to tell the encodings apart, cheap on a large file.
   const sample = bytes.subarray(0, Math.min(bytes.length, 64 * 1024));
   let best = candidates[0];
@@ -157,7 +185,7 @@ export function decodeSource(bytes: Uint8Array, declaredEncoding?: string): Deco
       bestScore = score;
     }
   }
-  if (bestScore < 0.5 && controlByteRatio(bytes) > 0.01) {
+  if (bestScore < 0.5 && controlByteRatio(bytes) > 0.01 && bytes.length >= 32) {
     return {
       text: '',
       encoding: 'binary',

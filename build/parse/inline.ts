@@ -378,6 +378,16 @@ export function parseInline(src: Source, start: number, end: number, options: In
         continue;
       }
     }
+    if (ch === '<' && options.html && text.startsWith('<!--', i)) {
+      const close = text.indexOf('-->', i + 4);
+      if (close >= 0 && close + 3 <= end) {
+        flush(i);
+        src.report('info', 'an HTML comment is left out (not part of the text)', i, close + 3, 'html-comment');
+        i = close + 3;
+        textStart = i;
+        continue;
+      }
+    }
     if (ch === '<' && options.html) {
       HTML_TAG.lastIndex = i;
       const m = HTML_TAG.exec(text);

@@ -74,7 +74,10 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers): I
   let seenContent = false;
   for (const line of contentLines(src.text)) {
     const { content } = line;
-    if (CATEGORY_LINE.test(content)) continue;
+    if (CATEGORY_LINE.test(content)) {
+      src.report('info', `catalogue line left out (data about the work, not its text): ${content}`, line.start, line.end, 'catalogue-line');
+      continue;
+    }
     if (handlers.skip?.(line, seenContent)) {
       src.report('info', 'page header of the web copy, not part of the work: left out', line.start, line.end, 'source-chrome');
       continue;
