@@ -2,7 +2,8 @@
  * The property over generated manuscripts (fuzz.ts), a small fixed sample:
  * parse and transform never throw, every Han character of the input reaches
  * the tree or a message, none appears that the input did not have, every
- * error has a position, and the work stays linear. `npm run fuzz` runs 300.
+ * error has a position. `npm run fuzz` runs 300 (and counts hangs);
+ * `npm run bench -- parse` measures time and memory at 10k, 100k and 1M characters.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,20 +21,6 @@ test('generated manuscripts: no crash, nothing lost or garbled, every error posi
     }),
     { seed: 7, numRuns: 40 },
   );
-});
-
-test('the work stays linear: 8× the input takes well under 20× the time', () => {
-  const line = '主人戒賓【戒猶警也〈告也〉】賓禮辭(許/諾)¶<pb:KR1_X_001-1a>&KR0002;{艹虑}【【【】\n';
-  const time = (n: number) => {
-    const text = line.repeat(n);
-    const t0 = performance.now();
-    checkInput({ text, path: 'big.txt', encoding: 'utf-8', bad: [] });
-    return performance.now() - t0;
-  };
-  time(200); // warm-up
-  const small = Math.min(time(500), time(500));
-  const large = Math.min(time(4000), time(4000));
-  assert.ok(large < small * 20, `500 lines ${small.toFixed(0)} ms, 4000 lines ${large.toFixed(0)} ms`);
 });
 
 test('1,500 nested 【 and a line of 200,000 unclosed 【: reported, flattened, no crash', () => {

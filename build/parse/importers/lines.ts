@@ -113,6 +113,23 @@ function typicalCells(counts: number[]): number {
   return bestCount >= 5 ? best : 0;
 }
 
+/** A line of nothing but page markers and ¶. */
+const ANCHORS_ONLY = /^(?:<(?:pb|md):[^<>]*>|¶)+$/u;
+
+/** The line without the ¶ and page markers at its end (a loop, not a backtracking regex). */
+function withoutTrailingAnchors(content: string, anchor: string): string {
+  let end = content.length;
+  for (;;) {
+    if (content.endsWith(anchor, end)) end -= anchor.length;
+    else if (content[end - 1] === '>') {
+      const open = content.lastIndexOf('<', end - 1);
+      if (open >= 0 && /^<(?:pb|md):[^<>]*>$/u.test(content.slice(open, end))) end = open;
+      else break;
+    } else break;
+  }
+  return content.slice(0, end);
+}
+
 const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
 
 export function importLines(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
@@ -215,8 +232,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   for (const full of lines) {
     addTail();
     let line = full;
-    if (anchor && full.content.endsWith(anchor) && !/^(?:<(?:pb|md):[^>]*>|¶)+$/u.test(full.content)) {
-      const bare = full.content.replace(/(?:¶|<(?:pb|md):[^>]*>)+$/u, '');
+    if (anchor && full.content.endsWith(anchor) && !ANCHORS_ONLY.test(full.content)) {
+      const bare = withoutTrailingAnchors(full.content, anchor);
       line = { ...full, content: bare, end: full.start + bare.length };
       tail = [line.end, full.end];
     }
@@ -245,7 +262,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     // A line of page markers and ¶ only.
-    if (anchor && /^(?:<(?:pb|md):[^>]*>|¶)+$/u.test(content)) {
+    if (anchor && ANCHORS_ONLY.test(content)) {
       if (para) para.end = full.end;
       else pendingAnchors.push(...parseInline(src, line.start, line.end, inlineOptions));
       continue;
