@@ -308,7 +308,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
         builder.open(headText, chineseNumber(volume[1]), line.start, line.end);
         add(paragraph(src, 'title', main[0], main[1], inlineOptions));
       } else {
-        add(heading(src, headingRule.depth, main[0], main[1], inlineOptions));
+        // A title line in brackets (〔《鬼谷子》卷上〕〈捭闔〉第一): its brackets are the title's, not notes.
+        add(heading(src, headingRule.depth, main[0], main[1], /^[〔〈]/u.test(headText) ? { ...inlineOptions, notes: [] } : inlineOptions));
       }
       const after = span(m, line, 2);
       if (after) {
