@@ -13,10 +13,10 @@ export function severityOf(message: VFileMessage): SeverityName {
   return message.fatal === true ? 'error' : message.fatal === false ? 'warning' : 'info';
 }
 
-export function formatMessage(message: VFileMessage): string {
+export function formatMessage(message: VFileMessage, remark = ''): string {
   const place = message.line ? `:${message.line}:${message.column ?? 1}` : '';
   const rule = message.ruleId ? ` (${message.ruleId})` : '';
-  return `${message.file ?? ''}${place} ${severityOf(message)} ${message.reason}${rule}`;
+  return `${message.file ?? ''}${place} ${severityOf(message)} ${message.reason}${remark}${rule}`;
 }
 
 export function sortMessages(messages: readonly VFileMessage[]): VFileMessage[] {
@@ -51,5 +51,5 @@ export function foldMessages(messages: readonly VFileMessage[]): Array<{ message
 }
 
 export function formatFolded({ message, count }: { message: VFileMessage; count: number }): string {
-  return count > 1 ? `${formatMessage(message)} ×${count} (this is the first; --verbose lists all)` : formatMessage(message);
+  return count > 1 ? formatMessage(message, ` [×${count}: this is the first; --verbose lists all]`) : formatMessage(message);
 }
