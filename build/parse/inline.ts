@@ -396,7 +396,16 @@ export function parseInline(src: Source, start: number, end: number, options: In
         const stop = i + m[0].length;
         const [, closing, rawName, attrs] = m;
         const name = rawName.toLowerCase();
-        if (!closing && (name === 'sub' || name === 'cn-era') && stack.length <= MAX_DEPTH) {
+        const known = name === 'sub' || name === 'cn-era';
+        if (known && !closing && stack.length > MAX_DEPTH) {
+          flattened.set(`</${name}>`, (flattened.get(`</${name}>`) ?? 0) + 1);
+          if (!tooDeepReported) {
+            tooDeepReported = true;
+            src.report('error', `elements nested deeper than ${MAX_DEPTH} levels here: the deeper tags are left out and their text kept; check the tags`, i, stop, 'nesting-too-deep');
+          }
+        } else if (known && closing && (flattened.get(`</${name}>`) ?? 0) > 0) {
+          flattened.set(`</${name}>`, (flattened.get(`</${name}>`) ?? 0) - 1);
+        } else if (!closing && known) {
           const frame: Frame = { open: `<${name}>`, close: `</${name}>`, kind: name === 'sub' ? 'small' : 'era', start: i, children: [] };
           if (name === 'cn-era') {
             const ce = /\bce\s*=\s*["']?(-?\d+)/i.exec(attrs);

@@ -116,8 +116,41 @@ function prepareMarkdown(src: Source, base: InlineOptions): PreparedMarkdown {
     else footnotes.set(m[1], { start, end: last.end, line: line.number });
     mask(chars, line.start, last.end);
   }
+  flattenDeepContainers(src, chars);
   const tree = parseMarkdown(chars.join(''));
   return { tree, meta, footnotes, inline: { ...base, html: true, footnotes } };
+}
+
+/** Markdown containers (> quotes, - lists) nested deeper than this are a broken file: flattened, reported. */
+const MAX_CONTAINERS = 16;
+const CONTAINER = /[ \t]{0,3}(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]?/y;
+
+/**
+ * remark's work grows with the square of container nesting: markers past
+ * MAX_CONTAINERS on a line are blanked out (with full-width spaces, so that
+ * offsets stay and no indented code appears) and reported once per line.
+ */
+function flattenDeepContainers(src: Source, chars: string[]): void {
+  const text = src.text;
+  for (let lineStart = 0; lineStart < text.length; ) {
+    let k = lineStart;
+    let depth = 0;
+    let cutFrom = -1;
+    for (;;) {
+      CONTAINER.lastIndex = k;
+      const m = CONTAINER.exec(text);
+      if (!m || m[0].length === 0) break;
+      depth++;
+      if (depth === MAX_CONTAINERS + 1) cutFrom = k;
+      k += m[0].length;
+    }
+    if (cutFrom >= 0) {
+      for (let j = cutFrom; j < k; j++) chars[j] = '\u3000';
+      src.report('error', `Markdown quotes or lists nested deeper than ${MAX_CONTAINERS} levels: the deeper markers are left out, the text kept`, cutFrom, k, 'nesting-too-deep');
+    }
+    const next = text.indexOf('\n', k);
+    lineStart = next < 0 ? text.length : next + 1;
+  }
 }
 
 function lineStartOf(text: string, offset: number): number {
