@@ -17,13 +17,13 @@ export interface Line {
 
 const SPACE = /[\s\u3000]/u;
 
-/** Non-blank lines of the text, trimmed, with their offsets. A line ends at LF, CRLF or CR. */
-export function contentLines(text: string): Line[] {
+/** Every line of the text, blank ones too (content ''), trimmed, with their offsets. A line ends at LF, CRLF or CR. */
+export function physicalLines(text: string): Line[] {
   const lines: Line[] = [];
+  const breaks = /\r\n?|\n/g;
   let lineStart = 0;
   let number = 1;
-  const breaks = /\r\n?|\n/g;
-  while (lineStart <= text.length) {
+  for (;;) {
     breaks.lastIndex = lineStart;
     const m = breaks.exec(text);
     const lineEnd = m ? m.index : text.length;
@@ -31,12 +31,17 @@ export function contentLines(text: string): Line[] {
     let e = lineEnd;
     while (s < e && SPACE.test(text[s])) s++;
     while (e > s && SPACE.test(text[e - 1])) e--;
-    if (e > s) lines.push({ number, start: s, end: e, content: text.slice(s, e) });
+    lines.push({ number, start: s, end: e, content: text.slice(s, e) });
     if (!m) break;
     lineStart = lineEnd + m[0].length;
     number++;
   }
   return lines;
+}
+
+/** Non-blank lines of the text, trimmed, with their offsets. */
+export function contentLines(text: string): Line[] {
+  return physicalLines(text).filter((l) => l.content !== '');
 }
 
 /**

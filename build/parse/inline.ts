@@ -161,6 +161,13 @@ export function parseInline(src: Source, start: number, end: number, options: In
   /** Brackets opened beyond MAX_DEPTH, by closing bracket: their closers are dropped too. */
   const flattened = new Map<string, number>();
   let tooDeepReported = false;
+  /** An opening past MAX_DEPTH: left out (its closer too, later), said once a span. */
+  const tooDeep = (closer: string, at: number, stop: number, what: string, marks: string) => {
+    flattened.set(closer, (flattened.get(closer) ?? 0) + 1);
+    if (tooDeepReported) return;
+    tooDeepReported = true;
+    src.report('error', `${what} nested deeper than ${MAX_DEPTH} levels here: the deeper ${marks} are left out and their text kept; check the ${marks}`, at, stop, 'nesting-too-deep');
+  };
   let textStart = start;
 
   const top = () => stack[stack.length - 1];
@@ -276,11 +283,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
       const named = options.noteLabels?.find((l) => i - l.text.length >= textStart && text.startsWith(l.text, i - l.text.length));
       flush(named ? i - named.text.length : i);
       if (stack.length > MAX_DEPTH) {
-        flattened.set(bracket.close, (flattened.get(bracket.close) ?? 0) + 1);
-        if (!tooDeepReported) {
-          tooDeepReported = true;
-          src.report('error', `notes nested deeper than ${MAX_DEPTH} levels here: the deeper brackets are left out and their text kept in the note around them; check the brackets`, i, next, 'nesting-too-deep');
-        }
+        tooDeep(bracket.close, i, next, 'notes', 'brackets');
         i = next;
         textStart = i;
         continue;
@@ -397,13 +400,8 @@ export function parseInline(src: Source, start: number, end: number, options: In
         const [, closing, rawName, attrs] = m;
         const name = rawName.toLowerCase();
         const known = name === 'sub' || name === 'cn-era';
-        if (known && !closing && stack.length > MAX_DEPTH) {
-          flattened.set(`</${name}>`, (flattened.get(`</${name}>`) ?? 0) + 1);
-          if (!tooDeepReported) {
-            tooDeepReported = true;
-            src.report('error', `elements nested deeper than ${MAX_DEPTH} levels here: the deeper tags are left out and their text kept; check the tags`, i, stop, 'nesting-too-deep');
-          }
-        } else if (known && closing && (flattened.get(`</${name}>`) ?? 0) > 0) {
+        if (known && !closing && stack.length > MAX_DEPTH) tooDeep(`</${name}>`, i, stop, 'elements', 'tags');
+        else if (known && closing && (flattened.get(`</${name}>`) ?? 0) > 0) {
           flattened.set(`</${name}>`, (flattened.get(`</${name}>`) ?? 0) - 1);
         } else if (!closing && known) {
           const frame: Frame = { open: `<${name}>`, close: `</${name}>`, kind: name === 'sub' ? 'small' : 'era', start: i, children: [] };

@@ -6,43 +6,16 @@
  * line of nothing but page markers goes to the head of the next block.
  */
 import type { Block, Inline, Paragraph, Volume } from '../../tree/types.js';
-import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, heading, paragraph } from '../blocks.js';
+import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, heading, paragraph, physicalLines, type Line } from '../blocks.js';
+export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions } from '../inline.js';
 import type { Source } from '../source.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
 
-interface PhysicalLine {
-  number: number;
-  /** Trimmed content offsets. */
-  start: number;
-  end: number;
-  content: string;
-}
+type PhysicalLine = Line;
 
 const SPACE = /[\s\u3000]/u;
-
-/** Every line, blank ones too (content ''), trimmed; LF, CRLF and CR end lines. */
-export function physicalLines(text: string): PhysicalLine[] {
-  const out: PhysicalLine[] = [];
-  const breaks = /\r\n?|\n/g;
-  let lineStart = 0;
-  let number = 1;
-  for (;;) {
-    breaks.lastIndex = lineStart;
-    const m = breaks.exec(text);
-    const lineEnd = m ? m.index : text.length;
-    let s = lineStart;
-    let e = lineEnd;
-    while (s < e && SPACE.test(text[s])) s++;
-    while (e > s && SPACE.test(text[e - 1])) e--;
-    out.push({ number, start: s, end: e, content: text.slice(s, e) });
-    if (!m) break;
-    lineStart = lineEnd + m[0].length;
-    number++;
-  }
-  return out;
-}
 
 /** Where the bracket opened at the head of `content` closes, or -1 (one pass). */
 function closingOfHead(content: string, open: string, close: string): number {

@@ -169,7 +169,7 @@ function unusedFootnotes(src: Source, prepared: PreparedMarkdown, builder: Volum
 }
 
 /** An HTML block: a comment is left out (said once); other HTML keeps its text, its tags left out with a warning. */
-function htmlBlock(src: Source, value: string, where: [number, number], inline: InlineOptions, comments: { count: number; first?: [number, number] }): Block[] {
+function htmlBlock(src: Source, value: string, where: [number, number], inline: InlineOptions, comments: Comments): Block[] {
   if (/^<!--/u.test(value.trim()) && /-->\s*$/u.test(value)) {
     comments.count++;
     comments.first ??= where;
@@ -178,8 +178,18 @@ function htmlBlock(src: Source, value: string, where: [number, number], inline: 
   return blockLines(src, where[0], where[1]).map((line) => paragraph(src, 'text', line.start, line.end, inline));
 }
 
-function reportComments(src: Source, comments: { count: number; first?: [number, number] }): void {
+type Comments = { count: number; first?: [number, number] };
+
+/** What every Markdown importer reads alike: HTML (its text kept, comments left out) and constructs outside the convention. */
+function otherBlock(src: Source, node: Content, where: [number, number], builder: VolumeBuilder, inline: InlineOptions, comments: Comments): void {
+  if (node.type === 'html') for (const block of htmlBlock(src, node.value, where, inline, comments)) builder.add(block);
+  else unsupported(src, node, where, builder, inline);
+}
+
+function finishMarkdown(src: Source, prepared: PreparedMarkdown, builder: VolumeBuilder, inline: InlineOptions, comments: Comments, fallbackTitle: string): ImportResult {
   if (comments.first) src.report('info', `${comments.count} HTML comments left out (not part of the text)`, comments.first[0], comments.first[1], 'html-comment');
+  unusedFootnotes(src, prepared, builder, inline);
+  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
 }
 
 /** Markdown constructs the convention does not have: their text is kept as paragraphs, with a warning naming them. */
@@ -194,7 +204,7 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
   const builder = new VolumeBuilder(src);
   const prepared = prepareMarkdown(src, DEFAULT_INLINE);
   const inline = prepared.inline;
-  const comments = { count: 0 } as { count: number; first?: [number, number] };
+  const comments: Comments = { count: 0 };
   for (const node of prepared.tree.children) {
     const where = span(node);
     if (!where) continue;
@@ -229,15 +239,9 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
       }
       continue;
     }
-    if (node.type === 'html') {
-      for (const block of htmlBlock(src, node.value, where, inline, comments)) builder.add(block);
-      continue;
-    }
-    unsupported(src, node, where, builder, inline);
+    otherBlock(src, node, where, builder, inline, comments);
   }
-  reportComments(src, comments);
-  unusedFootnotes(src, prepared, builder, inline);
-  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
+  return finishMarkdown(src, prepared, builder, inline, comments, fallbackTitle);
 }
 
 /**
@@ -256,7 +260,7 @@ export function importWikisourceMarkdown(src: Source, fallbackTitle: string, con
     if (d.wholeLines + d.citations === 0) continue;
     src.report('info', d.reading === 'commentary' ? `${d.open}…${d.close}: ${d.wholeLines} whole lines read as commentary on the line before` : `${d.open}…${d.close}: read as part of the text (${d.wholeLines} whole lines, ${d.citations} citations followed by 云/曰)`, 0, 0, 'bracket-reading');
   }
-  const comments = { count: 0 } as { count: number; first?: [number, number] };
+  const comments: Comments = { count: 0 };
   const titleLine = /^(?:[〔〈][^〔〕〈〉]{1,20}[〕〉]){1,3}第[一二三四五六七八九十百]+$/u;
   for (const node of prepared.tree.children) {
     const where = span(node);
@@ -284,15 +288,9 @@ export function importWikisourceMarkdown(src: Source, fallbackTitle: string, con
       for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, 'commentary', line.start, line.end, inline, 'zhu'));
       continue;
     }
-    if (node.type === 'html') {
-      for (const block of htmlBlock(src, node.value, where, inline, comments)) builder.add(block);
-      continue;
-    }
-    unsupported(src, node, where, builder, inline);
+    otherBlock(src, node, where, builder, inline, comments);
   }
-  reportComments(src, comments);
-  unusedFootnotes(src, prepared, builder, inline);
-  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
+  return finishMarkdown(src, prepared, builder, inline, comments, fallbackTitle);
 }
 
 /**
@@ -328,12 +326,12 @@ function taggedParagraphs(src: Source, start: number, end: number, inline: Inlin
 export function importDocsify(src: Source, fallbackTitle: string): ImportResult {
   const builder = new VolumeBuilder(src);
   const prepared = prepareMarkdown(src, DEFAULT_INLINE);
-  const comments = { count: 0 } as { count: number; first?: [number, number] };
+  const comments: Comments = { count: 0 };
   for (const node of prepared.tree.children) {
     const where = span(node);
     if (!where || node.type === 'thematicBreak') continue;
     if (node.type === 'html') {
-      for (const block of htmlBlock(src, node.value, where, prepared.inline, comments)) builder.add(block);
+      otherBlock(src, node, where, builder, prepared.inline, comments);
       continue;
     }
     if (node.type === 'heading') {
@@ -346,7 +344,5 @@ export function importDocsify(src: Source, fallbackTitle: string): ImportResult 
       for (const block of textWithLabels(src, line.start, line.end, 'text', prepared.inline)) builder.add(block);
     }
   }
-  reportComments(src, comments);
-  unusedFootnotes(src, prepared, builder, prepared.inline);
-  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
+  return finishMarkdown(src, prepared, builder, prepared.inline, comments, fallbackTitle);
 }
