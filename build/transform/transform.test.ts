@@ -132,3 +132,14 @@ test('集注: notes split at ○某曰 into one layer a commentator, named after
   assert.deepEqual(tree.layers?.map((l) => l.label), ['祕', '光']);
   assert.equal(treeText(tree.children[0]), before);
 });
+
+test('entities and compositions: the charmap maps them; the rest are listed once with counts and printed as 〓', () => {
+  const src = sourceOf('甲');
+  const glyph = (value: string, extra: object) => ({ type: 'glyph' as const, value, ...extra, position: src.position(0, 1) });
+  const tree: Root = { type: 'root', edition: { id: 't', title: 't', author: '', language: 'zh-Hant', script: 'traditional', template: 'siku' }, children: [{ type: 'volume', number: null, title: 't', position: src.position(0, 1), children: [{ type: 'paragraph', role: 'text', position: src.position(0, 1), children: [glyph('&KR0433;', { entity: 'KR0433' }), glyph('&KR0433;', { entity: 'KR0433' }), glyph('{艹虑}', { description: '艹虑' }), glyph('&KR0764;', { entity: 'KR0764' })] }] }] };
+  applyCharmap(tree, { '&KR0764;': '內' }, reporterFor([src.file]));
+  const glyphs = tree.children[0].children[0].children;
+  assert.deepEqual(glyphs.map((g) => g.type === 'glyph' && (g.replacement ?? null)), [null, null, null, '內']);
+  assert.deepEqual(src.file.messages.map((m) => m.ruleId), ['entity-unmapped', 'entity-unmapped', 'composition-unmapped', 'entity-summary']);
+  assert.match(src.file.messages[3].reason, /&KR0433;×2 \{艹虑\}×1/u);
+});
