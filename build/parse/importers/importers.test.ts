@@ -128,9 +128,12 @@ test('chtxt: ## volume heading, (…) notes cut at 【集解】【索隱】【�
 });
 
 test('國學導航: ●卷 volume and chapter, （…） 注, [疏] and ○釋曰 lines as 疏 up to the next 經 line, {…} compositions', () => {
-  const src = sourceOf(['　　●卷二士冠礼第一', '　　陈服于房中。（墉，{艹虑}墙。）', '　　[疏]“陈服”至“北上”。', '　　○释曰：自此至“东面”。', '　　爵弁服，<匚算>裳。'].join('\r\n'));
-  const result = importLines(src, '', conventionsOf('guoxue'));
-  assert.deepEqual(blocksOf(result.volumes), ['title 卷二', 'h2 士冠礼第一', 'text 陈服于房中。(zhu:墉，[{艹虑}=艹虑]墙。)', 'commentary:shu “陈服”至“北上”。', 'commentary:shu ○释曰：自此至“东面”。', 'text 爵弁服，[<匚算>=匚算]裳。']);
+  const lines = ['　　●卷二士冠礼第一', '　　陈服于房中。（墉，{艹虑}墙。）', '　　[疏]“陈服”至“北上”。', '　　○释曰：自此至“东面”。', '　　爵弁服，<匚算>裳。'];
+  // CRLF, and blank lines between (a file converted twice): the same blocks.
+  for (const end of ['\r\n', '\r\r\n']) {
+    const result = importLines(sourceOf(lines.join(end)), '', conventionsOf('guoxue'));
+    assert.deepEqual(blocksOf(result.volumes), ['title 卷二', 'h2 士冠礼第一', 'text 陈服于房中。(zhu:墉，[{艹虑}=艹虑]墙。)', 'commentary:shu “陈服”至“北上”。', 'commentary:shu ○释曰：自此至“东面”。', 'text 爵弁服，[<匚算>=匚算]裳。']);
+  }
 });
 
 test('bracketed text: whole lines in 〔…〕 are commentary; a 〈citation〉云 line is main text; a 〔…〕〈…〉第一 line a heading', () => {

@@ -212,8 +212,11 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
     const { content } = line;
     if (!content) {
-      if (conv.paragraphs === 'blank') flush();
-      block = null;
+      // A blank line ends a paragraph where paragraphs run on; a commentary block runs to the next line of text.
+      if (conv.paragraphs === 'blank') {
+        flush();
+        block = null;
+      }
       continue;
     }
     // Metadata: the org header, comment lines.
