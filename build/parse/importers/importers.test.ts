@@ -166,3 +166,10 @@ test('Markdown: a wrapped paragraph joins its lines (no space between CJK), CR l
   assert.deepEqual(blocksOf(result.volumes), ['text 主人戒賓賓禮辭', 'text 漢字在此', 'text [鏈]: 網址']);
   assert.deepEqual(src.file.messages.map((m) => m.ruleId), ['html-tag', 'html-tag', 'markdown-unsupported']);
 });
+
+test('國學導航: a short first line before the first 卷 line is the work\'s title', () => {
+  const src = sourceOf('仪礼注疏\n　　●卷一士冠礼第一\n　　筮于庙门。（筮者，以蓍问吉凶于易也。）\n');
+  const result = importLines(src, '', conventionsOf('guoxue'));
+  assert.equal(result.meta?.title, '仪礼注疏');
+  assert.deepEqual(blocksOf(result.volumes), ['title 仪礼注疏', 'title 卷一', 'h2 士冠礼第一', 'text 筮于庙门。(zhu:筮者，以蓍问吉凶于易也。)']);
+});

@@ -152,6 +152,11 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
   }
 
+  // A short first line standing before the first heading (仪礼注疏 above ●卷一) is the work's title.
+  const texts = lines.filter((l) => l.content && !conv.metadata?.some((r) => r.test(l.content)));
+  const titleLine =
+    texts.length > 1 && Array.from(texts[0].content).length <= 16 && !/[\p{P}\s]/u.test(texts[0].content) && conv.headings?.some((h) => h.pattern.test(texts[1].content)) && !conv.headings.some((h) => h.pattern.test(texts[0].content)) ? texts[0] : null;
+
   let para: { start: number; end: number; data?: Record<string, string> } | null = null;
   let pendingAnchors: Inline[] = [];
   let pendingData: Record<string, string> = {};
@@ -256,6 +261,12 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     block = null;
+    if (line === titleLine) {
+      meta.title ??= content;
+      add(paragraph(src, 'title', line.start, line.end, inlineOptions));
+      previous = 'title';
+      continue;
+    }
     const title = VOLUME_TITLE.exec(content);
     if (title && !/^[#*●]/u.test(content) && !/[()（）【】〈〉〔〕，。]/u.test(content)) {
       flush();
