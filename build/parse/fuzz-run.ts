@@ -15,7 +15,7 @@ const inputs = arg('inputs') ?? 300;
 const t0 = performance.now();
 const f = runFuzz(seed, inputs);
 process.stdout.write(
-  `fuzz: seed ${f.seed}, ${f.inputs} generated manuscripts in ${((performance.now() - t0) / 1000).toFixed(1)} s\n` +
+  `fuzz: seed ${f.seed}, ${f.inputs} generated manuscripts (${f.characters} characters, the largest ${f.largest}) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n` +
     `  crashes ${f.crashes}, hangs ${f.hangs}, characters lost ${f.lost} and garbled ${f.garbled} (in ${f.badInputs} inputs), errors without a position ${f.unpositioned}\n` +
     `  slowest ${f.slowestMsPerKChar.toFixed(2)} ms per 1000 characters\n`,
 );

@@ -171,6 +171,9 @@ export interface FuzzFigures {
   /** Inputs with lost or garbled characters. */
   badInputs: number;
   slowestMsPerKChar: number;
+  /** Characters over all inputs, and the largest input. */
+  characters: number;
+  largest: number;
   firstProblem?: { input: GeneratedManuscript; outcome: Outcome };
 }
 
@@ -179,9 +182,11 @@ export const HANG_MS_PER_KCHAR = 200;
 
 export function runFuzz(seed: number, inputs: number): FuzzFigures {
   const samples = fc.sample(manuscript, { seed, numRuns: inputs });
-  const figures: FuzzFigures = { seed, inputs, crashes: 0, hangs: 0, lost: 0, garbled: 0, unpositioned: 0, badInputs: 0, slowestMsPerKChar: 0 };
+  const figures: FuzzFigures = { seed, inputs, crashes: 0, hangs: 0, lost: 0, garbled: 0, unpositioned: 0, badInputs: 0, slowestMsPerKChar: 0, characters: 0, largest: 0 };
   for (const input of samples) {
     const outcome = checkInput(input);
+    figures.characters += outcome.chars;
+    figures.largest = Math.max(figures.largest, outcome.chars);
     const perK = outcome.ms / Math.max(1, outcome.chars / 1000);
     figures.slowestMsPerKChar = Math.max(figures.slowestMsPerKChar, outcome.chars >= 1000 ? perK : 0);
     const hang = outcome.ms > 1000 && perK > HANG_MS_PER_KCHAR;
