@@ -15,6 +15,7 @@ import { defaultEdition } from './edition.js';
 import { parseEdition } from './index.js';
 import { transformTree } from '../transform/index.js';
 import type { Inline, Root } from '../tree/types.js';
+import { layerLabel } from '../tree/layers.js';
 
 const TRADITIONAL = '主人戒賓賓出迎再拜答乃請禮辭許退送射之禮侯道乏參中庭東西南北堂階上下衆大夫士於為與鄉飲酒';
 const SIMPLIFIED = '主人戒宾出迎再拜答乃请礼辞许退送射之侯道乏参中庭东西南北堂阶上下众大夫士于为与乡饮酒';
@@ -46,7 +47,7 @@ export interface GeneratedManuscript {
 
 export const manuscript: fc.Arbitrary<GeneratedManuscript> = fc.record({
   header: fc.constantFrom(...HEADERS),
-  pieces: fc.array(piece, { minLength: 1, maxLength: 120 }),
+  pieces: fc.array(piece, { minLength: 1, maxLength: 400 }),
   ext: fc.constantFrom('.txt', '.txt', '.md'),
   encoding: fc.constantFrom<Encoding>('utf-8', 'utf-8', 'utf-8-bad', 'gb18030', 'big5', 'utf-16le', 'utf-16be'),
   bad: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 3 }),
@@ -108,13 +109,15 @@ function multiset(s: string, into = new Map<string, number>()): Map<string, numb
   return into;
 }
 
-/** The strings of the tree's nodes (text, glyphs, labels, data); titles the importers compose go to `titles`. */
+/** The strings of the tree's nodes (text, glyphs, labels, data); what the importers compose (titles, layer names) goes to `titles`. */
 function treeStrings(tree: Root, out: string[], titles: string[]): void {
   titles.push(tree.edition.title);
   const walk = (nodes: readonly Inline[]) => {
     for (const n of nodes) {
       if ('value' in n && typeof n.value === 'string') out.push(n.value);
       if (n.type === 'note' && n.label) out.push(n.label);
+      // A layer tag ({附注}) is markup; the layer it names is in the tree.
+      if (n.type === 'note') titles.push(layerLabel(n.layer));
       if (n.data) out.push(JSON.stringify(n.data));
       if ('children' in n) walk(n.children as Inline[]);
     }
@@ -123,6 +126,7 @@ function treeStrings(tree: Root, out: string[], titles: string[]): void {
     titles.push(v.title);
     for (const b of v.children) {
       if (b.data) out.push(JSON.stringify(b.data));
+      if (b.type === 'paragraph' && b.layer) titles.push(layerLabel(b.layer));
       walk(b.children);
     }
   }

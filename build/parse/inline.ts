@@ -280,7 +280,8 @@ export function parseInline(src: Source, start: number, end: number, options: In
     const next = i + ch.length;
     const bracket = opens.get(ch);
     if (bracket) {
-      const named = options.noteLabels?.find((l) => i - l.text.length >= textStart && text.startsWith(l.text, i - l.text.length));
+      // A label before the bracket names the note's layer (not when the note is flattened: then it stays text).
+      const named = stack.length <= MAX_DEPTH ? options.noteLabels?.find((l) => i - l.text.length >= textStart && text.startsWith(l.text, i - l.text.length)) : undefined;
       flush(named ? i - named.text.length : i);
       if (stack.length > MAX_DEPTH) {
         tooDeep(bracket.close, i, next, 'notes', 'brackets');

@@ -255,7 +255,12 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const rule = blockRule ?? conv.commentaryBlocks!.find((b) => b.layer === block!.layer)!;
       const label = blockRule ? (blockRule.start.exec(content)?.[1] ?? '') : '';
       const start = line.start + label.length;
-      if (line.end > start) add(paragraph(src, 'commentary', start, line.end, inlineOptions, rule.layer));
+      if (line.end > start) {
+        const p = paragraph(src, 'commentary', start, line.end, inlineOptions, rule.layer);
+        // The block's marker ([疏]) is markup; it is kept as data of its first paragraph.
+        if (label) p.data = { label };
+        add(p);
+      } else if (label) src.report('info', `${label} stands alone on its line: the 疏 that follows is marked by it`, line.start, line.end, 'commentary-label');
       block = { layer: rule.layer };
       previous = 'text';
       continue;

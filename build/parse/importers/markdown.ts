@@ -112,8 +112,10 @@ function prepareMarkdown(src: Source, base: InlineOptions): PreparedMarkdown {
     let last = line;
     while (k + 1 < lines.length && lines[k + 1].content && /^(?:\t| {2,})/u.test(src.text.slice(lineStartOf(src.text, lines[k + 1].start), lines[k + 1].start + 1))) last = lines[++k];
     const start = line.start + m[0].length;
-    if (footnotes.has(m[1])) src.report('warning', `footnote [^${m[1]}] is defined twice: the first definition is used`, line.start, line.end, 'footnote-repeated');
-    else footnotes.set(m[1], { start, end: last.end, line: line.number });
+    if (footnotes.has(m[1])) {
+      src.report('warning', `footnote [^${m[1]}] is defined twice: the first definition is set at the reference, this one at the end`, line.start, line.end, 'footnote-repeated');
+      footnotes.set(`${m[1]}\u0000${line.number}`, { start, end: last.end, line: line.number });
+    } else footnotes.set(m[1], { start, end: last.end, line: line.number });
     mask(chars, line.start, last.end);
   }
   flattenDeepContainers(src, chars);
@@ -163,7 +165,8 @@ function lineStartOf(text: string, offset: number): number {
 function unusedFootnotes(src: Source, prepared: PreparedMarkdown, builder: VolumeBuilder, inline: InlineOptions): void {
   for (const [id, def] of prepared.footnotes) {
     if (def.used) continue;
-    src.report('warning', `footnote [^${id}] is never referred to: its text is set at the end as commentary; add [^${id}] where it belongs`, def.start, def.end, 'footnote-unused');
+    // A second definition of one id (keyed id + NUL + line) was reported where it stands.
+    if (!id.includes('\u0000')) src.report('warning', `footnote [^${id}] is never referred to: its text is set at the end as commentary; add [^${id}] where it belongs`, def.start, def.end, 'footnote-unused');
     if (def.end > def.start) builder.add(paragraph(src, 'commentary', def.start, def.end, { ...inline, footnotes: undefined }, 'jiao'));
   }
 }
