@@ -26,6 +26,8 @@ export { popupLayersFromOption, DEFAULT_POPUP_LAYERS } from './notes-option.js';
 export { printPageList, sourcePageList, printedPageNumber, volumeUnits, pageStarts, type PageList, type PageBreak, type PageLabelStyle } from './pages.js';
 
 const FALLBACK_DATE = '2000-01-01';
+/** The nav's page-list heading. */
+const PAGE_LIST_TITLE = '頁碼';
 
 /** The package language: the edition's, made explicit about the script (zh-Hant for traditional). */
 export function packageLanguage(meta: EditionMeta): string {
@@ -159,10 +161,10 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   ];
 
   // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
-  const text = [meta.title, credit, tocTitle, landmarksTitle, ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
+  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
   const subsets = stack.length ? await subsetFonts(stack, text) : [];
 
-  const coverAlt = `${meta.title}　${credit}`;
+  const coverAlt = [meta.title, credit].filter(Boolean).join('　');
   const cover = new File([coverPng(meta.title, credit, subsets)], 'cover.png', { type: 'image/png' });
   const coverPage = chapter({
     itemId: 'cover',
@@ -183,7 +185,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const popupUsed = [...popup].filter((l) => layersUsed.has(l));
   const libraryOptions = {
     title: meta.title,
-    author: [credit],
+    author: credit ? [credit] : [],
     publisher: '',
     description: meta.description ?? '',
     cover,
@@ -217,6 +219,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
       cover: true,
     }),
     pageTargets,
+    pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
   return buildPackage(libraryOptions, chapters, { identifier, date, fontBytes: subsets.map((f) => f.bytes) });

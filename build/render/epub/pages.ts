@@ -217,11 +217,15 @@ export function printPageList(tree: Root, layout: BookLayout, options: PrintPage
     const units = volumeUnits(volume);
     const starts = pageStarts(units, laid.pages);
     const out: PageBreak[] = [];
+    let front = false;
     laid.pages.forEach((page, i) => {
-      const index = starts[i];
-      if (index === undefined || (out.length && out[out.length - 1].index >= index)) return;
-      const block = volume.children[units[index]?.block ?? 0] as Block | undefined;
-      const front = block?.type === 'paragraph' && block.role === 'front';
+      // A page without text (a blank verso the PDF prints all the same) is where the next page with text starts.
+      const index = starts.slice(i).find((s) => s !== undefined) ?? units.length;
+      if (out.length && out[out.length - 1].index > index) return;
+      if (starts[i] !== undefined) {
+        const block = volume.children[units[index]?.block ?? 0] as Block | undefined;
+        front = block?.type === 'paragraph' && block.role === 'front';
+      }
       const prefix = front ? FRONT_LABEL : several ? shortVolumeTitle(page.volumeTitle, tree.edition.title) : '';
       const number = printedPageNumber(page, options.style);
       out.push({ index, label: prefix ? `${prefix} ${number}` : number, id: `page-${page.number}` });
