@@ -1,13 +1,33 @@
-import { CORPUS_TEXTS, loadBook, bookEpub, assertReaderReady } from './build/render/epub/books.test-util.js';
-import { loadSystemFonts } from './build/fonts/load.js';
-import { writeFileSync } from 'node:fs';
-const fonts = await loadSystemFonts();
-for (const name of CORPUS_TEXTS) {
-  const t0 = Date.now();
-  const book = await loadBook(name);
-  const t1 = Date.now();
-  const bytes = await bookEpub(book, fonts);
-  const t2 = Date.now();
-  writeFileSync(`/tmp/acetest/${name.replace('.txt','')}.epub`, bytes);
-  try { console.log(name, t1 - t0, t2 - t1, await assertReaderReady(name, bytes)); } catch (e) { console.log(name, 'FAIL', (e as Error).message.slice(0, 600)); }
-}
+import { launchBrowser } from './build/cli/browser.js';
+import { writeFileSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const fol = pathToFileURL('node_modules/foliate-js/view.js').href;
+writeFileSync('/tmp/fol/r.html', `<!DOCTYPE html><html><head><meta charset="utf-8"><style>html,body{margin:0}foliate-view{display:block;width:600px;height:800px}</style></head><body><script type="module">
+import '${fol}';
+window.ready = true;
+</script></body></html>`);
+const b = await launchBrowser({ extraArgs: ['--allow-file-access-from-files'] });
+const page = await b.newPage();
+page.on('console', (m) => console.log('console', m.text()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.setViewport({ width: 600, height: 800 });
+await page.goto(pathToFileURL('/tmp/fol/r.html').href);
+await page.waitForFunction('window.ready === true', { timeout: 10000 }).catch((e) => console.log('not ready', e.message));
+const b64 = readFileSync('dist/yili-zhushu.epub').toString('base64');
+const r = await page.evaluate(`(async () => {
+  const bin = atob(${JSON.stringify(b64)}); const bytes = new Uint8Array(bin.length); for (let i=0;i<bin.length;i++) bytes[i]=bin.charCodeAt(i);
+  const file = new File([bytes], 'book.epub', { type: 'application/epub+zip' });
+  const view = document.createElement('foliate-view');
+  document.body.append(view);
+  window.view = view;
+  await view.open(file);
+  window.ids = view.book.sections.map(s=>s.id); window.pl = view.book.pageList.slice(0,3); await view.goTo(view.book.pageList[2].href);
+  await new Promise(r => setTimeout(r, 1000));
+  const { doc } = view.renderer.getContents()[0];
+  const fr = doc.defaultView.frameElement.getBoundingClientRect();
+  window.rects = ['page-1','page-2','page-3','page-4','page-5'].map(id => { const r = doc.getElementById(id).getBoundingClientRect(); return [id, Math.round(fr.left + r.left), Math.round(fr.top + r.top), r.width, r.height]; });
+  return { rects: window.rects, frame: [fr.left, fr.top, fr.width, fr.height], pageList: view.book.pageList?.length, toc: view.book.toc?.length, dir: view.book.dir, loc: view.lastLocation?.pageItem };
+})()`);
+console.log(r);
+await page.screenshot({ path: '/tmp/fol/a.png' });
+await b.close();
