@@ -218,6 +218,9 @@ test('reproducible: same input → same bytes; the date and the edition reach th
   const c = await renderEpub(sampleTree(), { fonts, popupLayers: ['shu'], date: '2030-05-06' });
   assert.ok(!Buffer.from(a).equals(Buffer.from(c)));
   assert.match((await unzip(c)).text.get('OEBPS/content.opf')!, /dcterms:modified">2030-05-06T00:00:00Z/);
+  // A real book with its page list and pop-ups, too.
+  const book = await loadBook('liuyi-gangmu');
+  assert.ok(Buffer.from(await bookEpub(book, fonts)).equals(Buffer.from(await bookEpub(book, fonts))), '六藝綱目 byte-identical');
   assert.equal(editionIdentifier(META), editionIdentifier({ ...META }));
   assert.notEqual(editionIdentifier(META), editionIdentifier({ ...META, id: 'other' }));
 });
