@@ -13,8 +13,8 @@ import * as hb from 'harfbuzzjs';
 import { loadSystemFonts } from '../../fonts/load.js';
 import { cmapRanges } from '../../fonts/sfnt.js';
 import type { LoadedFont } from '../../fonts/types.js';
-import type { LayerId, Root } from '../../tree/types.js';
-import { renderEpub, editionIdentifier, packageLanguage } from './index.js';
+import type { Inline, LayerId, Root } from '../../tree/types.js';
+import { renderEpub, editionIdentifier, packageLanguage, sourcePageList } from './index.js';
 import { META, sampleTree, treeNotes, treeText } from './fixtures.test-util.js';
 import { findAll, parseXhtml, readVolume, textOf, unzip } from './read-epub.test-util.js';
 import JSZip from 'jszip';
@@ -250,6 +250,16 @@ test('epubcheck: 0 errors, 0 warnings for hand-made trees, the five sample works
     ['no-volumes', await renderEpub({ type: 'root', edition: META, children: [] }, { fonts })],
     ['no-author', await renderEpub({ ...sampleTree(), edition: { ...META, author: '', dynasty: undefined } }, { fonts })],
   ];
+  // The source edition's pages (Kanripo <pb:>), from page anchors in a hand-made tree.
+  const anchored = sampleTree();
+  const pb = (leaf: string): Inline => ({ type: 'anchor', kind: 'page', value: `<pb:KR1d0028_WYG_001-${leaf}>`, edition: 'WYG', juan: 1, leaf, position: anchored.children[0].position });
+  (anchored.children[0].children[1].children as Inline[]).unshift(pb('1a'));
+  (anchored.children[0].children[2].children as Inline[]).splice(2, 0, pb('1b'));
+  const sourcePages = sourcePageList(anchored)!;
+  assert.equal(sourcePages.volumes[0].length, 2);
+  const anchoredBytes = await renderEpub(anchored, { fonts, popupLayers: ['shu'], pageList: sourcePages });
+  await assertReaderReady('source-pages', anchoredBytes);
+  books.push(['source-pages', anchoredBytes]);
   for (const work of SAMPLES) {
     const book = await loadBook(work);
     const bytes = await bookEpub(book, fonts);
