@@ -50,7 +50,7 @@ export interface BuildResult {
 async function printPages(tree: Root, layout: BookLayout, config: EditionConfig): Promise<PageList> {
   const template = await loadTemplate(config.meta.template);
   const style = template.definition.banxin ? 'leaf' : 'folio';
-  const kind = template.definition.banxin ? '四庫全書版式' : '今版式';
+  const kind = template.definition.banxin ? '四庫全書版式' : '現代版式';
   return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）` });
 }
 
@@ -84,7 +84,13 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   if (options.targets.epub) {
     const out = path.join(options.out, `${id}.epub`);
     try {
-      const pageList = (options.pages === 'source' ? sourcePageList(loaded.tree) : undefined) ?? (await printPages(loaded.tree, laidOut(), config));
+      let pageList: PageList | undefined;
+      try {
+        pageList = (options.pages === 'source' ? sourcePageList(loaded.tree) : undefined) ?? (await printPages(loaded.tree, laidOut(), config));
+      } catch (error) {
+        // Without the layout the EPUB still has its text; it has no page numbers.
+        lines.push(`${out}: no page list: ${describe(error)}`);
+      }
       const bytes = await renderEpub(loaded.tree, {
         pageList,
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
