@@ -15,7 +15,7 @@
  */
 import type { BookLayout, NoteChunk, Page, TextRun } from '../../layout/types.js';
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
-import type { Anchor, Block, Inline, Root, Volume } from '../../tree/types.js';
+import type { Anchor, Inline, Root, Volume } from '../../tree/types.js';
 import { chineseNumeral } from '../pdf/numerals.js';
 
 /** One page start: before unit `index` of its volume. */
@@ -217,15 +217,13 @@ export function printPageList(tree: Root, layout: BookLayout, options: PrintPage
     const units = volumeUnits(volume);
     const starts = pageStarts(units, laid.pages);
     const out: PageBreak[] = [];
-    let front = false;
+    // Front matter: the pages before the leaves start again at 一 (the PDF numbers them apart, so their labels would repeat).
+    const restart = laid.pages.findLastIndex((page, i) => i > 0 && page.side === 'recto' && page.leaf <= laid.pages[i - 1].leaf);
     laid.pages.forEach((page, i) => {
       // A page without text (a blank verso the PDF prints all the same) is where the next page with text starts.
       const index = starts.slice(i).find((s) => s !== undefined) ?? units.length;
       if (out.length && out[out.length - 1].index > index) return;
-      if (starts[i] !== undefined) {
-        const block = volume.children[units[index]?.block ?? 0] as Block | undefined;
-        front = block?.type === 'paragraph' && block.role === 'front';
-      }
+      const front = i < restart;
       const prefix = front ? FRONT_LABEL : several ? shortVolumeTitle(page.volumeTitle, tree.edition.title) : '';
       const number = printedPageNumber(page, options.style);
       out.push({ index, label: prefix ? `${prefix} ${number}` : number, id: `page-${page.number}` });
@@ -234,7 +232,7 @@ export function printPageList(tree: Root, layout: BookLayout, options: PrintPage
   });
   const about =
     (options.style === 'leaf' ? '以葉次及前後半葉（a 前半葉、b 後半葉）計，如「三a」' : '以頁次計，如「五」') +
-    (several ? '；分卷之書前標卷次，如「卷二 五」' : '') +
+    (several ? `；分卷之書前標卷次，如「卷二 ${options.style === 'leaf' ? '五a' : '五'}」` : '') +
     (volumes.some((v) => v.some((b) => b.label.startsWith(FRONT_LABEL))) ? `；卷前之提要等另計，標「${FRONT_LABEL}」` : '');
   return { source: options.source, about, volumes };
 }
