@@ -9,9 +9,10 @@
  * where they stand in the tree). The renderer counts the same way while it
  * writes the volume and puts a `pagebreak` marker where a page starts.
  *
- * From the layout this reads only `Page.{number, leaf, side, volume,
- * volumeTitle, columns}`, `Column.{index, runs}`, `TextRun.{type, text,
- * offset}` and `NoteChunk.{type, right, left}` with `NoteSegment.text`.
+ * From the layout this reads only `BookLayout.volumes[].{index, pages}`,
+ * `Page.{number, leaf, side, volumeTitle, columns}`, `Column.{index, runs}`,
+ * `TextRun.{type, text, offset}` and `NoteChunk.{type, right, left}` with
+ * `NoteSegment.text`.
  */
 import type { BookLayout, NoteChunk, Page, TextRun } from '../../layout/types.js';
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
