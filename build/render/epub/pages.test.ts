@@ -182,6 +182,9 @@ test('every sample: each page with text found in order at its first character; a
     tree.children.forEach((volume, v) => {
       const pages = layout.volumes[v].pages;
       const units = volumeUnits(volume);
+      // The renderer counts the characters as volumeUnits does, so its markers stand where the units say.
+      for (const popup of [new Set<string>(), new Set(['shu', 'fuzhu', 'zhu'])])
+        assert.equal(renderVolume(volume, v, tree.children.length, { popup }).units, units.length, `${work} vol ${v + 1}: units`);
       const starts = pageStarts(units, pages);
       const firsts = firstChars(pages);
       let last = -1;

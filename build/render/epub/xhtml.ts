@@ -289,6 +289,8 @@ export interface VolumeDocument {
   missing: MissingChar[];
   /** Page breaks written. */
   pageBreaks: number;
+  /** Units written (equals pages.ts volumeUnits(volume).length). */
+  units: number;
 }
 
 /** vol01.xhtml … (zero-padded to the width of the volume count, at least 2). */
@@ -374,7 +376,8 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
     out.push({ before, open: `<p class="${paragraphClass(block)}"${extra}>`, inner, close: '</p>' });
   };
   volume.children.forEach(renderBlock);
-  // Breaks past the last character (none when the page map fits the volume).
+  const units = st.count;
+  // Breaks past the last character: a blank page at the volume's end.
   st.count = Number.MAX_SAFE_INTEGER;
   const tail = pendingBreaks(st);
 
@@ -383,5 +386,5 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   const notes = st.footnotes.length
     ? `\n<section id="${id}-notes" class="footnotes" epub:type="footnotes" aria-label="${escapeXml(`${title}　注`)}">\n${st.footnotes.join('\n')}\n</section>`
     : '';
-  return { filename, title, body: section + notes, toc, layers: st.layers, missing: [...st.missing.values()], pageBreaks: st.nextBreak };
+  return { filename, title, body: section + notes, toc, layers: st.layers, missing: [...st.missing.values()], pageBreaks: st.nextBreak, units };
 }
