@@ -6,11 +6,14 @@
 import path from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { layoutBook, pageSpecFor } from '../layout/index.js';
-import { dateFromSourceDateEpoch, popupLayersFromOption, renderEpub } from '../render/epub/index.js';
+import type { BookLayout } from '../layout/types.js';
+import { dateFromSourceDateEpoch, popupLayersFromOption, printPageList, renderEpub, sourcePageList, type PageList } from '../render/epub/index.js';
+import type { EditionConfig } from '../tree/edition.js';
+import type { Root } from '../tree/types.js';
 import { fontStackFor, loadSystemFonts } from '../fonts/index.js';
 import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
-import { writePdf } from './pdf.js';
+import { loadTemplate, writePdf } from './pdf.js';
 import { volumeProgress } from './progress.js';
 import type { OfflineBrowser } from './browser.js';
 import { writeFileAtomic } from './write.js';
@@ -25,6 +28,12 @@ export interface BuildOptions {
   targets: BuildTargets;
   /** EPUB notes: `inline`, `popup` (the edition's popup layers), `popup=shu,fuzhu`; the edition decides when absent. */
   notes?: string;
+  /**
+   * EPUB page list: `print` (default) the pages of the PDF this build makes;
+   * `source` the source edition's pages where the sources record them
+   * (Kanripo <pb:>), else the PDF's.
+   */
+  pages?: 'print' | 'source';
   progress: boolean;
   /** One browser for all editions of a build (saves a start per edition). */
   browser?: OfflineBrowser;
@@ -35,6 +44,14 @@ export interface BuildResult {
   messages: VFileMessage[];
   /** What was written, for people. */
   lines: string[];
+}
+
+/** The PDF's pages as the EPUB's page list: labels as the template prints them (版心 leaf and side, or folio). */
+async function printPages(tree: Root, layout: BookLayout, config: EditionConfig): Promise<PageList> {
+  const template = await loadTemplate(config.meta.template);
+  const style = template.definition.banxin ? 'leaf' : 'folio';
+  const kind = template.definition.banxin ? '四庫全書版式' : '現代版式';
+  return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）` });
 }
 
 function describe(error: unknown): string {
@@ -50,10 +67,13 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   }
   const id = config.meta.id;
   let ok = true;
+  // One layout for both: the PDF is printed from it and the EPUB's page list read from it.
+  let layout: BookLayout | undefined;
+  const laidOut = (): BookLayout => (layout ??= layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout)));
   if (options.targets.pdf) {
     const out = path.join(options.out, `${id}.pdf`);
     try {
-      const layout = layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout));
+      const layout = laidOut();
       const result = await writePdf(layout, config, out, { browser: options.browser, onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined });
       lines.push(`${out}: ${result.pages} pages`);
     } catch (error) {
@@ -64,7 +84,15 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   if (options.targets.epub) {
     const out = path.join(options.out, `${id}.epub`);
     try {
+      let pageList: PageList | undefined;
+      try {
+        pageList = (options.pages === 'source' ? sourcePageList(loaded.tree) : undefined) ?? (await printPages(loaded.tree, laidOut(), config));
+      } catch (error) {
+        // Without the layout the EPUB still has its text; it has no page numbers.
+        lines.push(`${out}: no page list: ${describe(error)}`);
+      }
       const bytes = await renderEpub(loaded.tree, {
+        pageList,
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
         fonts: await loadSystemFonts(fontStackFor(config.fonts.main)),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,

@@ -5,10 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
+import JSZip from 'jszip';
 
 const BIN = path.resolve('bin/diaoban.js');
 const LINE = /^\S+:\d+:\d+ (error|warning|info) .+ \([a-z-]+\)$|^\S+ (error|warning|info) .+ \([a-z-]+\)$/;
@@ -119,4 +120,22 @@ test('a character no font of the stack draws is reported where it stands', () =>
   const r = run(['check', edition({ 'edition.yaml': YAML, 'a.txt': '主人\u{2EBF0}戒賓' })]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /a\.txt:1:3 warning no font of the edition draws \u{2EBF0} \(U\+2EBF0\): printed as 〓/u);
+});
+
+test('build --epub writes the page list of the PDF (print) or of the source (source); a bad --pages value is one line, exit 1', async () => {
+  const dir = edition({ 'edition.yaml': YAML.replace('title: 試', 'title: 試\ntemplate: modern'), 'a.txt': '主人戒賓主人州長也賓禮辭許\n' });
+  const out = mkdtempSync(path.join(tmpdir(), 'diaoban-cli-out-'));
+  for (const pages of ['print', 'source']) {
+    const r = run(['build', dir, '--epub', '--pages', pages, '--out', out, '-q']);
+    assert.equal(r.status, 0, r.stderr);
+    // A source without page anchors falls back to the PDF's pages: the modern folio 一.
+    const zip = await JSZip.loadAsync(readFileSync(path.join(out, `${path.basename(dir)}.epub`)));
+    const nav = await zip.file('OEBPS/toc.xhtml')!.async('string');
+    assert.match(nav, /<nav id="page-list"[\s\S]*<a href="vol01.xhtml#page-1">一<\/a>/);
+  }
+  const bad = run(['build', dir, '--epub', '--pages', 'leaves', '--out', out]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /--pages.*give print or source/);
+  rmSync(out, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });

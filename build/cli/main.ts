@@ -101,6 +101,11 @@ function pageRange(value: string): number[] {
   return pages;
 }
 
+function pagesOption(value: string): 'print' | 'source' {
+  if (value !== 'print' && value !== 'source') throw new InvalidArgumentError('give print or source');
+  return value;
+}
+
 export function program(): Command {
   const cli = new Command('diaoban')
     .description('Typesetting pipeline for classical Chinese books: vertical PDF with 雙行夾注, layered EPUB')
@@ -115,9 +120,10 @@ export function program(): Command {
     .option('--epub', 'build only EPUBs')
     .option('--out <dir>', 'output folder', 'dist')
     .option('--notes <mode>', 'EPUB notes: inline, popup (the layers edition.yaml names) or popup=shu,fuzhu')
+    .option('--pages <source>', "EPUB page list: print (the PDF's pages) or source (the source edition's, where recorded)", pagesOption, 'print')
     .option('-q, --quiet', 'print only warnings and errors')
     .option('--verbose', 'list every message, repeated ones too')
-    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; quiet?: boolean; verbose?: boolean }) => {
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
       const list = editions.length > 0 ? editions.map(editionTarget) : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
@@ -128,7 +134,7 @@ export function program(): Command {
       const browser = targets.pdf ? await launchBrowser() : undefined;
       try {
         for (const dir of list) {
-          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true, browser });
+          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: process.stderr.isTTY === true, browser });
           printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) process.stderr.write(line + '\n');
           if (!result.ok) failed++;
