@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Chapter, Options } from 'epub-gen-memory';
 import { subsetFonts } from '../../fonts/subset.js';
+import { cssString } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
 import { EPUB_ASSETS } from './assets.js';
@@ -77,9 +78,10 @@ function fontFileName(font: SubsetFont): string {
 function fontCss(subsets: readonly SubsetFont[], stack: readonly LoadedFont[]): string {
   const faces = subsets.map(
     (f) =>
-      `@font-face {\n  font-family: "${f.family}";\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
+      `@font-face {\n  font-family: ${cssString(f.family)};\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
   );
-  const families = [...stack.map((f) => `"${f.family}"`), 'serif'].join(', ');
+  // Family names come from the edition (fonts.main `#Family`): escaped, they stay one CSS string.
+  const families = [...stack.map((f) => cssString(f.family)), 'serif'].join(', ');
   return `${faces.join('\n')}\nhtml {\n  font-family: ${families};\n}\n`;
 }
 
