@@ -5,10 +5,9 @@
  * blob: blocked. Errors say what happened and what to do.
  */
 import { accessSync, constants } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer';
-import { endProcessGroup, makeTempDir, removeTemp, trackProcessGroup } from './cleanup.js';
+import { CHROMIUM_PROFILE, endProcessGroup, makeTempDir, removeTemp, trackProcessGroup } from './cleanup.js';
 
 /** Debian's Chromium, the one the project is measured with. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -75,17 +74,17 @@ function executable(file: string): boolean {
   }
 }
 
-/** The Chromium to run: `explicit` (--chromium), PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, then chromium … on PATH. */
-export function findChromium(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+/** The Chromium to run: `explicit` (--chromium), PUPPETEER_EXECUTABLE_PATH, `standard` (/usr/bin/chromium), then chromium … on PATH. */
+export function findChromium(explicit?: string, env: NodeJS.ProcessEnv = process.env, standard = CHROMIUM_PATH): string {
   const given = explicit ? { path: explicit, from: '--chromium' } : env.PUPPETEER_EXECUTABLE_PATH ? { path: env.PUPPETEER_EXECUTABLE_PATH, from: 'PUPPETEER_EXECUTABLE_PATH' } : null;
   if (given) {
     if (executable(given.path)) return given.path;
     throw new BrowserError(`Chromium not found at ${given.path} (from ${given.from}): no such program, or not executable; give the path of a Chromium or Chrome binary, or ${INSTALL}`);
   }
-  const candidates = [CHROMIUM_PATH, ...(env.PATH ?? '').split(delimiter).filter(Boolean).flatMap((dir) => CHROMIUM_NAMES.map((name) => join(dir, name)))];
+  const candidates = [standard, ...(env.PATH ?? '').split(delimiter).filter(Boolean).flatMap((dir) => CHROMIUM_NAMES.map((name) => join(dir, name)))];
   const found = candidates.find(executable);
   if (found) return found;
-  throw new BrowserError(`no Chromium found (looked for ${CHROMIUM_PATH} and ${CHROMIUM_NAMES.join(', ')} on PATH); diaoban prints PDFs with Chromium: ${INSTALL}`);
+  throw new BrowserError(`no Chromium found (looked for ${standard} and ${CHROMIUM_NAMES.join(', ')} on PATH); diaoban prints PDFs with Chromium: ${INSTALL}`);
 }
 
 const ALLOWED = /^(file|data|about|blob):/;
@@ -111,10 +110,7 @@ export async function blockNetwork(page: Page, options: PageOptions = {}): Promi
 export async function launchBrowser(options: LaunchOptions = {}): Promise<OfflineBrowser> {
   const executablePath = findChromium(options.executablePath);
   const home = await makeTempDir('chromium');
-  const profile = join(home, 'profile');
-  // Chromium's own temp files (shared memory under --disable-dev-shm-usage …) go here too, and go with it.
-  const tmp = join(home, 'tmp');
-  await mkdir(tmp);
+  const profile = join(home, CHROMIUM_PROFILE);
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
@@ -126,7 +122,6 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Offlin
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-      env: { ...process.env, TMPDIR: tmp },
       args: [...CHROMIUM_FLAGS, ...(options.extraArgs ?? []), `--user-data-dir=${profile}`],
       timeout: options.timeout ?? 60_000,
       protocolTimeout: 600_000,

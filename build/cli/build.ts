@@ -51,7 +51,7 @@ class EpubError extends Error {}
  * errors we raise on purpose for the input or the machine (PdfError,
  * BrowserError, a file system error, a plain Error with its message) are not.
  */
-function isInternal(error: unknown): boolean {
+export function isInternal(error: unknown): boolean {
   if (error instanceof PdfError || error instanceof BrowserError || error instanceof EpubError) return false;
   return !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }

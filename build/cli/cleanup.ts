@@ -9,7 +9,7 @@
  *   (pid and start time) and the next build removes it (removeStale) once
  *   that owner is dead. A running build's files are never touched.
  */
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +40,26 @@ export function ownerAlive(tag: string): boolean {
   return start === undefined || tagOf(Number(pid)) === tag;
 }
 
+/** The profile's folder in a Chromium temp folder (browser.ts). */
+export const CHROMIUM_PROFILE = 'profile';
+
+/**
+ * A temp folder and what goes with it: Chromium keeps its profile's lock
+ * socket in a folder of its own in the temp folder (org.chromium.Chromium.*,
+ * linked from the profile as SingletonSocket), which a killed Chromium leaves.
+ * (Pointing Chromium's TMPDIR into our folder instead would make the socket's
+ * path too long for a deep TMPDIR, and Chromium would not start.)
+ */
+function withCompanions(file: string): string[] {
+  try {
+    const folder = path.dirname(readlinkSync(path.join(file, CHROMIUM_PROFILE, 'SingletonSocket')));
+    if (path.dirname(folder) === tmpdir() && /^\.?(org\.chromium|com\.google)\./.test(path.basename(folder))) return [folder, file];
+  } catch {
+    // not a Chromium folder, or no lock left
+  }
+  return [file];
+}
+
 const temps = new Set<string>();
 const groups = new Set<number>();
 let hooked = false;
@@ -49,7 +69,7 @@ function hookExit(): void {
   hooked = true;
   process.on('exit', () => {
     for (const pgid of groups) killProcessGroup(pgid);
-    for (const temp of temps) rmSync(temp, { recursive: true, force: true, maxRetries: 3 });
+    for (const temp of temps) for (const file of withCompanions(temp)) rmSync(file, { recursive: true, force: true, maxRetries: 3 });
   });
 }
 
@@ -72,7 +92,7 @@ export function untrackTemp(file: string): void {
 
 /** Removes a temp folder or file now (retrying while a dying process still writes into it). */
 export async function removeTemp(file: string): Promise<void> {
-  await rm(file, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  for (const f of withCompanions(file)) await rm(f, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   temps.delete(file);
 }
 
@@ -157,9 +177,10 @@ export async function removeStale(folders: readonly string[]): Promise<string[]>
     for (const name of names) {
       const owner = pattern.exec(name)?.[1];
       if (owner === undefined || owner === OWNER || ownerAlive(owner)) continue;
-      const file = path.join(dir, name);
-      await rm(file, { recursive: true, force: true, maxRetries: 3 });
-      removed.push(file);
+      for (const file of withCompanions(path.join(dir, name))) {
+        await rm(file, { recursive: true, force: true, maxRetries: 3 });
+        removed.push(file);
+      }
     }
   };
   await sweep(tmpdir(), STALE_TEMP);

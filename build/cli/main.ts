@@ -214,11 +214,11 @@ export function program(): Command {
   return cli;
 }
 
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], cli: Command = program()): Promise<void> {
   // Chromium's process group and the temp files go on any exit, Ctrl-C included.
   installSignalCleanup();
   try {
-    await program().parseAsync(argv);
+    await cli.parseAsync(argv);
   } catch (error) {
     if (error instanceof UserError || (error instanceof Error && error.name === 'BrowserError')) {
       process.stderr.write(`diaoban: ${error.message}\n`);

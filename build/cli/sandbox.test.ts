@@ -5,15 +5,22 @@
  * the person running diaoban, widens it; fonts may come from the system's
  * font folders. Run through the real command line.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HANAMIN_A } from '../fonts/index.js';
 
 const BIN = path.resolve('bin/diaoban.js');
+const made: string[] = [];
+const folder = (): string => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'diaoban-sandbox-'));
+  made.push(dir);
+  return dir;
+};
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function run(args: string[]) {
   const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -24,7 +31,7 @@ function run(args: string[]) {
 
 /** A folder holding files an edition must not reach, and the edition folder `ed/` inside it. */
 function setup(yaml: string, files: Record<string, string> = {}): { outer: string; ed: string } {
-  const outer = mkdtempSync(path.join(tmpdir(), 'diaoban-sandbox-'));
+  const outer = folder();
   writeFileSync(path.join(outer, 'secret.txt'), '秘密之文在外不可讀\n');
   writeFileSync(path.join(outer, 'charmap.yaml'), 'U+E000: 龘\n');
   writeFileSync(path.join(outer, 'fixes.yaml'), '- find: 主人\n  replace: 某某\n');
@@ -104,7 +111,7 @@ test('a folder, a missing file or a pipe named as a source: an error at its line
 });
 
 test('an edition.yaml that is a link out of the folder is not read', () => {
-  const outer = mkdtempSync(path.join(tmpdir(), 'diaoban-sandbox-'));
+  const outer = folder();
   writeFileSync(path.join(outer, 'real.yaml'), HEAD + 'sources:\n  - ../secret.txt\n');
   mkdirSync(path.join(outer, 'ed'));
   symlinkSync(path.join(outer, 'real.yaml'), path.join(outer, 'ed', 'edition.yaml'));
