@@ -7,6 +7,8 @@
  * its environment, which every process it starts inherits: that is how its
  * processes and files are counted, apart from anyone else's on the machine.
  *
+ * A SIGTERM (as Ctrl-C) is seen by the build, which cleans up at once.
+ *
  * "While written": the test puts a named pipe where the build writes the
  * PDF's temp file (its name is known from the build's pid), reads the first
  * bytes, and kills the build in the middle of that write.
@@ -140,6 +142,21 @@ test('a build killed at three moments leaves no process and its previous outputs
       assert.deepEqual(left, [], `${moment}: no process left`);
       OUTPUTS.forEach((n, i) => assert.ok(readFileSync(path.join(out, n)).equals(whole[i]), `${moment}: ${n} is still the previous, whole output`));
     }
+    // Ctrl-C or a SIGTERM is seen: the build kills Chromium's process group and removes its temp files itself.
+    const run = start();
+    await MOMENTS['Chromium printing'](run.child);
+    run.child.kill('SIGTERM');
+    const code = await run.done;
+    const tempsLeft = leftovers();
+    const endedAt = Date.now();
+    // Chromium's crash handlers (outside its process group) go when it does.
+    await until('the processes to end', () => processes().length === 0, 10_000).catch(() => undefined);
+    const left = processes();
+    figures.push(`SIGTERM while printing: exit ${code}, ${tempsLeft.length} temp entries left at once, ${left.length} processes after ${Date.now() - endedAt} ms`);
+    assert.equal(code, 143);
+    assert.deepEqual(left, []);
+    assert.deepEqual(tempsLeft, []);
+
     // The next build starts by removing what the killed ones left (each build also did so for the one before).
     assert.equal(await build(), status, 'the next build runs as the first did');
     const after = leftovers();
