@@ -223,8 +223,17 @@ test("the page's Content-Security-Policy alone stops a script that got in and it
     }
     assert.deepEqual(results.true, { ran: undefined, ours: true, connected: 0, framed: false }, 'with the policy: only our script ran, no WebSocket');
     // Negative control: without the policy the script runs and its WebSocket reaches the listener (request interception does not see it);
-    // the file in a frame stays out either way (interception, the second wall).
+    // a local file in a frame stays out either way: request interception, the second wall.
     assert.deepEqual(results.false, { ran: ['inline', 'handler'], ours: true, connected: 1, framed: false });
+    // Nor can the page be sent to a local file (a meta refresh, which no policy stops).
+    const file = path.join(work, 'refresh.html');
+    writeFileSync(file, '<!doctype html><meta http-equiv="refresh" content="0;url=file:///etc/passwd"><p>text</p>');
+    const own = pathToFileURL(file).href;
+    const tab = await browser.newPage({ navigate: (url) => url === own });
+    await tab.goto(own, { waitUntil: 'load' });
+    await new Promise((r) => setTimeout(r, 800));
+    assert.notEqual(tab.url(), 'file:///etc/passwd');
+    assert.doesNotMatch(await tab.evaluate(() => document.documentElement.innerText), /root:x:0/);
   } finally {
     await browser?.close();
     seen.length = 0;
