@@ -96,17 +96,13 @@ export async function removeTemp(file: string): Promise<void> {
   temps.delete(file);
 }
 
-/** Kills `pgid`'s process group on exit unless untrackProcessGroup is called first. */
+/** Kills `pgid`'s process group on exit unless endProcessGroup ended it first. */
 export function trackProcessGroup(pgid: number): void {
   hookExit();
   groups.add(pgid);
 }
 
-export function untrackProcessGroup(pgid: number): void {
-  groups.delete(pgid);
-}
-
-export function killProcessGroup(pgid: number): void {
+function killProcessGroup(pgid: number): void {
   try {
     process.kill(-pgid, 'SIGKILL');
   } catch {
@@ -115,7 +111,7 @@ export function killProcessGroup(pgid: number): void {
 }
 
 /** The processes of a group that still run (zombies waiting for their parent do not count). */
-export function groupMembers(pgid: number): number[] {
+function groupMembers(pgid: number): number[] {
   const members: number[] = [];
   let entries: string[];
   try {

@@ -11,7 +11,7 @@ import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
 import type { EditionPath } from '../parse/edition.js';
 import { fontEntryFile } from '../fonts/index.js';
-import { createSandbox, problemReason, resolveEditionPath, resolveInSandbox, systemFontDirs, type Sandbox } from './sandbox.js';
+import { createSandbox, problemReason, problemRule, resolveEditionPath, resolveInSandbox, systemFontDirs, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
 
@@ -46,6 +46,10 @@ function shownPath(dir: string, name: string): string {
   return path.relative(process.cwd(), path.resolve(dir, name)) || name;
 }
 
+function unreadable(name: string, error: unknown): string {
+  return `"${name}" could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check that you may read it`;
+}
+
 function fatal(file: VFile, reason: string, ruleId: string): VFile {
   const message = file.message(reason, { ruleId, source: 'diaoban' });
   message.fatal = true;
@@ -72,7 +76,7 @@ async function readNamedFiles(
     try {
       return await readVFile(real, shownPath(dir, ref.name), asText);
     } catch (error) {
-      const message = yamlFile.message(`"${ref.name}" could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check that you may read it`, { place: ref.place, ruleId: 'file-unreadable', source: 'diaoban' });
+      const message = yamlFile.message(unreadable(ref.name, error), { place: ref.place, ruleId: 'file-unreadable', source: 'diaoban' });
       message.fatal = true;
       return undefined;
     }
@@ -119,14 +123,14 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
         yamlPath.problem === 'missing'
           ? `${target} has no edition.yaml; an edition folder needs one (title, author and the sources to read: see manuscript/README.md), or name a source file to read it alone`
           : problemReason(yamlPath, 'the edition file', 'edition.yaml', sandbox);
-      files.push(fatal(new VFile({ path: yamlShown }), reason, yamlPath.problem === 'missing' ? 'file-missing' : yamlPath.problem === 'folder' || yamlPath.problem === 'special' ? 'file-kind' : 'file-outside'));
+      files.push(fatal(new VFile({ path: yamlShown }), reason, problemRule(yamlPath.problem)));
       return unusable();
     }
     let yamlFile: VFile;
     try {
       yamlFile = await readVFile(yamlPath.path, yamlShown, true);
     } catch (error) {
-      files.push(fatal(new VFile({ path: yamlShown }), `edition.yaml could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check that you may read it`, 'file-unreadable'));
+      files.push(fatal(new VFile({ path: yamlShown }), unreadable('edition.yaml', error), 'file-unreadable'));
       return unusable();
     }
     files.push(yamlFile);

@@ -100,6 +100,11 @@ export function problemReason(resolved: Exclude<Resolved, { ok: true }>, what: s
   }
 }
 
+/** The rule id of a message about a file the edition may not read. */
+export function problemRule(problem: Exclude<Resolved, { ok: true }>['problem']): string {
+  return problem === 'outside' || problem === 'link-outside' ? 'file-outside' : problem === 'missing' ? 'file-missing' : 'file-kind';
+}
+
 const WHAT: Record<string, string> = {
   sources: 'the source',
   charmap: 'the charmap',
@@ -116,7 +121,7 @@ export async function resolveEditionPath(sandbox: Sandbox, ref: EditionPath, yam
   if (resolved.ok) return resolved.path;
   const message = yaml.message(problemReason(resolved, WHAT[ref.key] ?? `the file (${ref.key})`, ref.name, sandbox, extraRoots.length > 0), {
     place: ref.place,
-    ruleId: resolved.problem === 'outside' || resolved.problem === 'link-outside' ? 'file-outside' : resolved.problem === 'missing' ? 'file-missing' : 'file-kind',
+    ruleId: problemRule(resolved.problem),
     source: 'diaoban',
   });
   message.fatal = true;
