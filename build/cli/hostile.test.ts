@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import JSZip from 'jszip';
 import { parseDocument } from 'htmlparser2';
 import { Element, type Node as DomNode } from 'domhandler';
-import { launchBrowser, type OfflineBrowser } from './browser.js';
+import { findChromium, launchBrowser, type OfflineBrowser } from './browser.js';
 import { contentSecurityPolicy, escapeHtml } from '../render/pdf/index.js';
 
 const BIN = path.resolve('bin/diaoban.js');
@@ -141,7 +141,7 @@ function elements(nodes: DomNode[], out: Element[] = []): Element[] {
 test('an edition with script and markup in every string it controls: nothing runs, nothing connects, nothing outside is printed', async () => {
   const log = path.join(work, 'chromium.log');
   const wrapper = path.join(work, 'chromium');
-  writeFileSync(wrapper, `#!/bin/sh\nexec /usr/bin/chromium --enable-logging --v=0 --log-file=${log} "$@"\n`);
+  writeFileSync(wrapper, `#!/bin/sh\nexec ${findChromium()} --enable-logging --v=0 --log-file=${log} "$@"\n`);
   chmodSync(wrapper, 0o755);
   const out = path.join(work, 'dist');
   const editions = ['siku', 'modern'].map(hostileEdition);
