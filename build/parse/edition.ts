@@ -20,8 +20,6 @@ const KNOWN_KEYS = new Set([
 export interface EditionResult {
   /** Null when the file is unusable (not YAML, or no sources). */
   config: EditionConfig | null;
-  /** The charmap file named by the edition, relative to its folder. */
-  charmapFile?: string;
   /** Every file the edition names, where it names it: what the loader checks against the edition's folder. */
   paths: EditionPath[];
 }
@@ -175,7 +173,7 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
     else if (popup !== undefined) src.report('error', 'notes.popup must be a list of layers ([shu, fuzhu])', ...range(popup), 'edition-field');
   }
   config.layerRules = readLayerRules(src, get('layers'));
-  return { config, charmapFile, paths };
+  return { config, paths };
 }
 
 function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {
