@@ -7,7 +7,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer';
-import { CHROMIUM_PROFILE, endProcessGroup, makeTempDir, removeTemp, trackProcessGroup } from './cleanup.js';
+import { CHROMIUM_PROFILE, endProcessGroup, makeTempDir, noteChromiumTemp, removeTemp, trackProcessGroup } from './cleanup.js';
 
 /** Debian's Chromium, the one the project is measured with. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -136,6 +136,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Offlin
   // Puppeteer starts Chromium as the leader of a process group of its own (detached).
   const pid = browser.process()?.pid;
   if (pid !== undefined) trackProcessGroup(pid);
+  noteChromiumTemp(home);
   // The tab Chromium opens at start would keep a renderer (~100 MB) for nothing.
   for (const tab of await browser.pages()) await tab.close().catch(() => undefined);
   let closing = false;

@@ -9,7 +9,7 @@
  *   (pid and start time) and the next build removes it (removeStale) once
  *   that owner is dead. A running build's files are never touched.
  */
-import { readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,22 +42,41 @@ export function ownerAlive(tag: string): boolean {
 
 /** The profile's folder in a Chromium temp folder (browser.ts). */
 export const CHROMIUM_PROFILE = 'profile';
+/** The file in a Chromium temp folder that names Chromium's own temp folder (noteChromiumTemp). */
+const CHROMIUM_TEMP_NOTE = 'chromium-temp';
+
+/** Chromium's own temp folder for its profile's lock socket (org.chromium.Chromium.*), as the profile links to it. */
+function chromiumTempOf(home: string): string | undefined {
+  let folder: string;
+  try {
+    folder = readFileSync(path.join(home, CHROMIUM_TEMP_NOTE), 'utf8');
+  } catch {
+    try {
+      folder = path.dirname(readlinkSync(path.join(home, CHROMIUM_PROFILE, 'SingletonSocket')));
+    } catch {
+      return undefined;
+    }
+  }
+  return path.dirname(folder) === tmpdir() && /^\.?(org\.chromium|com\.google)\./.test(path.basename(folder)) ? folder : undefined;
+}
 
 /**
- * A temp folder and what goes with it: Chromium keeps its profile's lock
- * socket in a folder of its own in the temp folder (org.chromium.Chromium.*,
- * linked from the profile as SingletonSocket), which a killed Chromium leaves.
- * (Pointing Chromium's TMPDIR into our folder instead would make the socket's
- * path too long for a deep TMPDIR, and Chromium would not start.)
+ * Notes, in our Chromium temp folder `home`, the temp folder Chromium made
+ * for its profile's lock socket: a Chromium that is killed leaves it, and
+ * the note is what lets the exit cleanup or the next build find it even when
+ * the profile's link to it is gone. (Pointing Chromium's TMPDIR into our
+ * folder instead would make the socket's path too long for a deep TMPDIR,
+ * and Chromium would not start.)
  */
+export function noteChromiumTemp(home: string): void {
+  const folder = chromiumTempOf(home);
+  if (folder) writeFileSync(path.join(home, CHROMIUM_TEMP_NOTE), folder);
+}
+
+/** A temp folder and what goes with it (Chromium's own temp folder). */
 function withCompanions(file: string): string[] {
-  try {
-    const folder = path.dirname(readlinkSync(path.join(file, CHROMIUM_PROFILE, 'SingletonSocket')));
-    if (path.dirname(folder) === tmpdir() && /^\.?(org\.chromium|com\.google)\./.test(path.basename(folder))) return [folder, file];
-  } catch {
-    // not a Chromium folder, or no lock left
-  }
-  return [file];
+  const chromium = chromiumTempOf(file);
+  return chromium ? [chromium, file] : [file];
 }
 
 const temps = new Set<string>();
