@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Converts a CFF-outline OpenType font (OTTO) to TrueType outlines (glyf).
 
-Usage: cff2ttf.py IN.otf OUT.ttf
+Usage: cff2ttf.py [--exit-with-stdin] IN.otf OUT.ttf
+
+--exit-with-stdin: exit as soon as standard input closes, so that a build
+that is killed does not leave the conversion running (its end of the pipe
+closes with it).
 
 Why: Chromium (Skia) embeds CFF fonts in a PDF as Type 3 fonts, which print
 shops reject; TrueType outlines are embedded as CIDFontType2. Cubic curves
@@ -12,7 +16,9 @@ the vertical origin from VORG when present, whatever the outline format).
 Deterministic: the same input gives the same bytes (head.modified is kept).
 Called by build/cli/pdf.ts; needs python3-fonttools (scripts/setup.sh).
 """
+import os
 import sys
+import threading
 
 from fontTools.pens.cu2quPen import Cu2QuPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
@@ -100,9 +106,22 @@ def to_truetype(font):
     font.sfntVersion = "\x00\x01\x00\x00"
 
 
+def exit_with_stdin():
+    def watch():
+        # os.read, not sys.stdin: a buffered read holds a lock that a daemon thread must not hold at shutdown.
+        while os.read(0, 4096):
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main(argv):
+    if len(argv) > 1 and argv[1] == "--exit-with-stdin":
+        exit_with_stdin()
+        argv = argv[:1] + argv[2:]
     if len(argv) != 3:
-        sys.stderr.write("usage: cff2ttf.py IN.otf OUT.ttf\n")
+        sys.stderr.write("usage: cff2ttf.py [--exit-with-stdin] IN.otf OUT.ttf\n")
         return 2
     font = TTFont(argv[1], recalcTimestamp=False, recalcBBoxes=True)
     if "CFF " not in font:

@@ -13,9 +13,9 @@ import type { Root } from '../tree/types.js';
 import { fontStackFor, loadSystemFonts } from '../fonts/index.js';
 import { loadEdition } from './load.js';
 import { countBySeverity } from './report.js';
-import { loadTemplate, writePdf } from './pdf.js';
+import { PdfError, loadTemplate, writePdf } from './pdf.js';
 import { volumeProgress } from './progress.js';
-import type { OfflineBrowser } from './browser.js';
+import { BrowserError, type OfflineBrowser } from './browser.js';
 import { writeFileAtomic } from './write.js';
 
 export interface BuildTargets {
@@ -37,10 +37,15 @@ export interface BuildOptions {
   progress: boolean;
   /** One browser for all editions of a build (saves a start per edition). */
   browser?: OfflineBrowser;
+  /** Folders outside the edition its files may come from (--allow-read). */
+  allowRead?: readonly string[];
 }
 
 export interface BuildResult {
+  /** Every output written. */
   ok: boolean;
+  /** An output failed for a reason that is a bug of ours, not the user's input or machine. */
+  internal: boolean;
   messages: VFileMessage[];
   /** What was written, for people. */
   lines: string[];
@@ -54,22 +59,43 @@ async function printPages(tree: Root, layout: BookLayout, config: EditionConfig)
   return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）` });
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** An EPUB that cannot be made from what the edition asks for. */
+class EpubError extends Error {}
+
+/**
+ * Whether a failure is a bug of ours to report: what the engine throws
+ * (TypeError, RangeError: a stack overflow …) or something not an Error. The
+ * errors we raise on purpose for the input or the machine (PdfError,
+ * BrowserError, a file system error, a plain Error with its message) are not.
+ */
+export function isInternal(error: unknown): boolean {
+  if (error instanceof PdfError || error instanceof BrowserError || error instanceof EpubError) return false;
+  return !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }
 
 export async function buildEdition(dir: string, options: BuildOptions): Promise<BuildResult> {
-  const loaded = await loadEdition(dir);
+  const loaded = await loadEdition(dir, { allowRead: options.allowRead });
   const lines: string[] = [];
   const config = loaded.config;
   if (!config) {
-    return { ok: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
+    return { ok: false, internal: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
   }
   const id = config.meta.id;
   let ok = true;
   // One layout for both: the PDF is printed from it and the EPUB's page list read from it.
   let layout: BookLayout | undefined;
   const laidOut = (): BookLayout => (layout ??= layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout)));
+  let internal = false;
+  const describe = (error: unknown): string => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!isInternal(error)) return message;
+    internal = true;
+    return `internal error: ${message}` + (process.env.DIAOBAN_DEBUG && error instanceof Error ? `\n${error.stack ?? ''}` : '');
+  };
+  const failed = (out: string, error: unknown): void => {
+    ok = false;
+    lines.push(`${out}: not written: ${describe(error)}`);
+  };
   if (options.targets.pdf) {
     const out = path.join(options.out, `${id}.pdf`);
     try {
@@ -77,8 +103,7 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
       const result = await writePdf(layout, config, out, { browser: options.browser, onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined });
       lines.push(`${out}: ${result.pages} pages`);
     } catch (error) {
-      ok = false;
-      lines.push(`${out}: not written: ${describe(error)}`);
+      failed(out, error);
     }
   }
   if (options.targets.epub) {
@@ -91,20 +116,25 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
         // Without the layout the EPUB still has its text; it has no page numbers.
         lines.push(`${out}: no page list: ${describe(error)}`);
       }
+      let stack;
+      try {
+        stack = fontStackFor(config.fonts.main);
+      } catch (error) {
+        throw new EpubError(`${(error as Error).message} (edition.yaml fonts.main: the EPUB embeds its fonts)`);
+      }
       const bytes = await renderEpub(loaded.tree, {
         pageList,
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
-        fonts: await loadSystemFonts(fontStackFor(config.fonts.main)),
+        fonts: await loadSystemFonts(stack),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
         onVolume: options.progress ? volumeProgress(`${id}.epub`) : undefined,
       });
       await writeFileAtomic(out, bytes);
       lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB`);
     } catch (error) {
-      ok = false;
-      lines.push(`${out}: not written: ${describe(error)}`);
+      failed(out, error);
     }
   }
   if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
-  return { ok, messages: loaded.messages, lines };
+  return { ok, internal, messages: loaded.messages, lines };
 }

@@ -2,7 +2,7 @@
  * The command line on bad input, run for real: clear file:line:col messages,
  * the rest still parsed, no stack traces, the right exit codes.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,8 +20,12 @@ function run(args: string[], cwd = process.cwd()) {
   return result;
 }
 
+const made: string[] = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function edition(files: Record<string, string | Uint8Array>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'diaoban-cli-'));
+  made.push(dir);
   for (const [name, data] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), data);
@@ -77,7 +81,7 @@ test('an empty source is a warning; binary garbage and NUL bytes are errors with
 test('a missing or malformed edition.yaml, and a missing source, say what to do', () => {
   const missing = run(['check', edition({ 'a.txt': '主人' })]);
   assert.equal(missing.status, 1);
-  assert.match(missing.stderr, /edition\.yaml error the edition file edition\.yaml does not exist/);
+  assert.match(missing.stderr, /edition\.yaml error \S+ has no edition\.yaml; an edition folder needs one/);
   const malformed = run(['check', edition({ 'edition.yaml': 'title: [unclosed\nauthor: x\n', 'a.txt': '主人' })]);
   assert.equal(malformed.status, 1);
   assert.match(malformed.stderr, /edition\.yaml:\d+:\d+ error edition\.yaml is not valid YAML/);
@@ -90,7 +94,7 @@ test('a missing or malformed edition.yaml, and a missing source, say what to do'
   assert.equal(badFont.status, 1);
   assert.match(badFont.stderr, /edition\.yaml:7:\d+ error font "\/opt\/Kai\.woff2": give a \.ttf, \.otf or \.ttc#Family file/);
   const lost = run(['check', edition({ 'edition.yaml': YAML.replace('- a.txt', '- a.txt\n  - b.txt'), 'a.txt': '主人' })]);
-  assert.match(lost.stderr, /b\.txt error the source file b\.txt does not exist/);
+  assert.match(lost.stderr, /edition\.yaml:5:5 error the source "b\.txt" does not exist in \S+; check the name in edition\.yaml, or add the file \(file-missing\)/);
 });
 
 test('a path that does not exist is one line, exit 2', () => {

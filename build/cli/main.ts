@@ -21,6 +21,7 @@ import { writeFileAtomic } from './write.js';
 import { reportUncovered } from '../transform/coverage.js';
 import { reporterFor } from '../transform/report.js';
 import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
+import { installSignalCleanup, removeStale } from './cleanup.js';
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
@@ -38,6 +39,8 @@ const FORMATS: SourceFormat[] = [...FORMAT_NAMES];
 
 /** A mistake of the user's: printed as a message, never as a stack trace. */
 export class UserError extends Error {}
+
+export const INTERNAL_ADVICE = 'This is a bug in diaoban, not in your manuscript; please report it with the command you ran (DIAOBAN_DEBUG=1 prints the details).';
 
 function formatOption() {
   return new Option('--format <format>', 'importer to use instead of detecting it').choices(FORMATS);
@@ -80,9 +83,18 @@ function printScriptReport(loaded: LoadedEdition): void {
   }
 }
 
-async function load(target: string, format?: SourceFormat): Promise<LoadedEdition> {
+async function load(target: string, format?: SourceFormat, allowRead?: string[]): Promise<LoadedEdition> {
   await ensureExists(target);
-  return loadEdition(target, { format });
+  return loadEdition(target, { format, allowRead });
+}
+
+/** --allow-read DIR, repeatable: folders the person running diaoban lets an edition's files come from. */
+function allowReadOption() {
+  return new Option('--allow-read <dir>', 'let editions read files in this folder too (repeatable); an edition reads only its own folder otherwise')
+    .argParser((dir: string, previous: string[] = []) => {
+      if (!existsSync(dir)) throw new InvalidArgumentError(`${dir}: no such folder`);
+      return [...previous, dir];
+    });
 }
 
 /** Edition folders under manuscript/ (those with an edition.yaml). */
@@ -123,29 +135,38 @@ export function program(): Command {
     .option('--pages <source>', "EPUB page list: print (the PDF's pages) or source (the source edition's, where recorded)", pagesOption, 'print')
     .option('-q, --quiet', 'print only warnings and errors')
     .option('--verbose', 'list every message, repeated ones too')
-    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean }) => {
+    .addOption(allowReadOption())
+    .option('--chromium <path>', 'the Chromium (or Chrome) to print with (default: PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, chromium on PATH)')
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean; allowRead?: string[]; chromium?: string }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
       const list = editions.length > 0 ? editions.map(editionTarget) : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
       const { buildEdition } = await import('./build.js');
       const { launchBrowser } = await import('./browser.js');
+      const { FONT_CACHE } = await import('./pdf.js');
       for (const dir of list) await ensureExists(dir);
+      // What an earlier, killed build left (its temp folders, temp outputs).
+      await removeStale([opts.out, FONT_CACHE]);
       let failed = 0;
-      const browser = targets.pdf ? await launchBrowser() : undefined;
+      let manuscriptErrors = 0;
+      let internal = 0;
+      const browser = targets.pdf ? await launchBrowser({ executablePath: opts.chromium }) : undefined;
       try {
         for (const dir of list) {
-          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: process.stderr.isTTY === true, browser });
+          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: process.stderr.isTTY === true, browser, allowRead: opts.allowRead });
           printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) process.stderr.write(line + '\n');
           if (!result.ok) failed++;
+          if (result.internal) internal++;
+          manuscriptErrors += countBySeverity(result.messages).error;
         }
       } finally {
         await browser?.close();
       }
-      if (failed > 0) {
-        process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
-        process.exitCode = 1;
-      }
+      if (failed > 0) process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
+      if (internal > 0) process.stderr.write(`${INTERNAL_ADVICE}\n`);
+      // 2: our bug; 1: errors in a manuscript or an output not written (what was written is whole); 0: warnings at most.
+      process.exitCode = internal > 0 ? 2 : failed > 0 || manuscriptErrors > 0 ? 1 : 0;
     });
 
   cli
@@ -154,9 +175,10 @@ export function program(): Command {
     .argument('<target>', 'edition folder or source file')
     .addOption(formatOption())
     .option('--raw', 'the tree as parsed, before script conversion and layers')
-    .action(async (target: string, opts: { format?: SourceFormat; raw?: boolean }) => {
+    .addOption(allowReadOption())
+    .action(async (target: string, opts: { format?: SourceFormat; raw?: boolean; allowRead?: string[] }) => {
       await ensureExists(target);
-      const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw });
+      const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw, allowRead: opts.allowRead });
       printMessages(loaded.messages, { quiet: true });
       process.stdout.write(JSON.stringify(opts.raw ? loaded.parsed : loaded.tree, null, 1) + '\n');
     });
@@ -170,12 +192,13 @@ export function program(): Command {
     .option('--no-fonts', 'do not check that the fonts draw every character')
     .option('--verbose', 'list every message, repeated ones too')
     .option('--script', 'list each one-to-many character of the script conversion: its readings, counts, how each was chosen and where')
-    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; verbose?: boolean; script?: boolean }) => {
+    .addOption(allowReadOption())
+    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; verbose?: boolean; script?: boolean; allowRead?: string[] }) => {
       let errors = 0;
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
       for (const target of targets.map(editionTarget)) {
-        const loaded = await load(target, opts.format);
+        const loaded = await load(target, opts.format, opts.allowRead);
         if (opts.script && loaded.config) printScriptReport(loaded);
         if (opts.fonts) {
           const main = loaded.config?.fonts.main;
@@ -198,8 +221,9 @@ export function program(): Command {
     .option('--json', 'print the layout as JSON')
     .option('--pages <list>', 'pages to print: 1-4 or 1,3,5', pageRange)
     .option('--template <name>', 'grid template (siku, modern) instead of the edition\'s')
-    .action(async (target: string, opts: { format?: SourceFormat; json?: boolean; pages?: number[]; template?: string }) => {
-      const loaded = await load(target, opts.format);
+    .addOption(allowReadOption())
+    .action(async (target: string, opts: { format?: SourceFormat; json?: boolean; pages?: number[]; template?: string; allowRead?: string[] }) => {
+      const loaded = await load(target, opts.format, opts.allowRead);
       printMessages(loaded.messages, { quiet: true });
       const config = loaded.config;
       if (!config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
@@ -240,15 +264,17 @@ export function program(): Command {
   return cli;
 }
 
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], cli: Command = program()): Promise<void> {
+  // Chromium's process group and the temp files go on any exit, Ctrl-C included.
+  installSignalCleanup();
   try {
-    await program().parseAsync(argv);
+    await cli.parseAsync(argv);
   } catch (error) {
     if (error instanceof UserError || (error instanceof Error && error.name === 'BrowserError')) {
       process.stderr.write(`diaoban: ${error.message}\n`);
     } else {
       const err = error as Error;
-      process.stderr.write(`diaoban: internal error: ${err.message}\nThis is a bug in diaoban, not in your manuscript; please report it with the command you ran.\n`);
+      process.stderr.write(`diaoban: internal error: ${err.message}\n${INTERNAL_ADVICE}\n`);
       if (process.env.DIAOBAN_DEBUG) process.stderr.write(`${err.stack ?? ''}\n`);
     }
     process.exitCode = 2;

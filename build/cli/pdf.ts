@@ -8,10 +8,10 @@
  * old PDF is never replaced by a half-written one.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
@@ -36,6 +36,8 @@ import {
 } from '../render/pdf/index.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BrowserError, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
+import { makeTempDir, removeTemp, tempName, trackTemp } from './cleanup.js';
+import { writeFileAtomic } from './write.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
@@ -44,6 +46,30 @@ const require = createRequire(import.meta.url);
 export function pagedScriptPath(): string {
   // The package's exports hide dist/; its require entry is lib/index.cjs beside it.
   return join(dirname(require.resolve('pagedjs')), '..', 'dist', 'paged.js');
+}
+
+let pagedSource: Promise<string> | undefined;
+
+/**
+ * Runs paged.js in the tab as a script carrying the run's nonce, the only
+ * kind the page's Content-Security-Policy lets run (puppeteer's addScriptTag
+ * cannot set one).
+ */
+async function loadPaged(tab: BrowserPage, nonce: string): Promise<void> {
+  pagedSource ??= readFile(pagedScriptPath(), 'utf8');
+  const source = await pagedSource;
+  const loaded = await tab.evaluate(
+    (text: string, n: string) => {
+      const script = document.createElement('script');
+      script.nonce = n;
+      script.text = text;
+      document.head.append(script);
+      return typeof (window as unknown as { Paged?: unknown }).Paged === 'object';
+    },
+    source,
+    nonce,
+  );
+  if (!loaded) throw new PdfError('paged.js did not load in Chromium (blocked by the page\'s Content-Security-Policy?)');
 }
 
 /** A failure of the PDF build that the user can act on. */
@@ -141,9 +167,10 @@ const PYTHON = process.env.DIAOBAN_PYTHON ?? '/usr/bin/python3';
 /** Converted subsets by truetypeSubsetKey: a rebuild of the same book reuses them (same bytes, no conversion). */
 export const FONT_CACHE = join(ROOT, '.cache', 'fonts');
 
+/** Runs cff2ttf.py; it exits with this process (--exit-with-stdin: execFile keeps its stdin open until it ends). */
 function runConverter(input: string, output: string): Promise<void> {
   return new Promise((done, fail) => {
-    execFile(PYTHON, [CFF2TTF, input, output], { maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
+    execFile(PYTHON, [CFF2TTF, '--exit-with-stdin', input, output], { maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
       if (!error) return done();
       const missing = /No module named .fontTools|ENOENT/.test(`${stderr} ${error.message}`);
       fail(
@@ -167,14 +194,15 @@ async function truetypeSubset(font: LoadedFont, text: string, work: string, cach
   const cached = join(cacheDir, `${key}.ttf`);
   if (!existsSync(cached)) {
     const otf = join(work, `${key}.otf`);
-    const temp = `${cached}.${process.pid}.tmp`;
+    const temp = tempName(cached);
     await writeFile(otf, await subsetFace(font, text));
     await mkdir(cacheDir, { recursive: true });
+    trackTemp(temp);
     try {
       await runConverter(otf, temp);
       await rename(temp, cached);
     } finally {
-      await rm(temp, { force: true });
+      await removeTemp(temp);
       await rm(otf, { force: true });
     }
   }
@@ -241,10 +269,11 @@ async function printRun(
   htmlPath: string,
   expected: number,
   mode: 'paged' | 'plain',
+  nonce: string,
 ): Promise<Uint8Array> {
   await tab.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 0 });
   if (mode === 'paged') {
-    await tab.addScriptTag({ path: pagedScriptPath() });
+    await loadPaged(tab, nonce);
     const made = (await tab.evaluate(PAGINATE_SCRIPT)) as number;
     if (made !== expected) {
       throw new PdfError(`Paged.js made ${made} pages of ${expected} laid-out pages: a page block overflowed its page area (check the template's margins and page.size)`);
@@ -274,13 +303,14 @@ async function printRuns(
       const run = runs[i];
       const { html } = renderHtml(layout, options, run);
       const htmlPath = join(work, `run-${i}.html`);
+      const htmlUrl = pathToFileURL(htmlPath).href;
       await writeFile(htmlPath, html);
       const what = `printing pages of ${run[0].volumeTitle}`;
       // A fresh tab per run: closing it also ends the print compositor that page.pdf starts (~100 MB each).
       parts[i] = await withBrowserDeadline(what, 120_000 + run.length * 500, async () => {
-        const tab = await browser.newPage();
+        const tab = await browser.newPage({ navigate: (url) => url === htmlUrl });
         try {
-          return await printRun(tab, htmlPath, run.length, options.mode ?? 'paged');
+          return await printRun(tab, htmlPath, run.length, options.mode ?? 'paged', options.nonce ?? '');
         } finally {
           await tab.close().catch(() => undefined);
         }
@@ -297,22 +327,20 @@ async function printRuns(
 export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes'>> {
   const { options: renderOptions, fonts } = await renderOptionsFor(layout, config, options.root);
   renderOptions.mode = options.mode ?? 'paged';
+  // A secret per build: an edition's text cannot carry a script that runs.
+  renderOptions.nonce = randomBytes(18).toString('base64');
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.runPages?.min, options.runPages?.max);
-  const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
+  const work = await makeTempDir('pdf');
   const textChars = printedChars(planned, renderOptions);
   const text = [...textChars].join('');
-  try {
-    renderOptions.fonts = await printFontSources(config.fonts.main, fonts, text, work, options.fontCache);
-  } catch (error) {
-    await rm(work, { recursive: true, force: true });
-    throw error;
-  }
-  const browser = options.browser ?? (await launchBrowser());
   const volumeTotal = layout.volumes.length;
   let volumesDone = 0;
+  let browser: OfflineBrowser | undefined;
   try {
+    renderOptions.fonts = await printFontSources(config.fonts.main, fonts, text, work, options.fontCache);
+    browser = options.browser ?? (await launchBrowser());
     const parts = await printRuns(browser, layout, runs, renderOptions, work, options.concurrency ?? 2, (run) => {
       const seen = new Set<number>();
       for (const p of run) {
@@ -335,8 +363,8 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     });
     return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned };
   } finally {
-    if (!options.browser) await browser.close();
-    await rm(work, { recursive: true, force: true });
+    if (!options.browser) await browser?.close();
+    await removeTemp(work);
   }
 }
 
@@ -351,13 +379,9 @@ export async function writePdf(
   options: WritePdfOptions = {},
 ): Promise<PdfResult> {
   const result = await buildPdf(layout, config, options);
-  const temp = join(dirname(outPath), `.${config.meta.id}.pdf.${process.pid}.tmp`);
   try {
-    await mkdir(dirname(outPath), { recursive: true });
-    await writeFile(temp, result.bytes);
-    await rename(temp, outPath);
+    await writeFileAtomic(outPath, result.bytes);
   } catch (error) {
-    await rm(temp, { force: true });
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }
   return { pages: result.pages, bytes: result.bytes.byteLength, uncovered: result.uncovered, planned: result.planned };

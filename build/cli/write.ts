@@ -1,18 +1,23 @@
 /**
  * Outputs are written to a temp file beside the target and renamed over it,
- * so that an old output is never replaced by a half-written one.
+ * so that an old output is never replaced by a half-written one. The temp
+ * file is removed on any exit (cleanup.ts); a killed build's is removed by
+ * the next one.
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { removeTemp, tempName, trackTemp, untrackTemp } from './cleanup.js';
 
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(target), { recursive: true });
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+  const temp = tempName(target);
+  trackTemp(temp);
   try {
     await writeFile(temp, data);
     await rename(temp, target);
+    untrackTemp(temp);
   } catch (error) {
-    await rm(temp, { force: true });
+    await removeTemp(temp);
     throw error;
   }
 }

@@ -6,9 +6,9 @@
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import type { ConventionOverrides, ConversionChoices, EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
-import type { Script } from '../tree/types.js';
+import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
-import { editionFonts } from '../fonts/stack.js';
+import { editionFonts, fontEntryFile } from '../fonts/stack.js';
 
 import { FORMAT_NAMES as FORMATS } from './formats.js';
 import { encodingName } from './decode.js';
@@ -22,8 +22,17 @@ const KNOWN_KEYS = new Set([
 export interface EditionResult {
   /** Null when the file is unusable (not YAML, or no sources). */
   config: EditionConfig | null;
-  /** The charmap file named by the edition, relative to its folder. */
-  charmapFile?: string;
+  /** Every file the edition names, where it names it: what the loader checks against the edition's folder. */
+  paths: EditionPath[];
+}
+
+/** A file named in edition.yaml, with the place of its name (for messages about that file). */
+export interface EditionPath {
+  /** The key naming it: sources, charmap, corrections, fonts.main (images, seals … as they come). */
+  key: string;
+  /** The file as written (for fonts.main, the file part of the entry). */
+  name: string;
+  place: { start: Point; end: Point };
 }
 
 /** Defaults for an edition made from a lone source file (`diaoban tree FILE`). */
@@ -48,19 +57,24 @@ function range(node: YamlNode | null | undefined): [number, number] {
 export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const text = String(file.value ?? '');
   const src = createSource(file, text);
+  const paths: EditionPath[] = [];
+  const named = (key: string, name: string, node: YamlNode | undefined): void => {
+    const [start, end] = range(node);
+    paths.push({ key, name, place: { start: src.point(start), end: src.point(end) } });
+  };
   if (text.trim() === '') {
     src.report('error', 'edition.yaml is empty; it needs at least title, author and sources (see manuscript/README.md)', 0, 0, 'edition-empty');
-    return { config: null };
+    return { config: null, paths };
   }
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   for (const error of doc.errors) {
     src.report('error', `edition.yaml is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'edition-yaml');
   }
-  if (doc.errors.length > 0) return { config: null };
+  if (doc.errors.length > 0) return { config: null, paths };
   const root = doc.contents;
   if (!isMap(root)) {
     src.report('error', 'edition.yaml must be a mapping of keys (title: …, author: …, sources: …)', 0, text.length, 'edition-yaml');
-    return { config: null };
+    return { config: null, paths };
   }
   const config = defaultEdition(id, []);
   const get = (key: string): YamlNode | undefined => root.get(key, true) as YamlNode | undefined;
@@ -111,15 +125,17 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const sources = get('sources');
   if (isSeq(sources)) {
     for (const item of sources.items as YamlNode[]) {
-      if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') config.sources.push(item.value.trim());
-      else src.report('error', 'each source must be a file name', ...range(item), 'edition-field');
+      if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') {
+        config.sources.push(item.value.trim());
+        named('sources', item.value.trim(), item);
+      } else src.report('error', 'each source must be a file name', ...range(item), 'edition-field');
     }
   } else if (sources !== undefined) {
     src.report('error', 'sources must be a list of file names ("- juan01.txt")', ...range(sources), 'edition-field');
   }
   if (config.sources.length === 0) {
     src.report('error', 'edition.yaml lists no sources; add "sources:" with one "- file.txt" line a file', 0, 0, 'edition-missing');
-    return { config: null };
+    return { config: null, paths };
   }
 
   const format = str('format');
@@ -137,7 +153,9 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const conversion = readConversion(src, get('conversion'));
   if (conversion) config.conversion = conversion;
   config.corrections = str('corrections');
+  if (config.corrections) named('corrections', config.corrections, get('corrections'));
   const charmapFile = str('charmap');
+  if (charmapFile) named('charmap', charmapFile, get('charmap'));
 
   readLayout(src, get('layout'), config);
   readPage(src, get('page'), config);
@@ -151,6 +169,8 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
         try {
           editionFonts([entry]);
           config.fonts.main.push(entry);
+          const font = fontEntryFile(entry);
+          if (font) named('fonts.main', font.file, item);
         } catch (error) {
           src.report('error', `${(error as Error).message} (left out)`, ...range(item), 'edition-field');
         }
@@ -164,7 +184,7 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
     else if (popup !== undefined) src.report('error', 'notes.popup must be a list of layers ([shu, fuzhu])', ...range(popup), 'edition-field');
   }
   config.layerRules = readLayerRules(src, get('layers'));
-  return { config, charmapFile };
+  return { config, paths };
 }
 
 function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {

@@ -7,6 +7,7 @@ import type { Chapter, Options } from 'epub-gen-memory';
 import { coverage } from '../../fonts/coverage.js';
 import { subsetFonts } from '../../fonts/subset.js';
 import { convertText } from '../../transform/script.js';
+import { cssString } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
 import { EPUB_ASSETS } from './assets.js';
@@ -85,9 +86,10 @@ function fontFileName(font: SubsetFont): string {
 function fontCss(subsets: readonly SubsetFont[], stack: readonly LoadedFont[]): string {
   const faces = subsets.map(
     (f) =>
-      `@font-face {\n  font-family: "${f.family}";\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
+      `@font-face {\n  font-family: ${cssString(f.family)};\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
   );
-  const families = [...stack.map((f) => `"${f.family}"`), 'serif'].join(', ');
+  // Family names come from the edition (fonts.main `#Family`): escaped, they stay one CSS string.
+  const families = [...stack.map((f) => cssString(f.family)), 'serif'].join(', ');
   return `${faces.join('\n')}\nhtml {\n  font-family: ${families};\n}\n`;
 }
 

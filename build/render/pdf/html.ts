@@ -19,6 +19,8 @@ import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
 import type { PageGeometry, Side } from './geometry.js';
 import { chineseNumeral } from './numerals.js';
+import { pathToFileURL } from 'node:url';
+import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
 
 /** The placeholder for a character no configured font covers. */
@@ -60,6 +62,33 @@ export interface RenderOptions {
   /** CSS bleed (3mm) and crop marks, for print shops (Paged.js only). */
   bleed?: string;
   marks?: boolean;
+  /**
+   * The nonce of the run: the page's Content-Security-Policy lets only a
+   * script carrying it run (Paged.js, loaded by cli/pdf.ts); no script at all without one.
+   */
+  nonce?: string;
+}
+
+/**
+ * The page's Content-Security-Policy: our scripts only (by nonce), fonts
+ * from files, no connection, frame, object, form or base URL. Request
+ * interception (cli/browser.ts) stays as a second wall; WebSockets only meet this one.
+ */
+export function contentSecurityPolicy(nonce?: string): string {
+  return [
+    "default-src 'none'",
+    `script-src ${nonce ? `'nonce-${nonce}'` : "'none'"}`,
+    "style-src 'unsafe-inline'",
+    'font-src file:',
+    'img-src file: data:',
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
 /** One PDF page: a laid-out page, or a blank one inserted to keep rectos on odd pages. */
@@ -112,18 +141,19 @@ export function volumeLabel(volumeTitle: string, bookTitle: string): string {
 
 const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
 
+/** The @font-face rules of the stack; the names and paths an edition gives are CSS-escaped (they sit in <style>). */
 function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: string } {
   const rules: string[] = [];
   const names: string[] = [];
   fonts.forEach((f, i) => {
     const src: string[] = [];
-    if (f.local) src.push(`local(${JSON.stringify(f.local)})`);
-    if (f.file) src.push(`url(${JSON.stringify('file://' + encodeURI(f.file))})`);
+    if (f.local) src.push(`local(${cssString(f.local)})`);
+    if (f.file) src.push(`url(${cssString(pathToFileURL(f.file).href)})`);
     if (src.length === 0) return;
     const name = `diaoban-${i}`;
-    names.push(JSON.stringify(name));
+    names.push(cssString(name));
     const range = f.unicodeRange ? `unicode-range:${f.unicodeRange};` : '';
-    rules.push(`@font-face{font-family:${JSON.stringify(name)};src:${src.join(',')};${range}font-display:block}`);
+    rules.push(`@font-face{font-family:${cssString(name)};src:${src.join(',')};${range}font-display:block}`);
   });
   return { css: rules.join('\n'), families: names.join(',') };
 }
@@ -334,7 +364,8 @@ export function renderHtml(layout: BookLayout, options: RenderOptions, planned: 
     originCorrectionCss(options.geometry, options.fonts),
     options.template.css,
   ].join('\n');
-  const head = `<!doctype html>\n<html lang="${escapeHtml(options.meta.language)}"><head><meta charset="utf-8"><title>${escapeHtml(options.meta.title)}</title>\n<style>\n${css}\n</style></head>`;
+  const csp = `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(options.nonce))}">`;
+  const head = `<!doctype html>\n<html lang="${escapeHtml(options.meta.language)}"><head><meta charset="utf-8">${csp}<title>${escapeHtml(options.meta.title)}</title>\n<style>\n${css}\n</style></head>`;
   const cls = `tpl-${options.template.definition.name}`;
   if (mode === 'plain') {
     const body = planned

@@ -15,6 +15,7 @@ export {
   geometryCss,
   volumeLabel,
   PAGINATE_SCRIPT,
+  contentSecurityPolicy,
   MISSING_GLYPH,
   type RenderOptions,
   type RenderedHtml,
