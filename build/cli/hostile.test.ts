@@ -158,9 +158,10 @@ test('an edition with script and markup in every string it controls: nothing run
     const pdf = path.join(out, `ed-${template}.pdf`);
     const text = execFileSync('pdftotext', ['-raw', pdf, '-']).toString('utf8').replace(/\s+/g, '');
     assert.doesNotMatch(text, /root:x:0/, `${template}: /etc/passwd is not printed`);
-    // The payload reached the page as text, escaped, not lost.
+    // The payload reached the page as text, escaped, not lost (the Markdown importer leaves HTML tags out of the body, with a warning, and keeps the text between them).
     assert.ok(text.includes('主人戒賓'), `${template}: the text is printed`);
-    assert.ok(text.includes('<script>console.log'), `${template}: the payload is printed as text`);
+    // (A payload split by a page break reads back interleaved with the page's running head: look for a whole one.)
+    assert.match(text, /console\.log\('diaoban-'\+'ran:(?:heading|text|note|an)'\)/, `${template}: the payload is printed as text`);
 
     const zip = await JSZip.loadAsync(readFileSync(path.join(out, `ed-${template}.epub`)));
     let documents = 0;
