@@ -9,12 +9,13 @@ import type { EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/editi
 import type { Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts } from '../fonts/stack.js';
+import { readPunctuationSetting } from '../punctuation/config.js';
 
 const FORMATS: readonly SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
 export const TEMPLATES = ['siku', 'modern'] as const;
 const KNOWN_KEYS = new Set([
   'title', 'author', 'dynasty', 'language', 'script', 'source-script', 'template', 'date', 'description',
-  'sources', 'format', 'charmap', 'corrections', 'layout', 'page', 'fonts', 'notes', 'layers',
+  'sources', 'format', 'charmap', 'corrections', 'layout', 'page', 'fonts', 'notes', 'layers', 'punctuation',
 ]);
 
 export interface EditionResult {
@@ -128,6 +129,12 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   config.corrections = str('corrections');
   const charmapFile = str('charmap');
 
+  const punctuation = get('punctuation');
+  if (punctuation !== undefined) {
+    const { setting, problems } = readPunctuationSetting(punctuation.toJSON());
+    for (const problem of problems) src.report('error', problem, ...range(punctuation), 'edition-field');
+    meta.punctuation = setting;
+  }
   readLayout(src, get('layout'), config);
   readPage(src, get('page'), config);
   const fonts = get('fonts');

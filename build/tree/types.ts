@@ -7,6 +7,7 @@
  * See README.md in this folder for the node kinds with examples.
  */
 import type { Point as UnistPoint, Position as UnistPosition } from 'unist';
+import type { PunctuationSetting } from '../punctuation/config.js';
 
 /** A unist point: 1-based line and column, 0-based offset (in UTF-16 code units of the decoded source). */
 export type Point = UnistPoint;
@@ -205,6 +206,8 @@ export interface EditionMeta {
   description?: string;
   /** ISO date used for outputs, so that builds are reproducible. */
   date?: string;
+  /** edition.yaml `punctuation`: the standard and its options (defaults by template: build/punctuation/config.ts). */
+  punctuation?: PunctuationSetting;
 }
 
 /** A layer an edition's sources define beyond the built-in table (集解, 索隱, 正義; a 集注's commentators). */
