@@ -358,7 +358,9 @@ class VolumeSetter {
         const style = styleOf(u, c);
         const cell = round(charPos / 2);
         const adv = advances[ci];
+        // A hanging point is a run of its own, below the grid.
         const canGrow =
+          !e.hang &&
           lastRun !== undefined &&
           lastRun.style === style &&
           Math.abs(lastEnd - cell) < 1e-6 &&

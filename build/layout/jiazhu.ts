@@ -18,8 +18,8 @@
  * The split: the right sub-column (read first) takes the smallest share not
  * shorter than the left (ceil(n/2) units of one cell each); when that puts a
  * closing mark at the left's head or an opening mark at the right's foot,
- * the split moves by one or two units, the side that gets longer setting the
- * chunk's height.
+ * the split moves by one or two units to the most even legal split, the
+ * longer side setting the chunk's height.
  */
 import type { NoteChunk, NoteSegment } from './types.js';
 import type { NoteChar } from './flatten.js';
@@ -29,8 +29,8 @@ import { isMark } from '../punctuation/index.js';
 const LONE = 100;
 const BLANK_HALF_CELL = 1;
 const KINSOKU = 1000;
-/** A split moved off the balanced one, per unit. */
-const SHIFTED = 5;
+/** Per half cell one sub-column is longer than the other (and one more when the left is the longer). */
+const UNEVEN = 1;
 /** At most this many half cells (two cells) are left blank at a column end to fix an orphan or a punctuation head … */
 const LOOK_BACK = 4;
 /** … or twice as many when that is the only way to keep 禁則. */
@@ -52,12 +52,13 @@ function split(units: readonly NoteUnit[], p: number, n: number, widths: readonl
   const total = widths[n];
   let k0 = 1;
   while (k0 < n && widths[k0] < total - widths[k0]) k0++;
+  const uneven = (k: number): number => Math.abs(2 * widths[k] - total) + (2 * widths[k] < total ? 1 : 0);
   let best: { k: number; cost: number } | undefined;
   // k = n: everything in the right sub-column (a short tail such as 東、 whose 、 may not head the left).
-  for (const k of [k0, k0 + 1, k0 - 1, k0 + 2, k0 - 2, n]) {
+  for (const k of [k0, k0 + 1, k0 - 1, k0 + 2, k0 - 2, ...(n <= 3 ? [n] : [])]) {
     if (k < 1 || k > n) continue;
     if (Math.max(widths[k], total - widths[k]) > cap) continue;
-    let cost = Math.abs(k - k0) * SHIFTED;
+    let cost = Math.max(0, uneven(k) - uneven(k0)) * UNEVEN;
     if (k < n && units[p + k].noStart) cost += KINSOKU;
     if (units[p + k - 1].noEnd) cost += KINSOKU;
     if (!best || cost < best.cost) best = { k, cost };

@@ -176,7 +176,7 @@ export function layoutProblems(layout: VolumeLayout, spec: PageSpec): string[] {
         if (run.type === 'note') {
           const r = run.right.reduce((s, g) => s + textCells(g), 0);
           const l = run.left.reduce((s, g) => s + textCells(g), 0);
-          if (Math.abs(r - l) > 2) problems.push(`${where} col ${ci}: chunk unbalanced ${r}/${l}`);
+          if (Math.abs(r - l) > 3) problems.push(`${where} col ${ci}: chunk unbalanced ${r}/${l}`);
           if (!near(run.cells, Math.max(r, l))) problems.push(`${where} col ${ci}: chunk cells ${run.cells} ≠ longer sub-column ${Math.max(r, l)}`);
         }
       }
