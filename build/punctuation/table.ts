@@ -43,12 +43,14 @@ export type MarkClass =
 export type InkSide = 'start' | 'end' | 'centre' | 'fixed';
 
 /**
- * How the PDF places a mark: `{ x, y }` = anchor the ink's centre there (em,
- * from the top left of the em box of the mark's cell), whatever the font's
- * design; `font` = leave the font's vertical glyph where its designer put it
- * (brackets, whose vert forms are made for vertical text).
+ * How the PDF places a mark: `{ x, y }` = the glyph drawn upright, its ink's
+ * centre anchored there (em, from the top left of the em box of the mark's
+ * cell), whatever the font's design; `font` = the font's vertical form
+ * (vert/vrt2) where its designer put it (brackets, the ellipsis); `line` =
+ * drawn as a rule through the middle of its cells (the dash, which fonts
+ * draw shorter than its cells).
  */
-export type Placement = { x: number; y: number } | 'font';
+export type Placement = { x: number; y: number } | 'font' | 'line';
 
 /** 句讀: a small circle (句, a full stop) or a dot (讀, a pause) beside the character before; null = not printed. */
 export type JudouForm = 'circle' | 'dot' | null;
@@ -110,7 +112,11 @@ function point(cls: MarkClass, mainland: Placement, judou: JudouForm, squeeze: n
   };
 }
 
-/** ？！ are centred in both standards; Taiwan never adjusts them (clreq 5.1.1.2). */
+/**
+ * ？！ are centred in both standards and never adjusted: Taiwan's rule
+ * (clreq 5.1.1.2), and the mainland style clreq 6.2.2.3 g allows, chosen
+ * because their ink fills most of the cell's height.
+ */
 function stop(cls: MarkClass): Defaults {
   return {
     cls,
@@ -118,8 +124,8 @@ function stop(cls: MarkClass): Defaults {
     noStart: true,
     noEnd: false,
     hang: false,
-    squeeze: SQ_STOP,
-    ink: { mainland: 'centre', taiwan: 'fixed' },
+    squeeze: NEVER,
+    ink: { mainland: 'fixed', taiwan: 'fixed' },
     place: { mainland: CENTRE, taiwan: CENTRE },
     judou: 'circle',
   };
@@ -188,16 +194,16 @@ const ROWS: MarkRow[] = [
   { char: '〈', name: '書名號', vertical: '︿', ...bracket('opening') },
   { char: '〉', name: '書名號', vertical: '﹀', ...bracket('closing') },
   // 2-cell units: written as two characters of one cell each, kept together.
-  { char: '…', name: '省略號', vertical: '︙', ...other('ellipsis', 1, false) },
-  { char: '⋯', name: '省略號', vertical: '︙', ...other('ellipsis', 1, false) },
-  { char: '—', name: '破折號', vertical: '︱', ...other('dash', 1, false) },
-  { char: '⸺', name: '破折號', vertical: null, ...other('dash', 2, false) },
-  { char: '～', name: '連接號', vertical: '︴', ...other('connector', 1, true) },
-  { char: '–', name: '連接號', vertical: '︲', ...other('connector', 1, true) },
+  { char: '…', name: '省略號', vertical: '︙', ...other('ellipsis', 1, false, NEVER, 'font') },
+  { char: '⋯', name: '省略號', vertical: '︙', ...other('ellipsis', 1, false, NEVER, 'font') },
+  { char: '—', name: '破折號', vertical: '︱', ...other('dash', 1, false, NEVER, 'line') },
+  { char: '⸺', name: '破折號', vertical: null, ...other('dash', 2, false, NEVER, 'line') },
+  { char: '～', name: '連接號', vertical: '︴', ...other('connector', 1, true, NEVER, 'font') },
+  { char: '–', name: '連接號', vertical: '︲', ...other('connector', 1, true, NEVER, 'line') },
   { char: '·', name: '間隔號', vertical: null, ...other('interpunct', 1, true, SQ_INTERPUNCT) },
   { char: '‧', name: '間隔號', vertical: null, ...other('interpunct', 1, true, SQ_INTERPUNCT) },
   { char: '・', name: '間隔號', vertical: null, ...other('interpunct', 1, true, SQ_INTERPUNCT) },
-  { char: '／', name: '分隔號', vertical: null, ...other('solidus', 1, true) },
+  { char: '／', name: '分隔號', vertical: null, ...other('solidus', 1, true, NEVER, 'font') },
 ];
 
 /** Every row, in table order (for documentation and tests). */
@@ -219,8 +225,3 @@ export const PAIRED: ReadonlySet<MarkClass> = new Set(['ellipsis', 'dash']);
 
 /** ？！ written together (？？ ！！ ？！ ！？) make one rigid 2-cell unit (clreq 5.1.1.3). */
 export const STACKED: ReadonlySet<MarkClass> = new Set(['question', 'exclamation']);
-
-/** Vertical presentation form → the ordinary mark (a source that writes ︐ means ，). */
-export const FROM_VERTICAL: ReadonlyMap<string, string> = new Map(
-  ROWS.filter((r) => r.vertical !== null && !['．', '“', '”', '‘', '’', '⋯'].includes(r.char)).map((r) => [r.vertical as string, r.char]),
-);
