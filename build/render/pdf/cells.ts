@@ -86,14 +86,25 @@ export function slotsHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContex
     return element(`${s.cls}lat${t.cls}`, t.css + spacing, slots.map((x) => ctx.show(x.ch)).join(''));
   }
   let group: Slot[] = [];
+  /** The stretch's pitch: the advance of its characters that take a place. */
+  const pitchOf = (xs: readonly Slot[]): number | undefined => xs.find((x) => x.advance > 0)?.advance;
   const flush = (): void => {
     if (group.length === 0) return;
-    const pitch = group[0].advance;
-    const t = top(group[0].at, g);
+    const pitch = pitchOf(group) ?? 1;
+    const start = group[0].at;
+    const t = top(start, g);
     // A stretch at another pitch than one cell (a justified column): its own letter-spacing.
     const spacing = Math.abs(pitch - 1) < EPS ? '' : `letter-spacing:${mm(pitch * g.cellHeight - size)};`;
-    out += element(`${s.cls}g${t.cls}`, t.css + spacing, group.map((x) => ctx.show(x.ch)).join(''));
+    const content = group.map((x) => (x.advance === 0 ? zeroHtml(x, start, size, ctx) : ctx.show(x.ch))).join('');
+    out += element(`${s.cls}g${t.cls}`, t.css + spacing, content);
     group = [];
+  };
+  /** Whether x continues the stretch: right after its last character, at the same pitch. */
+  const continues = (x: Slot): boolean => {
+    const last = group[group.length - 1];
+    if (!last) return true;
+    const pitch = pitchOf(group);
+    return Math.abs(last.at + last.advance - x.at) < EPS && (x.advance === 0 || pitch === undefined || Math.abs(pitch - x.advance) < EPS);
   };
   for (let i = 0; i < slots.length; i++) {
     const x = slots[i];
@@ -103,6 +114,11 @@ export function slotsHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContex
     }
     const row = markOf(x.ch);
     if (row && s.style !== 'lacuna' && s.style !== 'glyph') {
+      // A mark that takes no place (句讀, none) stays inside the stretch, so that the characters sit exactly as without it.
+      if (x.advance === 0 && s.grouped && continues(x)) {
+        group.push(x);
+        continue;
+      }
       flush();
       // A dash of several cells (——) is one rule.
       if (isModern(ctx.standard) && row.place[ctx.standard] === 'line' && x.advance > 0) {
@@ -117,8 +133,7 @@ export function slotsHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContex
     }
     const shown = ctx.show(x.ch);
     const safe = s.grouped && GRID_SAFE.test(shown === '〓' ? shown : x.ch) && x.advance > 0;
-    const last = group[group.length - 1];
-    if (safe && (!last || (Math.abs(last.advance - x.advance) < EPS && Math.abs(last.at + last.advance - x.at) < EPS))) {
+    if (safe && continues(x)) {
       group.push(x);
       continue;
     }
@@ -133,6 +148,20 @@ export function slotsHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContex
   flush();
   if (s.mark) out += sideMarkHtml(slots, s, ctx);
   return out;
+}
+
+/**
+ * A mark that takes no place, inside a stretch: its glyph's advance taken
+ * back by letter-spacing (so the characters after it sit where they would
+ * without it), invisible; a 句讀 circle or dot drawn beside the character
+ * before, `--y` below the stretch's top.
+ */
+function zeroHtml(x: Slot, start: number, size: number, ctx: CellContext): string {
+  const { g } = ctx;
+  const form = ctx.standard === 'judou' ? markOf(x.ch)?.judou : null;
+  if (!form) return `<span class="pz">${ctx.show(x.ch)}</span>`;
+  const y = (x.at - start) * g.cellHeight - (g.cellHeight - size) / 2 - 0.06 * size;
+  return `<span class="pz pj-${form}" style="--y:${mm(y)}">${ctx.show(x.ch)}</span>`;
 }
 
 /**
