@@ -178,14 +178,11 @@ function markHtml(x: Slot, s: SlotsStyle, ctx: CellContext): string {
   const size = s.note ? g.noteSize : g.fontSize;
   const shown = ctx.show(x.ch);
   if (!isModern(ctx.standard) || x.advance === 0) {
+    // Invisible in the cell at its place; a 句讀 form drawn at the lower right of the character before (--y: its centre).
     const form = ctx.standard === 'judou' ? row.judou : null;
-    if (!form) {
-      const t = top(x.at, g);
-      return element(`${s.cls}pn${t.cls}`, t.css, shown);
-    }
-    // The mark's centre: just outside the lower right corner of the character before it.
-    const centre = x.at * g.cellHeight - (g.cellHeight - size) / 2 - 0.06 * size;
-    return element(`${s.cls}pj pj-${form}`, `top:${mm(centre)};`, shown);
+    const t = top(x.at, g);
+    if (!form) return element(`${s.cls}pn${t.cls}`, t.css, shown);
+    return element(`${s.cls}pj pj-${form}${t.cls}`, `${t.css}--y:${mm(-(g.cellHeight - size) / 2 - 0.06 * size)};`, shown);
   }
   const side = row.ink[ctx.standard];
   // Where the mark's whole (virtual) cell starts: a compressed mark keeps the half with its ink.
@@ -200,12 +197,16 @@ function markHtml(x: Slot, s: SlotsStyle, ctx: CellContext): string {
   return element(`${s.cls}pm${t.cls}`, t.css, shown);
 }
 
-/** Dashes as one rule through the middle of their cells; the characters stay as invisible text. */
+/** Dashes: one rule through the middle of their cells, and each character invisible in its cell (the text layer). */
 function ruleHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): string {
   const { g } = ctx;
   const first = slots[0];
   const length = slots.reduce((n, x) => n + x.advance, 0);
-  return element(`${s.cls}pl`, `top:${mm(first.at * g.cellHeight)};height:${mm(length * g.cellHeight)};`, slots.map((x) => ctx.show(x.ch)).join(''));
+  const rule = `<b class="pr${s.note ? ` n ${s.sub ?? 'R'}` : ''}" style="top:${mm(first.at * g.cellHeight)};height:${mm(length * g.cellHeight)}"></b>`;
+  return rule + slots.map((x) => {
+    const t = top(x.at, g);
+    return element(`${s.cls}pn${t.cls}`, t.css, ctx.show(x.ch));
+  }).join('');
 }
 
 /** The x range of a column or sub-column, in mm from the column's right edge. */
