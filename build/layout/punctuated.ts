@@ -13,9 +13,10 @@ import { VFile } from 'vfile';
 import type { PunctuationSetting } from '../punctuation/index.js';
 import { isMark, markOf } from '../punctuation/index.js';
 import { parseSource } from '../parse/index.js';
-import type { EditionMeta, Root } from '../tree/types.js';
-import type { NoteChunk, NoteSegment, Page, TextRun } from './types.js';
+import type { EditionMeta, Inline, Root } from '../tree/types.js';
+import type { BookLayout, NoteChunk, NoteSegment, Page, PageSpec, PunctuationSpec, TextRun } from './types.js';
 import { REPO } from './sample-trees.js';
+import { layoutBook } from './book.js';
 
 export const CORPORA = path.resolve(REPO, '..', 'shared', 'corpora');
 export const CHTXT = ['chtxt-songshu-juan14.txt', 'chtxt-shiji-sanjiazhu-juan01.txt'] as const;
@@ -88,4 +89,32 @@ export function kinsokuBreaks(pages: readonly Page[]): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The negative control of the 禁則 tests: the text set as if its marks were
+ * ideographs (a placeholder each, so every mark takes a cell and nothing
+ * keeps it off a column's head or foot), the marks put back.
+ */
+export function withoutKinsoku(tree: Root, spec: PageSpec): BookLayout {
+  const marks: string[] = [];
+  const hide = (nodes: Inline[]): Inline[] =>
+    nodes.map((n) => {
+      if (n.type === 'text') return { ...n, value: Array.from(n.value, (ch) => (isMark(ch) ? (marks.push(ch), '〇') : ch)).join('') };
+      if ('children' in n) return { ...n, children: hide(n.children as Inline[]) } as Inline;
+      return n;
+    });
+  const hidden: Root = { ...tree, children: tree.children.map((v) => ({ ...v, children: v.children.map((b) => ({ ...b, children: hide(b.children) })) })) };
+  const book = layoutBook(hidden, { ...spec, punctuation: { ...(spec.punctuation as PunctuationSpec), standard: 'none' } });
+  let i = 0;
+  const back = (t: string): string => Array.from(t, (ch) => (ch === '〇' ? marks[i++] : ch)).join('');
+  for (const page of book.volumes.flatMap((v) => v.pages)) {
+    for (const c of page.columns) {
+      for (const r of c.runs) {
+        if (r.type === 'text') r.text = back(r.text);
+        else for (const seg of [...r.right, ...r.left]) seg.text = back(seg.text);
+      }
+    }
+  }
+  return book;
 }

@@ -11,7 +11,7 @@ import { layoutBook } from './book.js';
 import { pageSpecFor } from './spec.js';
 import type { NoteSegment, Page, PageSpec, PunctuationSpec, TextRun } from './types.js';
 import type { Inline, Mark, Root } from '../tree/types.js';
-import { CHTXT, bareText, chtxtMarkdown, kinsokuBreaks, treeOfMarkdown } from './punctuated.js';
+import { CHTXT, bareText, chtxtMarkdown, kinsokuBreaks, treeOfMarkdown, withoutKinsoku } from './punctuated.js';
 import { layoutProblems, note, p, pagesChars, pos, root, testSpec, text, volume, volumeChars } from './test-helpers.js';
 import { isMark, markOf } from '../punctuation/index.js';
 import { loadSample, SAMPLES } from './sample-trees.js';
@@ -90,26 +90,6 @@ test('an opening bracket at the head of a column gives up its leading half (not 
   assert.equal(places(pagesOf(one('甲乙丙丁戊己「庚辛」'), spec({ grid: 'rigid' }, 6))).find((x) => x.ch === '庚')!.at, 1);
 });
 
-/** The same text set as if its marks were ideographs (a placeholder each), the marks put back: the layout without 禁則. */
-function withoutKinsoku(tree: Root, s: PageSpec): Page[] {
-  const marks: string[] = [];
-  const hide = (nodes: Inline[]): Inline[] =>
-    nodes.map((n) => {
-      if (n.type === 'text') return { ...n, value: Array.from(n.value, (ch) => (isMark(ch) ? (marks.push(ch), '〇') : ch)).join('') };
-      if ('children' in n) return { ...n, children: hide(n.children as Inline[]) } as Inline;
-      return n;
-    });
-  const hidden: Root = { ...tree, children: tree.children.map((v) => ({ ...v, children: v.children.map((b) => ({ ...b, children: hide(b.children) })) })) };
-  const pages = pagesOf(hidden, { ...s, punctuation: { ...(s.punctuation as PunctuationSpec), standard: 'none' } });
-  let i = 0;
-  const back = (t: string): string => Array.from(t, (ch) => (ch === '〇' ? marks[i++] : ch)).join('');
-  for (const page of pages) for (const c of page.columns) for (const r of c.runs) {
-    if (r.type === 'text') r.text = back(r.text);
-    else for (const seg of [...r.right, ...r.left]) seg.text = back(seg.text);
-  }
-  return pages;
-}
-
 test('禁則, phase sweep: a mark at every place near a column end, in main text and in notes, never heads or ends a column', () => {
   const cells = 10;
   const endings = ['。', '，', '。」', '」，', '：「', '？」', '」。「', '……'];
@@ -123,7 +103,7 @@ test('禁則, phase sweep: a mark at every place near a column end, in main text
           assert.deepEqual(kinsokuBreaks(pages), [], `${JSON.stringify(s.punctuation)} ${lead} ${ending}`);
           assert.equal(pagesChars(pages), volumeChars(tree.children[0]));
           assert.deepEqual(layoutProblems({ index: 0, title: '', pages }, s), []);
-          naive += kinsokuBreaks(withoutKinsoku(tree, s)).length;
+          naive += kinsokuBreaks(withoutKinsoku(tree, s).volumes.flatMap((v) => v.pages)).length;
         }
       }
     }
@@ -249,7 +229,7 @@ test('corpus texts (chtxt 宋書, 史記三家注) and the samples: 0 禁則 bre
     // Negative control: set without 禁則, the text breaks it in one column in ten or more.
     const s = pageSpecFor('siku');
     s.punctuation = { ...s.punctuation!, standard: 'taiwan' };
-    const naive = withoutKinsoku(tree, s);
+    const naive = withoutKinsoku(tree, s).volumes.flatMap((v) => v.pages);
     const columns = naive.reduce((n, pg) => n + pg.columns.length, 0);
     assert.ok(kinsokuBreaks(naive).length * 10 > columns, `${file}: ${kinsokuBreaks(naive).length} breaks in ${columns} columns without 禁則`);
   }

@@ -154,14 +154,15 @@ function other(cls: MarkClass, cells: 1 | 2, noStart: boolean, squeeze = NEVER, 
 /*
  * Mainland ink centres (em from the em box's top left) are those of the
  * vertical presentation forms ︐︑︒︓︔ as Noto Serif CJK draws them: the
- * placement GB/T 15834 §5.2.1 describes (below the character, to the right).
+ * placement GB/T 15834 §5.2.1 describes (below the character, to the
+ * right); ； a little higher than ︔, whose ink is shorter than ；'s.
  */
 const ROWS: MarkRow[] = [
   { char: '。', name: '句號', vertical: '︒', ...point('period', { x: 0.78, y: 0.22 }, 'circle', SQ_STOP, true) },
   { char: '．', name: '句號（科技）', vertical: '︒', ...point('period', { x: 0.78, y: 0.22 }, 'circle', SQ_STOP, true) },
   { char: '，', name: '逗號', vertical: '︐', ...point('comma', { x: 0.8, y: 0.25 }, 'dot', SQ_COMMA, true) },
   { char: '、', name: '頓號', vertical: '︑', ...point('enumeration', { x: 0.78, y: 0.2 }, 'dot', SQ_COMMA, true) },
-  { char: '；', name: '分號', vertical: '︔', ...point('semicolon', { x: 0.73, y: 0.45 }, 'circle', SQ_COMMA, false) },
+  { char: '；', name: '分號', vertical: '︔', ...point('semicolon', { x: 0.73, y: 0.4 }, 'circle', SQ_COMMA, false) },
   { char: '：', name: '冒號', vertical: '︓', ...point('colon', { x: 0.75, y: 0.37 }, 'dot', SQ_COMMA, false) },
   { char: '？', name: '問號', vertical: '︖', ...stop('question') },
   { char: '！', name: '嘆號', vertical: '︕', ...stop('exclamation') },
