@@ -2,7 +2,7 @@
  * The edition's punctuation setting (edition.yaml `punctuation:`) and the
  * default a template takes when the edition does not say.
  */
-import { isMark, type PunctuationStandard } from './table.js';
+import { isMark, type ModernStandard, type PunctuationStandard } from './table.js';
 
 export const STANDARDS: readonly PunctuationStandard[] = ['mainland', 'taiwan', 'judou', 'none'];
 
@@ -73,4 +73,20 @@ export function isPunctuated(text: string): boolean {
 export function defaultStandard(grid: 'half' | 'rigid', language: string, punctuated: boolean): PunctuationStandard {
   if (grid === 'rigid') return punctuated ? 'judou' : 'none';
   return /^zh-(hans|cn|sg|my)\b/i.test(language) ? 'mainland' : 'taiwan';
+}
+
+/**
+ * The standard a reflowed text (the EPUB) is punctuated in: the reading
+ * system keeps every mark and sets it itself, so a judou or none edition
+ * reads with its language's modern standard; an edition that names
+ * mainland or taiwan keeps it.
+ */
+export function reflowStandard(setting: PunctuationSetting | undefined, language: string): ModernStandard {
+  if (setting?.standard === 'mainland' || setting?.standard === 'taiwan') return setting.standard;
+  return defaultStandard('half', language, true) as ModernStandard;
+}
+
+/** Classes for a reflowed document's body: `punct-mainland`/`punct-taiwan`, and `punct-hanging` (styles/epub.css). */
+export function reflowClasses(setting: PunctuationSetting | undefined, language: string): string {
+  return `punct-${reflowStandard(setting, language)}${setting?.hanging ? ' punct-hanging' : ''}`;
 }

@@ -7,6 +7,7 @@ import type { Chapter, Options } from 'epub-gen-memory';
 import { subsetFonts } from '../../fonts/subset.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
+import { reflowClasses } from '../../punctuation/index.js';
 import { EPUB_ASSETS } from './assets.js';
 import { coverPng } from './cover.js';
 import { creditLine, legendPage, titlePage } from './front.js';
@@ -131,7 +132,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
   ];
   const body = volumes.map((v) =>
-    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: 'volume-page' }),
+    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: `volume-page ${reflowClasses(meta.punctuation, meta.language)}` }),
   );
   const tocTitle = '目錄';
   // A nav list may not be empty: a book without volumes points at its title page.
