@@ -52,7 +52,7 @@ export function resolvePunctuation(spec: PageSpec, tree: Root): PageSpec {
   const standard = modeOf(resolved, text, tree.edition.language).standard;
   return {
     ...spec,
-    punctuation: { standard, adjacent: setting.adjacent ?? p.adjacent, hanging: setting.hanging ?? p.hanging, grid: p.grid },
+    punctuation: { standard, adjacent: setting.adjacent ?? p.adjacent, hanging: setting.hanging ?? p.hanging, kinsoku: setting.kinsoku ?? p.kinsoku ?? 'gb', grid: p.grid },
   };
 }
 

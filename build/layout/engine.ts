@@ -97,6 +97,8 @@ interface Draft {
   pos: number;
   /** The first column of a block (an opening mark keeps its whole cell there). */
   blockStart: boolean;
+  /** 均排: the block's columns are justified even where the block ends (align: justify). */
+  justify: boolean;
 }
 
 const styleOf = (u: MainUnit, c: MainChar): TextRun['style'] =>
@@ -110,6 +112,12 @@ class VolumeSetter {
   private role: ParagraphRole | undefined;
   private section: string | undefined;
   private note: NoteChar[] = [];
+  /** The last stretch of main text of its block is being set (no note after it). */
+  private lastStretch = false;
+  /** The current block is set 均排 (align: justify). */
+  private justifyBlock = false;
+  /** The columns of the current block, with their pages (for 孤行不成頁). */
+  private blockColumns: Array<{ page: Page; column: Column }> = [];
   /** Runs and segments under a mark node, for their SideMark once the volume is set. */
   private readonly marked: Array<{ target: TextRun | NoteSegment; mark: MarkRef }> = [];
   private readonly cap: number;
@@ -151,7 +159,8 @@ class VolumeSetter {
     const column: Column = { index: page.columns.length, runs: [] };
     if (this.role !== undefined) column.role = this.role;
     page.columns.push(column);
-    this.draft = { column, entries: [], pos: 2 * indent, blockStart };
+    this.draft = { column, entries: [], pos: 2 * indent, blockStart, justify: this.justifyBlock };
+    this.blockColumns.push({ page, column });
     return this.draft;
   }
 
@@ -215,6 +224,11 @@ class VolumeSetter {
     const u = units[i];
     const last = this.lastEntry(d);
     if (this.mayBreak(last, u)) {
+      // 孤字不成行 (clreq 7.1.2): a paragraph's last column holds more than one character.
+      if (this.mode.grid === 'half' && this.lastStretch && units.slice(i).filter((x) => x.width > 0 && x.kind !== 'mark' && x.kind !== 'pair').length === 1) {
+        const from = this.pushOut(d, units, i);
+        if (from !== undefined) return from;
+      }
       this.closeColumn(true);
       this.newColumn(this.rest);
       return i;
@@ -234,18 +248,29 @@ class VolumeSetter {
         const need = seq.reduce((s, x) => s + x.width, 0);
         const pool = this.squeezePool(d, seq);
         const excess = d.pos + need - this.cap;
-        if (excess > pool.length + EPS) break;
+        if (excess > pool.others.length + (pool.foot ? 1 : 0) + EPS) break;
         for (const x of seq) this.append(d, x);
-        for (let k = 0; k < pool.length && d.pos > this.cap + EPS; k++) {
-          cut(pool[k]);
-          d.pos -= 1;
-        }
+        d.pos -= squeezeBy(pool.foot, pool.others, excess);
         this.closeColumn(true);
         this.newColumn(this.rest);
         return j + 1;
       }
     }
     // 3. Pushing out: the last units go to the next column with u.
+    const from = this.pushOut(d, units, i);
+    if (from !== undefined) return from;
+    // Nothing helps (a column of one unit, or a note chunk before u): break anyway.
+    this.closeColumn(true);
+    this.newColumn(this.rest);
+    return i;
+  }
+
+  /**
+   * Ends the column before its last few units (they go on with units[i])
+   * where it may end; returns the index to go on from, or undefined when no
+   * such place is near.
+   */
+  private pushOut(d: Draft, units: readonly MainUnit[], i: number): number | undefined {
     const entries = d.entries;
     for (let back = 1; back <= PUSH_BACK; back++) {
       const at = entries.length - back;
@@ -265,28 +290,21 @@ class VolumeSetter {
       this.newColumn(this.rest);
       return from;
     }
-    // Nothing helps (a column of one unit, or a note chunk before u): break anyway.
-    this.closeColumn(true);
-    this.newColumn(this.rest);
-    return i;
+    return undefined;
   }
 
   /**
    * Marks that may give up a half cell if the column must take `seq` too,
    * in the order they give it up: the mark at the foot (clreq 6.2.2.3 a),
-   * then by the table's priority, nearest the foot first.
+   * then by the table's priority (squeezeBy shares a class's part equally).
    */
-  private squeezePool(d: Draft, seq: readonly MainUnit[]): MainUnit[] {
-    const foot = seq[seq.length - 1];
-    const others: MainUnit[] = [];
+  private squeezePool(d: Draft, seq: readonly MainUnit[]): { foot: MainUnit | undefined; others: MainUnit[] } {
+    const last = seq[seq.length - 1];
+    const foot = squeezable(last) && last.side !== 'end' ? last : undefined;
     const all = [...d.entries.flatMap((e) => (e.type === 'unit' && !e.hang ? [e.unit] : [])), ...seq];
-    for (const x of all) if (x !== foot && squeezable(x) && x.side !== 'end') others.push(x);
-    // An opening mark gives up its leading half only where it is not the column's head (which has given it up already).
-    for (const x of all) if (x !== foot && squeezable(x) && x.side === 'end') others.push(x);
-    const order = new Map(all.map((x, k) => [x, k]));
-    others.sort((a, b) => (a.row?.squeeze ?? Infinity) - (b.row?.squeeze ?? Infinity) || (order.get(b) ?? 0) - (order.get(a) ?? 0));
-    const pool = squeezable(foot) && foot.side !== 'end' ? [foot, ...others] : others;
-    return pool.filter((x) => Number.isFinite(x.row?.squeeze ?? Infinity) || x === foot);
+    const others = all.filter((x) => x !== foot && squeezable(x) && Number.isFinite(x.row?.squeeze ?? Infinity));
+    others.sort((a, b) => (a.row?.squeeze ?? 0) - (b.row?.squeeze ?? 0));
+    return { foot, others };
   }
 
   /** Sets the collected note characters as jiazhu chunks from the cursor on; `next` is the main unit after the note. */
@@ -327,21 +345,27 @@ class VolumeSetter {
     const placed = d.entries.filter((e) => this.widthOf(e) > 0);
     const used = placed.reduce((s, e) => s + this.widthOf(e), 0);
     const start = d.pos - used;
-    const spare = this.cap - d.pos;
     const last = placed[placed.length - 1];
-    const gap =
-      justify && this.mode.grid === 'half' && spare > EPS && placed.length >= 2 && last?.type === 'unit'
-        ? spare / (placed.length - 1)
-        : 0;
+    const extraOf = new Map<Entry, number>();
+    if ((justify || d.justify) && this.mode.grid === 'half' && placed.length >= 2 && last?.type === 'unit') {
+      // Expansion (clreq 6.2.2.4): the space around and between Latin words first, up to half a cell each; then every gap alike.
+      let spare = this.cap - d.pos;
+      const inner = placed.slice(0, -1);
+      const western = inner.filter((e) => e.type === 'unit' && (e.unit.kind === 'space' || e.unit.padEnd > 0));
+      if (spare > EPS && western.length > 0) {
+        const each = Math.min(1, spare / western.length);
+        for (const e of western) extraOf.set(e, each);
+        spare -= each * western.length;
+      }
+      if (spare > EPS) for (const e of inner) extraOf.set(e, (extraOf.get(e) ?? 0) + spare / inner.length);
+    }
     let pos = start;
-    let k = 0;
     let lastRun: TextRun | undefined;
     let lastEnd = -1;
     let nextOffset: number | undefined;
     for (const e of d.entries) {
       const width = this.widthOf(e);
-      const extra = width > 0 && k < placed.length - 1 ? gap : 0;
-      if (width > 0) k++;
+      const extra = extraOf.get(e) ?? 0;
       if (e.type === 'chunk') {
         // A chunk in a justified column keeps its own spacing: it is one unit of the column.
         e.chunk.start = round(pos / 2);
@@ -417,30 +441,61 @@ class VolumeSetter {
   }
 
   private feed(items: readonly Item[]): void {
-    for (const segment of segments(items)) {
+    const all = segments(items);
+    all.forEach((segment, k) => {
       if (segment.type === 'note') {
         this.note.push(...segment.chars);
-        continue;
+        return;
       }
+      this.lastStretch = k === all.length - 1;
       const units = mainUnits(segment.chars, this.mode);
       let i = 0;
       while (i < units.length) i = this.placeUnit(units, i);
-    }
+      this.lastStretch = false;
+    });
   }
 
   /** Starts a block in a column of its own at its indent. */
   private startBlock(block: Block, items: readonly Item[]): void {
     this.flushNote();
+    this.endBlock();
     const indent = blockIndent(block, this.spec);
     this.role = block.type === 'paragraph' ? block.role : undefined;
     this.rest = indent.rest;
     let first = indent.first;
+    const role: ParagraphRole = block.type === 'heading' ? 'title' : block.role;
+    const align = this.spec.align?.[role];
+    const need = cellsNeeded(items, this.mode);
+    const free = this.spec.cells - first;
     if (block.type === 'paragraph' && block.role === 'byline') {
       // Set low: end `bylineFoot` cells above the foot when the byline fits.
-      const low = this.spec.cells - this.spec.bylineFoot - cellsNeeded(items, this.mode);
+      const low = this.spec.cells - this.spec.bylineFoot - need;
       if (low > first) first = low;
+    } else if ((align === 'center' || align === 'end') && need < free) {
+      // Single-line alignment (clreq 6.2.1.3) of a block that fits one column.
+      first += align === 'center' ? Math.floor((free - need) / 2) : free - need;
     }
+    this.justifyBlock = align === 'justify';
     this.newColumn(first, true);
+  }
+
+  /**
+   * The block set, its last column closed: 孤行不成頁 (clreq 7.1.2) — a
+   * block whose last column alone heads a page takes the column before it
+   * along, from the foot of the previous page, when that page keeps two of
+   * its columns (modern template).
+   */
+  private endBlock(): void {
+    this.closeColumn(false);
+    const cols = this.blockColumns;
+    this.blockColumns = [];
+    if (this.mode.grid !== 'half' || cols.length < 4) return;
+    const [a, b, c] = cols.slice(-3);
+    const lastOnPage = (x: { page: Page; column: Column }): boolean => x.page.columns[x.page.columns.length - 1] === x.column;
+    if (c.page === b.page || b.page !== a.page || c.page.columns.length !== 1 || !lastOnPage(b) || c.page.number !== b.page.number + 1) return;
+    b.page.columns.pop();
+    c.page.columns.unshift(b.column);
+    c.page.columns.forEach((col, i) => (col.index = i));
   }
 
   /**
@@ -449,7 +504,7 @@ class VolumeSetter {
    */
   private breakToRecto(): void {
     this.flushNote();
-    this.closeColumn(false);
+    this.endBlock();
     this.page = undefined;
     if (this.pages.length % 2 === 1) this.newPage();
     this.leafBase = this.pages.length;
@@ -500,7 +555,7 @@ class VolumeSetter {
       previous = block;
     }
     this.flushNote();
-    this.closeColumn(false);
+    this.endBlock();
     if (this.pages.length === 0) this.newPage();
     this.resolveMarks();
     return { index: this.index, title: this.volume.title, pages: this.pages };
@@ -512,6 +567,35 @@ const MARKS_OF = new WeakMap<TextRun, MarkRef>();
 
 function sameMark(a: MarkRef | undefined, b: MarkRef | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.id === b.id && a.kind === b.kind);
+}
+
+/**
+ * Takes `excess` half cells from marks: the mark at the column's foot
+ * gives its whole half; then each class of the table's priority in turn,
+ * its marks alike (clreq 6.2.2.3: 同時、同等量), until enough. Returns what
+ * was taken.
+ */
+function squeezeBy(foot: MainUnit | undefined, pool: readonly MainUnit[], excess: number): number {
+  let left = excess;
+  let k = 0;
+  if (foot && left > EPS) {
+    cut(foot);
+    left -= 1;
+  }
+  while (left > EPS && k < pool.length) {
+    const squeeze = pool[k].row?.squeeze;
+    let j = k;
+    while (j < pool.length && pool[j].row?.squeeze === squeeze) j++;
+    const members = pool.slice(k, j);
+    const each = Math.min(1, left / members.length);
+    for (const m of members) {
+      m.width -= each;
+      m.cut = true;
+    }
+    left -= each * members.length;
+    k = j;
+  }
+  return excess - Math.max(0, left);
 }
 
 /** Positions to 1/10000 cell: stable JSON, no float noise. */
@@ -536,5 +620,5 @@ export function layoutVolume(volume: Volume, index: number, spec: PageSpec): Vol
 export function modeOf(spec: PageSpec, text: () => string, language = 'zh-Hant'): Mode {
   const p = punctuationOf(spec);
   const standard = p.standard === 'auto' ? defaultStandard(p.grid, language, isPunctuated(text())) : p.standard;
-  return { standard, grid: p.grid, adjacent: p.adjacent, hanging: p.hanging };
+  return { standard, grid: p.grid, adjacent: p.adjacent, hanging: p.hanging, kinsoku: p.kinsoku ?? 'gb' };
 }

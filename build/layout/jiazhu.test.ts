@@ -5,9 +5,9 @@ import type { NoteChar } from './flatten.js';
 import { noteUnits, type Mode, type NoteUnit } from './units.js';
 import { markOf } from '../punctuation/index.js';
 
-const RIGID: Mode = { standard: 'taiwan', grid: 'rigid', adjacent: 1.5, hanging: false };
-const HALF: Mode = { standard: 'mainland', grid: 'half', adjacent: 1.5, hanging: false };
-const JUDOU: Mode = { standard: 'judou', grid: 'rigid', adjacent: 1.5, hanging: false };
+const RIGID: Mode = { standard: 'taiwan', grid: 'rigid', adjacent: 1.5, hanging: false, kinsoku: 'gb' };
+const HALF: Mode = { standard: 'mainland', grid: 'half', adjacent: 1.5, hanging: false, kinsoku: 'gb' };
+const JUDOU: Mode = { standard: 'judou', grid: 'rigid', adjacent: 1.5, hanging: false, kinsoku: 'gb' };
 
 const chars = (s: string, layer = 'zhu', depth = 1): NoteChar[] =>
   Array.from(s, (ch) => ({ kind: 'note' as const, ch, layer, depth }));

@@ -26,7 +26,9 @@ function specJson(spec: PageSpec): Json {
     if (indent) indents[role] = { first: indent.first, rest: indent.rest };
   }
   const out: { [key: string]: Json } = { columns: spec.columns, cells: spec.cells, indents, bylineFoot: spec.bylineFoot };
-  if (spec.punctuation) out.punctuation = pick(spec.punctuation, ['standard', 'adjacent', 'hanging', 'grid']);
+  if (spec.punctuation) out.punctuation = pick(spec.punctuation, ['standard', 'adjacent', 'hanging', 'kinsoku', 'grid']);
+  if (spec.align) out.align = pick(spec.align, ROLES);
+  if (spec.tracking !== undefined) out.tracking = spec.tracking;
   return out;
 }
 

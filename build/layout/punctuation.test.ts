@@ -175,8 +175,8 @@ test('defaults: modern takes mainland for zh-Hans and taiwan for zh-Hant; siku t
   assert.equal(std(tree('zh-Hant', punctuated), 'siku'), 'judou');
   assert.equal(std(tree('zh-Hant', bareText(punctuated)), 'siku'), 'none');
   const set = tree('zh-Hant', punctuated);
-  set.edition = { ...set.edition, punctuation: { standard: 'mainland', adjacent: 1, hanging: true } };
-  assert.deepEqual(layoutBook(set, pageSpecFor('siku')).spec.punctuation, { standard: 'mainland', adjacent: 1, hanging: true, grid: 'rigid' });
+  set.edition = { ...set.edition, punctuation: { standard: 'mainland', adjacent: 1, hanging: true, kinsoku: 'strict' } };
+  assert.deepEqual(layoutBook(set, pageSpecFor('siku')).spec.punctuation, { standard: 'mainland', adjacent: 1, hanging: true, kinsoku: 'strict', grid: 'rigid' });
 });
 
 test('numbers and Latin: 1–3 digits upright in one cell (縱中橫); longer runs rotated, half a cell a character, a quarter cell of space around', () => {
@@ -256,4 +256,91 @@ test('judou on the chtxt texts: every character where the bare text puts it, pag
     assert.equal(pauses.length, Array.from(md).filter((ch) => markOf(ch)?.judou).length);
     assert.ok(pauses.every((x) => x.advance === 0));
   }
+});
+
+test('禁則 levels: strict also keeps …… and —— off a column head, gb (the default) not; none keeps nothing but never splits them', () => {
+  const text = '天地玄黃宇宙洪荒日月……盈昃';
+  const head = (kinsoku: 'none' | 'basic' | 'gb' | 'strict', t = text): string => {
+    const ps = places(pagesOf(one(t), spec({ kinsoku }, 10)));
+    return ps.filter((x) => x.column === 1)[0].ch;
+  };
+  assert.equal(head('gb'), '…');
+  assert.notEqual(head('strict'), '…');
+  // basic keeps points off the head; none does not.
+  assert.notEqual(head('basic', '天地玄黃宇宙洪荒日月。盈昃'), '。');
+  assert.equal(head('none', '天地玄黃宇宙洪荒日月。盈昃'), '。');
+  // An interpunct: gb keeps it off the head, basic does not.
+  assert.notEqual(head('gb', '天地玄黃宇宙洪荒日月·盈昃'), '·');
+  assert.equal(head('basic', '天地玄黃宇宙洪荒日月·盈昃'), '·');
+  const pair = places(pagesOf(one('天地玄黃宇宙洪荒日……盈昃'), spec({ kinsoku: 'none' }, 10))).filter((x) => x.ch === '…');
+  assert.equal(pair[0].column, pair[1].column, 'none: the ellipsis still never splits');
+});
+
+test('numbers keep their units and signs: ％ ℃ never head a column after digits, ￥ never ends one before them', () => {
+  for (const [text, ch] of [['天地玄黃宇宙洪荒日月盈100％', '％'], ['天地玄黃宇宙洪荒日月盈12℃', '℃']] as const) {
+    const ps = places(pagesOf(one(text + '天地'), spec({}, 12)));
+    const unit = ps.find((x) => x.ch === ch)!;
+    const digit = ps.filter((x) => /[0-9]/.test(x.ch)).at(-1)!;
+    assert.equal(unit.column, digit.column, text);
+  }
+  const yen = places(pagesOf(one('天地玄黃宇宙洪荒日月盈￥100元'), spec({}, 12)));
+  assert.equal(yen.find((x) => x.ch === '￥')!.column, yen.find((x) => x.ch === '1')!.column);
+  // Negative control: after a Han character ％ may head a column.
+  const han = places(pagesOf(one('天地玄黃宇宙洪荒日月盈昃％天地'), spec({ kinsoku: 'gb' }, 12)));
+  assert.equal(han.find((x) => x.ch === '％')!.column, 1);
+});
+
+test('pulling in shares the compression alike within a class (clreq 6.2.2.3): two commas give a quarter cell each', () => {
+  // 10 cells: 甲，乙丙，丁戊己庚 + 辛 fill 11 cells less the foot mark's half; the 。 after 辛 needs one half more.
+  const ps = places(pagesOf(one('甲，乙丙，丁戊己庚辛。壬'), spec({}, 10)));
+  const commas = ps.filter((x) => x.ch === '，');
+  assert.deepEqual(commas.map((x) => x.advance), [0.75, 0.75]);
+  assert.equal(ps.find((x) => x.ch === '。')!.advance, 0.5);
+  assert.equal(ps.find((x) => x.ch === '。')!.column, 0);
+  // Negative control: a single comma gives its whole half.
+  const one1 = places(pagesOf(one('甲乙丙，丁戊己庚辛壬。癸'), spec({}, 10)));
+  assert.equal(one1.find((x) => x.ch === '，')!.advance, 0.5);
+});
+
+test('justifying a column shares its spare space around Latin words first (clreq 6.2.2.4, 6.2.3), then among all', () => {
+  // 8 cells: 甲, Hi ho (3 cells with its spaces), 乙丙丁戊 fill it; the 。 after 戊 cannot be pulled in and pushes 戊 out: one cell to share.
+  const ps = places(pagesOf(one('甲Hi ho乙丙丁戊。己'), spec({}, 8)));
+  const latin = ps.filter((x) => /[a-z ]/i.test(x.ch));
+  const ding = ps.find((x) => x.ch === '丁')!;
+  assert.equal(ps.find((x) => x.ch === '戊')!.column, 1, '戊 pushed out with its 。');
+  assert.equal(ps.find((x) => x.ch === '甲')!.advance, 1, 'the Han characters keep their cells');
+  assert.ok(latin.reduce((s, x) => s + x.advance, 0) > 2.5, `Latin took the spare: ${latin.map((x) => x.advance)}`);
+  assert.ok(Math.abs(ding.at + ding.advance - 8) < 1e-3, `the column is full (${ding.at}+${ding.advance})`);
+  // Negative control: without Latin the spare goes to every gap.
+  const han = places(pagesOf(one('甲乙丙丁戊己庚辛。壬'), spec({}, 8)));
+  assert.ok(han.find((x) => x.ch === '甲')!.advance > 1);
+});
+
+test('single-line alignment (clreq 6.2.1.3) and 均排 (6.3.1.2): a title centred, at the end, or spread over its column', () => {
+  const s = (align?: 'center' | 'end' | 'justify'): PageSpec => ({ ...spec({}, 20), ...(align ? { align: { title: align } } : {}) });
+  const title = (align?: 'center' | 'end' | 'justify'): Array<ReturnType<typeof places>[number]> =>
+    places(pagesOf(root(volume('卷', { ...p('禮書卷一百十'), role: 'title' })), s(align)));
+  assert.equal(title()[0].at, 0);
+  assert.equal(title('center')[0].at, 7);
+  assert.equal(title('end')[0].at, 14);
+  const spread = title('justify');
+  assert.equal(spread[0].at, 0);
+  assert.ok(Math.abs(spread.at(-1)!.at + spread.at(-1)!.advance - 20) < 1e-3, 'spread to the foot');
+  assert.ok(spread.every((x, i) => i === 0 || Math.abs(x.at - spread[i - 1].at - spread[0].advance) < 1e-3), 'evenly');
+});
+
+test('孤字不成行, 孤行不成頁 (clreq 7.1.2), modern template: no lone character in a paragraph\'s last column, no last column alone atop a page', () => {
+  // 10 cells, no indent: 21 characters would leave 1 in the third column.
+  const text = '天地玄黃宇宙洪荒日月盈昃辰宿列張寒來暑往秋';
+  const last = (s: PageSpec): number => {
+    const ps = places(pagesOf(one(text), s));
+    const col = ps.at(-1)!.column;
+    return ps.filter((x) => x.column === col).length;
+  };
+  assert.equal(last(spec({}, 10)), 2);
+  assert.equal(last(spec({ grid: 'rigid', standard: 'taiwan' }, 10)), 1, 'negative control: the rigid grid keeps the lone character');
+  // Widows: 3 columns a page; a paragraph of 4 columns would leave its last alone on page 2.
+  const widow = (s: PageSpec): number[] => pagesOf(one('天'.repeat(35)), s).map((pg) => pg.columns.length);
+  assert.deepEqual(widow(spec({}, 10, 3)), [2, 2]);
+  assert.deepEqual(widow(spec({ grid: 'rigid', standard: 'taiwan' }, 10, 3)), [3, 1], 'negative control: the rigid grid');
 });

@@ -30,7 +30,7 @@ const SIKU: PageSpec = {
     front: ind(0, 0),
   },
   bylineFoot: 2,
-  punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, grid: 'rigid' },
+  punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid' },
 };
 
 /** A modern reading edition: 10 × 24, paragraphs with a two-cell first-line indent. */
@@ -47,11 +47,11 @@ const MODERN: PageSpec = {
     front: ind(2, 0),
   },
   bylineFoot: 2,
-  punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, grid: 'half' },
+  punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'half' },
 };
 
 /** What a spec without `punctuation` (an older or hand-made one) means. */
-export const DEFAULT_PUNCTUATION: PunctuationSpec = { standard: 'auto', adjacent: 1.5, hanging: false, grid: 'rigid' };
+export const DEFAULT_PUNCTUATION: PunctuationSpec = { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid' };
 
 export function punctuationOf(spec: PageSpec): PunctuationSpec {
   return spec.punctuation ?? DEFAULT_PUNCTUATION;
@@ -105,5 +105,7 @@ export function pageSpecFor(template: string, overrides: LayoutOverrides = {}): 
     indents,
     bylineFoot: base.bylineFoot,
     punctuation: { ...punctuationOf(base) },
+    ...(overrides.align ? { align: { ...overrides.align } } : {}),
+    ...(overrides.tracking !== undefined ? { tracking: overrides.tracking } : {}),
   };
 }

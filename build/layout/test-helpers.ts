@@ -86,7 +86,7 @@ export function testSpec(
   punctuation?: Partial<PunctuationSpec>,
 ): PageSpec {
   return {
-    ...(punctuation ? { punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, grid: 'rigid', ...punctuation } } : {}),
+    ...(punctuation ? { punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid', ...punctuation } } : {}),
     columns,
     cells,
     indents: {

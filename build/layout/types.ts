@@ -7,7 +7,7 @@
  * Plain data, serialisable to JSON.
  */
 import type { LayerId, Mark, ParagraphRole } from '../tree/types.js';
-import type { PunctuationStandard } from '../punctuation/index.js';
+import type { KinsokuLevel, PunctuationStandard } from '../punctuation/index.js';
 
 /**
  * How marks are set (build/punctuation/README.md). `grid` is the template's:
@@ -23,6 +23,8 @@ export interface PunctuationSpec {
   adjacent: 1 | 1.5;
   /** A closing point may hang below a full column (at cell `cells`, outside the grid). */
   hanging: boolean;
+  /** Which marks 禁則 keeps off a column's head or foot (build/punctuation/table.ts). */
+  kinsoku: KinsokuLevel;
   grid: 'half' | 'rigid';
 }
 
@@ -40,8 +42,21 @@ export interface PageSpec {
   indents: Record<ParagraphRole, Indent>;
   /** Bylines are set low: this many cells are left blank below them. */
   bylineFoot: number;
-  /** Punctuation; absent means `{ standard: 'auto', adjacent: 1.5, hanging: false, grid: 'rigid' }`. */
+  /** Punctuation; absent means `{ standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid' }`. */
   punctuation?: PunctuationSpec;
+  /**
+   * Alignment of a block that fits one column (clreq 6.2.1.3): `start` (the
+   * default), `center`, `end`, or `justify` (均排: every column of the
+   * block spread over the whole column, 6.3.1.2). By the role (headings take
+   * `title`'s).
+   */
+  align?: Partial<Record<ParagraphRole, 'start' | 'center' | 'end' | 'justify'>>;
+  /**
+   * Space between characters in em (疏排 when more than the template's,
+   * 紧排 when less; clreq 6.3.1): the PDF sets the type at cell / (1 +
+   * tracking). Absent: the template's own size.
+   */
+  tracking?: number;
 }
 
 /**

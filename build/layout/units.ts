@@ -17,7 +17,7 @@
  * marks takes k + 1 halves (k with `adjacent: 1`), each mark giving up the
  * blank half that faces its neighbour where it has one.
  */
-import { markOf, PAIRED, STACKED, type InkSide, type MarkRow, type ModernStandard, type PunctuationStandard } from '../punctuation/index.js';
+import { markOf, noEndAt, noStartAt, PAIRED, STACKED, type InkSide, type KinsokuLevel, type MarkRow, type ModernStandard, type PunctuationStandard } from '../punctuation/index.js';
 import type { MainChar, NoteChar } from './flatten.js';
 
 /** The resolved punctuation mode of a layout. */
@@ -26,6 +26,7 @@ export interface Mode {
   grid: 'half' | 'rigid';
   adjacent: 1 | 1.5;
   hanging: boolean;
+  kinsoku: KinsokuLevel;
 }
 
 export type UnitKind = 'char' | 'mark' | 'pair' | 'zero' | 'tcy' | 'latin' | 'space';
@@ -65,8 +66,8 @@ function markUnit<C>(chars: C[], row: MarkRow, mode: Mode, kind: UnitKind): Unit
   const unit = blank(chars, kind, 2 * cells);
   unit.row = row;
   unit.side = kind === 'pair' || cells === 2 ? 'fixed' : row.ink[standard];
-  unit.noStart = row.noStart;
-  unit.noEnd = row.noEnd;
+  unit.noStart = noStartAt(row, mode.kinsoku);
+  unit.noEnd = noEndAt(row, mode.kinsoku);
   return unit;
 }
 
@@ -169,6 +170,7 @@ function markUnits<C extends { ch: string }>(chars: readonly C[], mode: Mode, pl
     if (!modern) {
       const zero = blank([c], 'zero', 0);
       zero.row = row;
+      // Only for where it joins: an opening mark goes with the character after it.
       zero.noEnd = row.noEnd;
       units.push(zero);
       continue;
@@ -213,10 +215,13 @@ export function mainUnits(chars: readonly MainChar[], mode: Mode): MainUnit[] {
           words.push(blank(piece, space ? 'space' : 'latin', piece.length));
           w = e;
         }
-        words[0].padStart = 0.5;
-        words[0].width += 0.5;
-        words[words.length - 1].padEnd = 0.5;
-        words[words.length - 1].width += 0.5;
+        // A quarter cell of space on each side (clreq 2.1.3), more to make the run whole cells (6.2.4): the Han characters after it stay on the grid.
+        const natural = words.reduce((n, w) => n + w.width, 0) + 1;
+        const pad = (natural % 2 === 0 ? 1 : 2) / 2;
+        words[0].padStart = pad;
+        words[0].width += pad;
+        words[words.length - 1].padEnd = pad;
+        words[words.length - 1].width += pad;
         units.push(...words);
       }
       i = j;
@@ -229,7 +234,21 @@ export function mainUnits(chars: readonly MainChar[], mode: Mode): MainUnit[] {
   }
   const glued = glueZeros(units);
   compressAdjacent(glued, mode);
+  keepAffixes(glued);
   return glued;
+}
+
+/** Units and symbols that stay with the number they follow (％ ℃ °) or precede (￥ ＄), clreq 6.1.2.2. */
+const SUFFIX = /^[％‰℃℉°′″㎜㎝㎞㎏]$/u;
+const PREFIX = /^[￥＄£€¥¢＃№]$/u;
+
+function keepAffixes(units: MainUnit[]): void {
+  const number = (u: MainUnit | undefined): boolean => u !== undefined && (u.kind === 'tcy' || (u.kind === 'latin' && u.chars.some((c) => DIGIT.test(c.ch))));
+  units.forEach((u, i) => {
+    if (u.kind !== 'char' || u.chars.length !== 1) return;
+    if (SUFFIX.test(u.chars[0].ch) && number(units[i - 1])) u.noStart = true;
+    if (PREFIX.test(u.chars[0].ch) && number(units[i + 1])) u.noEnd = true;
+  });
 }
 
 /** The units of one note (all its characters, in reading order). Latin stays upright here, a character a place. */

@@ -2,7 +2,7 @@
  * The edition's punctuation setting (edition.yaml `punctuation:`) and the
  * default a template takes when the edition does not say.
  */
-import { isMark, type ModernStandard, type PunctuationStandard } from './table.js';
+import { isMark, KINSOKU_LEVELS, type KinsokuLevel, type ModernStandard, type PunctuationStandard } from './table.js';
 
 export const STANDARDS: readonly PunctuationStandard[] = ['mainland', 'taiwan', 'judou', 'none'];
 
@@ -13,6 +13,8 @@ export interface PunctuationSetting {
   adjacent?: 1 | 1.5;
   /** A closing point may hang below a full column instead of being pulled in (clreq 6.1.3). */
   hanging?: boolean;
+  /** The 禁則 level (clreq 6.1.1): none, basic, gb (the default) or strict. */
+  kinsoku?: KinsokuLevel;
 }
 
 /**
@@ -38,12 +40,15 @@ export function readPunctuationSetting(value: unknown): { setting: PunctuationSe
       } else if (key === 'hanging') {
         if (typeof v === 'boolean') setting.hanging = v;
         else problems.push(`punctuation.hanging must be true or false, not ${JSON.stringify(v)}`);
+      } else if (key === 'kinsoku') {
+        if (typeof v === 'string' && (KINSOKU_LEVELS as readonly string[]).includes(v)) setting.kinsoku = v as KinsokuLevel;
+        else problems.push(`punctuation.kinsoku must be one of ${KINSOKU_LEVELS.join(', ')}, not ${JSON.stringify(v)}`);
       } else {
-        problems.push(`unknown key punctuation.${key} is ignored; known: standard, adjacent, hanging`);
+        problems.push(`unknown key punctuation.${key} is ignored; known: standard, adjacent, hanging, kinsoku`);
       }
     }
   } else {
-    problems.push(`punctuation must be a standard (${STANDARDS.join(', ')}) or a mapping (standard, adjacent, hanging)`);
+    problems.push(`punctuation must be a standard (${STANDARDS.join(', ')}) or a mapping (standard, adjacent, hanging, kinsoku)`);
   }
   return { setting, problems };
 }

@@ -48,9 +48,21 @@ export type InkSide = 'start' | 'end' | 'centre' | 'fixed';
  * cell), whatever the font's design; `font` = the font's vertical form
  * (vert/vrt2) where its designer put it (brackets, the ellipsis); `line` =
  * drawn as a rule through the middle of its cells (the dash, which fonts
- * draw shorter than its cells).
+ * draw shorter than its cells); `corner` = drawn as the corner bracket
+ * vertical text uses for it (“” ‘’ → ﹃﹄ ﹁﹂, clreq 5.2, GB/T 15834 §5.2.2),
+ * the character itself kept in the text layer.
  */
-export type Placement = { x: number; y: number } | 'font' | 'line';
+export type Placement = { x: number; y: number } | 'font' | 'line' | 'corner';
+
+/**
+ * Levels of 禁則 (clreq 6.1.1): `basic` keeps points and closing brackets
+ * off a column's head and opening brackets off its foot; `gb` also
+ * interpuncts, connectors and solidi (the default); `strict` also the
+ * ellipsis and the dash (but a paragraph may begin with them); `none` keeps
+ * nothing (2-cell marks still never split, clreq 6.1.2).
+ */
+export type KinsokuLevel = 'none' | 'basic' | 'gb' | 'strict';
+export const KINSOKU_LEVELS: readonly KinsokuLevel[] = ['none', 'basic', 'gb', 'strict'];
 
 /** 句讀: a small circle (句, a full stop) or a dot (讀, a pause) beside the character before; null = not printed. */
 export type JudouForm = 'circle' | 'dot' | null;
@@ -66,10 +78,12 @@ export interface MarkRow {
    * a mark written as one 2-cell character (⸺) has 2 too.
    */
   cells: 1 | 2;
-  /** Must not head a column (clreq 6.1.1, 避頭). */
+  /** Must not head a column at the default (`gb`) level (clreq 6.1.1, 避頭). */
   noStart: boolean;
-  /** Must not end a column (避尾). */
+  /** Must not end a column (避尾, every level but none). */
   noEnd: boolean;
+  /** The lowest 禁則 level that keeps it off a column's head (none: no level does). */
+  startLevel?: Exclude<KinsokuLevel, 'none'>;
   /** May hang below a full column (clreq 6.1.3; `hanging: true`). */
   hang: boolean;
   /**
@@ -81,8 +95,10 @@ export interface MarkRow {
   /** Ink side and placement in the mainland (GB/T 15834 §5.2) and Taiwan standards. */
   ink: Record<ModernStandard, InkSide>;
   place: Record<ModernStandard, Placement>;
-  /** The Unicode vertical presentation form (U+FE10–FE19, U+FE30–FE4F), for reference and the EPUB; the PDF keeps the ordinary code point. */
+  /** The Unicode vertical presentation form (U+FE10–FE19, U+FE30–FE4F), for reference; the PDF keeps the ordinary code point. */
   vertical: string | null;
+  /** A `corner` placement: single (﹁﹂) or double (﹃﹄) lines. */
+  corner?: 'single' | 'double';
   judou: JudouForm;
 }
 
@@ -104,6 +120,7 @@ function point(cls: MarkClass, mainland: Placement, judou: JudouForm, squeeze: n
     cells: 1,
     noStart: true,
     noEnd: false,
+    startLevel: 'basic',
     hang,
     squeeze,
     ink: { mainland: 'start', taiwan: 'centre' },
@@ -123,6 +140,7 @@ function stop(cls: MarkClass): Defaults {
     cells: 1,
     noStart: true,
     noEnd: false,
+    startLevel: 'basic',
     hang: false,
     squeeze: NEVER,
     ink: { mainland: 'fixed', taiwan: 'fixed' },
@@ -138,6 +156,7 @@ function bracket(cls: 'opening' | 'closing'): Defaults {
     cells: 1,
     noStart: cls === 'closing',
     noEnd: cls === 'opening',
+    ...(cls === 'closing' ? { startLevel: 'basic' as const } : {}),
     hang: false,
     squeeze: SQ_BRACKET,
     ink: { mainland: side, taiwan: side },
@@ -146,9 +165,16 @@ function bracket(cls: 'opening' | 'closing'): Defaults {
   };
 }
 
+/** Curly quotes: brackets drawn as the corner brackets of vertical text. */
+function corner(cls: 'opening' | 'closing', lines: 'single' | 'double'): Defaults & { corner: 'single' | 'double' } {
+  return { ...bracket(cls), place: { mainland: 'corner', taiwan: 'corner' }, corner: lines };
+}
+
+/** Other marks: `noStart` at the gb level (interpuncts, connectors, solidi), or at the strict level only (ellipsis, dash). */
 function other(cls: MarkClass, cells: 1 | 2, noStart: boolean, squeeze = NEVER, place: Placement = CENTRE): Defaults {
   const ink: InkSide = squeeze === NEVER ? 'fixed' : 'centre';
-  return { cls, cells, noStart, noEnd: false, hang: false, squeeze, ink: { mainland: ink, taiwan: ink }, place: { mainland: place, taiwan: place }, judou: null };
+  const startLevel = noStart ? ('gb' as const) : ('strict' as const);
+  return { cls, cells, noStart, noEnd: false, startLevel, hang: false, squeeze, ink: { mainland: ink, taiwan: ink }, place: { mainland: place, taiwan: place }, judou: null };
 }
 
 /*
@@ -174,10 +200,10 @@ const ROWS: MarkRow[] = [
   { char: '」', name: '引號', vertical: '﹂', ...bracket('closing') },
   { char: '『', name: '引號', vertical: '﹃', ...bracket('opening') },
   { char: '』', name: '引號', vertical: '﹄', ...bracket('closing') },
-  { char: '“', name: '引號', vertical: '﹃', ...bracket('opening') },
-  { char: '”', name: '引號', vertical: '﹄', ...bracket('closing') },
-  { char: '‘', name: '引號', vertical: '﹁', ...bracket('opening') },
-  { char: '’', name: '引號', vertical: '﹂', ...bracket('closing') },
+  { char: '“', name: '引號', vertical: '﹃', ...corner('opening', 'double') },
+  { char: '”', name: '引號', vertical: '﹄', ...corner('closing', 'double') },
+  { char: '‘', name: '引號', vertical: '﹁', ...corner('opening', 'single') },
+  { char: '’', name: '引號', vertical: '﹂', ...corner('closing', 'single') },
   { char: '（', name: '括號', vertical: '︵', ...bracket('opening') },
   { char: '）', name: '括號', vertical: '︶', ...bracket('closing') },
   { char: '〔', name: '括號', vertical: '︹', ...bracket('opening') },
@@ -226,3 +252,15 @@ export const PAIRED: ReadonlySet<MarkClass> = new Set(['ellipsis', 'dash']);
 
 /** ？！ written together (？？ ！！ ？！ ！？) make one rigid 2-cell unit (clreq 5.1.1.3). */
 export const STACKED: ReadonlySet<MarkClass> = new Set(['question', 'exclamation']);
+
+const RANK: Record<KinsokuLevel, number> = { none: 0, basic: 1, gb: 2, strict: 3 };
+
+/** Whether a mark may not head a column at a 禁則 level. */
+export function noStartAt(row: MarkRow, level: KinsokuLevel): boolean {
+  return row.startLevel !== undefined && RANK[level] >= RANK[row.startLevel];
+}
+
+/** Whether a mark may not end a column at a 禁則 level. */
+export function noEndAt(row: MarkRow, level: KinsokuLevel): boolean {
+  return row.noEnd && level !== 'none';
+}

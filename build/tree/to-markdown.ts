@@ -7,7 +7,7 @@ import type { Block, Inline, Mark, Paragraph, Root } from './types.js';
 import { DEFAULT_LAYER, layerLabel } from './layers.js';
 
 /** 〖…〗 with the tag of its kind (none for 著重號 dots, the default). */
-const MARK_TAG: Record<Mark['kind'], string> = { dot: '', circle: '{圈}', sesame: '{頓}', proper: '{專}', book: '{書}' };
+const MARK_TAG: Record<Mark['kind'], string> = { dot: '', circle: '{圈}', sesame: '{頓}', proper: '{專}', book: '{書}', box: '{亡}' };
 
 const ROLE_TAG: Record<Paragraph['role'], string> = {
   text: '',

@@ -116,11 +116,12 @@ export interface Anchor extends NodeBase {
 /**
  * Marks set beside characters (clreq 5.3, 5.6; 評點本 圈點): `dot` a heavy dot
  * (著重號), `circle` ○, `sesame` 、 — right of the characters; `proper` the
- * straight 專名號 and `book` the wavy 書名號 — left of them. Takes no cell.
+ * straight 專名號 and `book` the wavy 書名號 — left of them; `box` a frame
+ * round them (示亡號, clreq 5.1.1.4). Takes no cell.
  */
 export interface Mark extends NodeBase {
   type: 'mark';
-  kind: 'dot' | 'circle' | 'sesame' | 'proper' | 'book';
+  kind: 'dot' | 'circle' | 'sesame' | 'proper' | 'book' | 'box';
   children: Inline[];
 }
 

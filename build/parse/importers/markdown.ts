@@ -107,7 +107,8 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
 /**
  * 〖…〗: the characters inside get a mark beside them (tree `mark`); a tag
  * at the head says which — 〖{專}孔子〗 專名號, 〖{書}論語〗 書名號,
- * 〖{圈}…〗 circles, 〖{頓}…〗 sesame dots, none (or {點}) 著重號 dots.
+ * 〖{圈}…〗 circles, 〖{頓}…〗 sesame dots, 〖{亡}…〗 a frame (示亡號),
+ * none (or {點}) 著重號 dots.
  * Chosen because no corpus text uses 〖〗 (manuscript/README.md).
  */
 const MARK_TAGS: Record<string, Mark['kind']> = {
@@ -116,6 +117,7 @@ const MARK_TAGS: Record<string, Mark['kind']> = {
   頓: 'sesame', 顿: 'sesame', sesame: 'sesame',
   專: 'proper', 专: 'proper', 名: 'proper', proper: 'proper',
   書: 'book', 书: 'book', book: 'book',
+  亡: 'box', 框: 'box', box: 'box',
 };
 const MARK_OPEN = /〖(?:\{([^{}\s]{1,8})\})?/gu;
 
@@ -155,7 +157,7 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
       if (m[1] !== undefined) {
         const known = MARK_TAGS[m[1]];
         if (known) kind = known;
-        else src.report('warning', `unknown mark {${m[1]}}; known: 點 (著重號), 圈, 頓, 專 (專名號), 書 (書名號) — 著重號 is used`, i, i + m[0].length, 'mark-unknown');
+        else src.report('warning', `unknown mark {${m[1]}}; known: 點 (著重號), 圈, 頓, 專 (專名號), 書 (書名號), 亡 (示亡號) — 著重號 is used`, i, i + m[0].length, 'mark-unknown');
       }
       pieces.push({ open: i, inner: i + m[0].length, kind });
       at = i + m[0].length;

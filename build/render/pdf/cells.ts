@@ -189,6 +189,7 @@ function markHtml(x: Slot, s: SlotsStyle, ctx: CellContext): string {
   const shift = x.advance < 1 - EPS ? (side === 'end' ? x.advance - 1 : side === 'centre' ? (x.advance - 1) / 2 : 0) : 0;
   const t = top(x.at + shift, g);
   const place = row.place[ctx.standard];
+  if (place === 'corner') return element(`${s.cls}pq pq-${row.noEnd ? 'open' : 'close'} pq-${row.corner ?? 'single'}${t.cls}`, t.css, shown);
   if (typeof place === 'object') {
     const ink = ctx.ink[x.ch] ?? { x: 0.5, y: 0.5 };
     const move = `transform:translate(${em(place.x - ink.x)},${em(place.y - ink.y)});`;
@@ -240,6 +241,14 @@ function sideMarkHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): 
   }
   const shown = slots.filter((x) => x.advance > 0);
   if (shown.length === 0) return '';
+  if (mark.kind === 'box') {
+    // 示亡號 (clreq 5.1.1.4): a frame round the name.
+    const y0 = shown[0].at * g.cellHeight + (g.cellHeight - size) / 2 - 0.06 * size;
+    const last = shown[shown.length - 1];
+    const y1 = (last.at + last.advance) * g.cellHeight - (g.cellHeight - size) / 2 + 0.06 * size;
+    const right = centre - half - 0.08 * size;
+    return `<b class="${cls} sm-box" style="top:${mm(y0)};right:${mm(right)};width:${mm(size + 0.16 * size)};height:${mm(y1 - y0)}"></b>`;
+  }
   const inset = size / 16;
   const y0 = shown[0].at * g.cellHeight + (mark.first ? inset : 0);
   const last = shown[shown.length - 1];

@@ -237,6 +237,7 @@ const FEATURES = [
   '日'.repeat(21) + '「坤」也。',
   // Hanging: 22 + 。 after a full column.
   '玄'.repeat(22) + '。黃。',
+  '哀〖{亡}張衡〗之亡，曰“天地”云‘日月’也。',
 ].join('\n\n');
 
 /** The cell (from the grid's top, fractional) where a main-text glyph of the text layer starts. */
@@ -304,22 +305,26 @@ test('marks beside the text: 專名號 a straight line and 書名號 a wavy one 
   const marked = await print(featureTree(), 'modern', { standard: 'mainland' });
   const plain = await print(featureTree(FEATURES.replace(/〖(\{.\})?|〗/gu, '')), 'modern', { standard: 'mainland' });
   const bands = (p: Printed, chars: string, side: 'left' | 'right'): Array<ReturnType<typeof ink>> =>
-    placed(p.pages[0], p.g)
-      .filter((x) => chars.includes(x.ch) && !x.note)
-      .map((x) => {
-        const em = p.g.fontSize * PT;
-        const centre = x.box.x + x.box.w / 2;
-        const band = side === 'left' ? { x: x.box.x, w: centre - em / 2 - x.box.x } : { x: centre + em / 2, w: x.box.x + x.box.w - centre - em / 2 };
-        return ink(p, 0, { ...x.box, ...band });
-      });
+    p.pages.flatMap((page, i) =>
+      placed(page, p.g)
+        .filter((x) => chars.includes(x.ch) && !x.note)
+        .map((x) => {
+          const em = p.g.fontSize * PT;
+          const centre = x.box.x + x.box.w / 2;
+          const band = side === 'left' ? { x: x.box.x, w: centre - em / 2 - x.box.x } : { x: centre + em / 2, w: x.box.x + x.box.w - centre - em / 2 };
+          return ink(p, i, { ...x.box, ...band });
+        }),
+    );
   const proper = bands(marked, '顏淵', 'left');
   const book = bands(marked, '論語', 'left');
   const dots = bands(marked, '要在此', 'right');
   assert.ok(proper.every((b) => b.mass > 0) && book.every((b) => b.mass > 0) && dots.every((b) => b.mass > 0), 'ink beside every marked character');
+  // 示亡號: a frame on both sides of the name.
+  assert.ok([...bands(marked, '張衡', 'left'), ...bands(marked, '張衡', 'right')].every((b) => b.mass > 0), 'a frame round 張衡');
   // Straight vs wavy: the 書名號's ink is wider than the 專名號's rule.
   assert.ok(Math.min(...book.map((b) => b.w)) > Math.max(...proper.map((b) => b.w)), `wave ${book.map((b) => b.w)} vs rule ${proper.map((b) => b.w)}`);
   // Negative control: without 〖〗 nothing is beside those characters.
-  for (const [chars, side] of [['顏淵', 'left'], ['論語', 'left'], ['要在此', 'right']] as const) {
+  for (const [chars, side] of [['顏淵', 'left'], ['論語', 'left'], ['要在此', 'right'], ['張衡', 'left'], ['張衡', 'right']] as const) {
     assert.ok(bands(plain, chars, side).every((b) => b.mass === 0), `${chars}: no mark`);
   }
 });
@@ -384,7 +389,7 @@ test('禁則, read back from the PDF: a phase sweep of endings in main text and 
   const spec = pageSpecFor('modern');
   spec.punctuation = { ...spec.punctuation!, standard: 'mainland' };
   const naive = await print(tree, 'modern', {}, withoutKinsoku(tree, spec));
-  assert.ok(kinsokuInPdf(naive) > 20, `without 禁則: ${kinsokuInPdf(naive)} breaks`);
+  assert.ok(kinsokuInPdf(naive) > 10, `without 禁則: ${kinsokuInPdf(naive)} breaks`);
 });
 
 test('judou on 宋書 (first paragraphs): every character where the bare text puts it, page for page; one circle or dot per pause; none draws none', async () => {
@@ -433,4 +438,42 @@ test('judou on 宋書 (first paragraphs): every character where the bare text pu
   const n = marksDrawn(none);
   assert.equal(n.inked, 0);
   assert.ok(n.textLayer >= n.pauses);
+});
+
+test('curly quotes in vertical text are corner brackets (﹃﹄﹁﹂), the text layer keeps “”‘’; the font alone draws no corner', async () => {
+  const drawn = await print(featureTree(), 'modern', { standard: 'mainland' });
+  // Negative control: the same layout with the quotes printed as plain characters (the font's own vertical form).
+  const raw = structuredClone(drawn.layout);
+  for (const page of raw.volumes.flatMap((v) => v.pages)) for (const c of page.columns) for (const r of c.runs) if (r.type === 'text' && /[“”‘’]/u.test(r.text)) r.style = 'glyph';
+  const plain = await print(featureTree(), 'modern', {}, raw);
+  const quotes = (p: Printed): Array<{ ch: string; at: ReturnType<typeof ink> }> =>
+    p.pages.flatMap((page, i) => placed(page, p.g).filter((x) => '“”‘’'.includes(x.ch)).map((x) => ({ ch: x.ch, at: ink(p, i, x.box) })));
+  const q = quotes(drawn);
+  assert.equal(q.length, 4);
+  for (const { ch, at } of q) {
+    assert.ok(at.mass > 0 && at.w > 1.5 * at.h, `${ch}: a corner bracket lies across the column (${at.w}×${at.h})`);
+    assert.ok('“‘'.includes(ch) ? at.cy > 0.5 : at.cy < 0.5, `${ch}: opening low in its cell, closing high (${at.cy.toFixed(2)})`);
+  }
+  const text = drawn.text.flat().map((t) => t.str).join('');
+  for (const ch of '“”‘’') assert.ok(text.includes(ch), `${ch} in the text layer`);
+  assert.ok(quotes(plain).every(({ at }) => !(at.w > 1.5 * at.h)), 'the font draws the curly quotes, no corners');
+});
+
+test('tracking (疏排, 紧排): the pitch of the characters is (1 + tracking) em; the template keeps its own', async () => {
+  const tree = featureTree('天地玄黃宇宙洪荒日月盈昃辰宿列張');
+  const ratio = async (tracking?: number): Promise<number> => {
+    const spec = pageSpecFor('modern');
+    spec.punctuation = { ...spec.punctuation!, standard: 'mainland' };
+    if (tracking !== undefined) spec.tracking = tracking;
+    const p = await print(tree, 'modern', {}, layoutBook(tree, spec));
+    const items = gridItems(p.text[0], p.g, 'recto').filter((t) => '天地玄黃宇宙洪荒'.includes(t.str));
+    return (items[items.length - 1].y - items[0].y) / (items.length - 1) / items[0].size;
+  };
+  const wide = await ratio(0.3);
+  const tight = await ratio(-0.05);
+  const plain = await ratio();
+  assert.ok(Math.abs(wide - 1.3) < 0.02, `疏排: ${wide.toFixed(3)}`);
+  assert.ok(Math.abs(tight - 0.95) < 0.02, `紧排: ${tight.toFixed(3)}`);
+  // Negative control: without tracking the template's size (0.88 of the cell).
+  assert.ok(Math.abs(plain - 1 / 0.88) < 0.02, `template: ${plain.toFixed(3)}`);
 });
