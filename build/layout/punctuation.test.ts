@@ -66,16 +66,22 @@ test('widths: a mark between characters takes one cell, two adjacent 1.5, three 
 });
 
 test('…… and —— are 2-cell units that never split; ？！ written together are one unit too', () => {
+  let split = 0;
   for (const mark of ['……', '——', '？！']) {
     for (let lead = 8; lead <= 12; lead++) {
       for (const s of [spec({}), spec({ grid: 'rigid', standard: 'taiwan' })]) {
-        const ps = places(pagesOf(one('甲'.repeat(lead) + mark + '乙'.repeat(12)), s));
+        const tree = one('甲'.repeat(lead) + mark + '乙'.repeat(12));
+        const ps = places(pagesOf(tree, s));
         const [a, b] = ps.filter((x) => mark.includes(x.ch));
         assert.equal(a.column, b.column, `${mark} after ${lead}: one column`);
         assert.equal(b.at - a.at, 1, `${mark}: one cell each`);
+        // Negative control: set as plain characters, the pair splits at one of these places.
+        const naive = places(withoutKinsoku(tree, s).volumes.flatMap((v) => v.pages)).filter((x) => mark.includes(x.ch));
+        if (naive[0].column !== naive[1].column) split++;
       }
     }
   }
+  assert.ok(split >= 3, `without the rule the pairs split ${split} times`);
 });
 
 test('an opening bracket at the head of a column gives up its leading half (not at a paragraph start)', () => {
