@@ -39,6 +39,13 @@ export interface SlotsStyle {
   mark?: SideMark;
 }
 
+/**
+ * Marks beside the text that 句讀 and `none` editions print: the 圈點 of
+ * 評點本 (circles, sesame dots). 著重號, 專名號, 書名號 and 示亡號 are
+ * punctuation (GB/T 15834 標號), printed only in a modern standard.
+ */
+const CLASSICAL_MARKS: ReadonlySet<string> = new Set(['circle', 'sesame']);
+
 /** Characters whose vertical advance is exactly one em in our fonts: a stretch of them is one element. */
 const GRID_SAFE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303F\uFF01-\uFF60\u25A1\u2E80-\u2FDF]$/u;
 const EPS = 1e-6;
@@ -146,7 +153,7 @@ export function slotsHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContex
     out += element(`${s.cls}${t.cls}`, t.css, shown);
   }
   flush();
-  if (s.mark) out += sideMarkHtml(slots, s, ctx);
+  if (s.mark && (isModern(ctx.standard) || CLASSICAL_MARKS.has(s.mark.kind))) out += sideMarkHtml(slots, s, ctx);
   return out;
 }
 
