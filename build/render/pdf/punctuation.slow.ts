@@ -14,10 +14,8 @@ import { pagesChars } from '../../layout/test-helpers.js';
 import { defaultEdition } from '../../parse/edition.js';
 import { markOf } from '../../punctuation/index.js';
 import type { Root } from '../../tree/types.js';
-import { cellBox } from './geometry.js';
-import { gridItems, readPdfText, type TextItem } from './readback.js';
+import { gridItems, kinsokuBreaksInPdf, readPdfText } from './readback.js';
 
-const PT = 72 / 25.4;
 let browser: OfflineBrowser;
 before(async () => {
   browser = await launchBrowser();
@@ -60,28 +58,7 @@ test('宋書 卷十四 in judou: every character where its bare text puts it, on
 test('chtxt chapters in the modern template, read back: no column headed by a closing mark or ended by an opening one', async () => {
   for (const file of CHTXT) {
     const p = await print(treeOfMarkdown(chtxtMarkdown(file), { template: 'modern' }), 'modern');
-    let breaks = 0;
-    p.pages.forEach((page, i) => {
-      const m = p.g.margins[page.side];
-      const lanes = new Map<string, Array<{ ch: string; y: number }>>();
-      for (const t of gridItems(p.text[i], p.g, page.side) as TextItem[]) {
-        const ch = t.str.trim();
-        if (!ch) continue;
-        const cx = t.x + t.width / 2;
-        for (let c = 0; c < p.g.columns; c++) {
-          const box = cellBox(p.g, page.side, c, 0);
-          const left = (m.left + box.x) * PT;
-          if (cx < left || cx >= left + box.w * PT) continue;
-          const lane = `${c}${t.size < 0.9 * p.g.fontSize * PT ? (cx > left + (box.w * PT) / 2 ? 'R' : 'L') : 'M'}`;
-          lanes.set(lane, [...(lanes.get(lane) ?? []), ...Array.from(ch, (x) => ({ ch: x, y: t.y }))]);
-        }
-      }
-      for (const glyphs of lanes.values()) {
-        glyphs.sort((x, y) => x.y - y.y);
-        if (markOf(glyphs[0].ch)?.noStart) breaks++;
-        if (markOf(glyphs[glyphs.length - 1].ch)?.noEnd) breaks++;
-      }
-    });
+    const breaks = kinsokuBreaksInPdf(p.pages, p.text, p.g);
     assert.equal(breaks, 0, file);
   }
 });

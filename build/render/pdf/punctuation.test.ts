@@ -21,7 +21,7 @@ import type { Root } from '../../tree/types.js';
 import type { PageGeometry } from './geometry.js';
 import { cellBox, noteBox } from './geometry.js';
 import { slotsOf } from './cells.js';
-import { decodeGreyPng, gridItems, readPdfText, snapshotPng, type GreyImage, type PtBox, type TextItem } from './readback.js';
+import { decodeGreyPng, gridItems, kinsokuBreaksInPdf, readPdfText, snapshotPng, type GreyImage, type PtBox, type TextItem } from './readback.js';
 
 const PT = 72 / 25.4;
 /** Rasters: 216 dpi where the ink's place is measured, 144 where only its presence is. */
@@ -342,41 +342,7 @@ function sweep(cells: number): string {
   return out.join('\n\n');
 }
 
-/**
- * 禁則 read back: per page, each column — its main text, and each of its
- * two sub-columns — its glyphs top to bottom: not headed by a closing mark,
- * not ended by an opening one. A glyph belongs to the column whose box
- * holds its centre; main text and notes are told apart by size, the
- * sub-columns by side.
- */
-function kinsokuInPdf(p: Printed): number {
-  let breaks = 0;
-  p.pages.forEach((page, i) => {
-    const m = p.g.margins[page.side];
-    const lanes = new Map<string, Array<{ ch: string; y: number }>>();
-    for (const t of gridItems(p.text[i], p.g, page.side)) {
-      const ch = t.str.trim();
-      if (!ch) continue;
-      const cx = t.x + t.width / 2;
-      for (let c = 0; c < p.g.columns; c++) {
-        const box = cellBox(p.g, page.side, c, 0);
-        const left = (m.left + box.x) * PT;
-        const width = box.w * PT;
-        if (cx < left || cx >= left + width) continue;
-        const note = t.size < 0.9 * p.g.fontSize * PT;
-        const lane = note ? (cx > left + width / 2 ? 'R' : 'L') : 'M';
-        const key = `${c}${lane}`;
-        lanes.set(key, [...(lanes.get(key) ?? []), ...Array.from(ch, (x) => ({ ch: x, y: t.y }))]);
-      }
-    }
-    for (const glyphs of lanes.values()) {
-      glyphs.sort((a, b) => a.y - b.y);
-      if (markOf(glyphs[0].ch)?.noStart) breaks++;
-      if (markOf(glyphs[glyphs.length - 1].ch)?.noEnd) breaks++;
-    }
-  });
-  return breaks;
-}
+const kinsokuInPdf = (p: Printed): number => kinsokuBreaksInPdf(p.pages, p.text, p.g);
 
 test('禁則, read back from the PDF: a phase sweep of endings in main text and notes breaks it nowhere; set without 禁則 it breaks often', async () => {
   const tree = treeOfMarkdown(`# 卷一\n\n${sweep(22)}\n`, { template: 'modern', language: 'zh-Hans' });

@@ -226,3 +226,37 @@ export function imageDifference(a: GreyImage, b: GreyImage, threshold = 64): num
   for (let i = 0; i < a.pixels.length; i++) if (Math.abs(a.pixels[i] - b.pixels[i]) > threshold) differing++;
   return differing / a.pixels.length;
 }
+
+/**
+ * 禁則 read back: per page, each column — its main text, and each of its
+ * two sub-columns — its glyphs top to bottom; counts the columns headed by
+ * a mark that may not head one or ended by one that may not end one. A
+ * glyph belongs to the column whose box holds its centre; main text and
+ * notes are told apart by size, the sub-columns by side.
+ */
+export function kinsokuBreaksInPdf(pages: ReadonlyArray<{ side: Side }>, text: readonly TextItem[][], g: PageGeometry): number {
+  let breaks = 0;
+  pages.forEach((page, i) => {
+    const m = g.margins[page.side];
+    const lanes = new Map<string, Array<{ ch: string; y: number }>>();
+    for (const t of gridItems(text[i], g, page.side)) {
+      const ch = t.str.trim();
+      if (!ch) continue;
+      const cx = t.x + t.width / 2;
+      for (let c = 0; c < g.columns; c++) {
+        const box = cellBox(g, page.side, c, 0);
+        const left = (m.left + box.x) * PT_PER_MM;
+        const width = box.w * PT_PER_MM;
+        if (cx < left || cx >= left + width) continue;
+        const lane = t.size < 0.9 * g.fontSize * PT_PER_MM ? (cx > left + width / 2 ? 'R' : 'L') : 'M';
+        lanes.set(`${c}${lane}`, [...(lanes.get(`${c}${lane}`) ?? []), ...Array.from(ch, (x) => ({ ch: x, y: t.y }))]);
+      }
+    }
+    for (const glyphs of lanes.values()) {
+      glyphs.sort((a, b) => a.y - b.y);
+      if (markOf(glyphs[0].ch)?.noStart) breaks++;
+      if (markOf(glyphs[glyphs.length - 1].ch)?.noEnd) breaks++;
+    }
+  });
+  return breaks;
+}
