@@ -20,6 +20,7 @@ import type { BookLayout } from '../layout/types.js';
 import {
   PAGINATE_SCRIPT,
   computeGeometry,
+  markInk,
   fontSourceFor,
   fontSourcesWithOverrides,
   lengthToMm,
@@ -156,6 +157,7 @@ export async function renderOptionsFor(
     covers,
     bleed: config.page.bleed,
     marks: config.page.marks,
+    ink: markInk(fonts.map((f) => f.bytes)),
   };
   return { options, fonts };
 }

@@ -46,12 +46,13 @@ const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, 
 
 /**
  * Layout features kept in subsets: the vertical ones (vert/vrt2 and vertical
- * metrics), composition, kerning and proportional/half-width punctuation.
- * Not `locl`: in Noto Serif CJK its closure pulls in the other regions' glyph
+ * metrics), composition, kerning, proportional/half-width punctuation, and
+ * `hwid` (half-width Latin: rotated Latin in vertical text is set half a cell
+ * a character, build/render/pdf/cells.ts). Not `locl`: in Noto Serif CJK its closure pulls in the other regions' glyph
  * variants and, for a whole book, makes hb-subset overflow and fail (measured
  * on 禮經本義); neither `aalt` (every alternate glyph).
  */
-export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn', 'vpal', 'vhal', 'valt', 'ccmp', 'kern', 'palt', 'halt', 'liga'];
+export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn', 'vpal', 'vhal', 'valt', 'ccmp', 'kern', 'palt', 'halt', 'hwid', 'liga'];
 
 /** Tried when a subset with KEEP_FEATURES fails: the two features vertical text cannot do without. */
 const MINIMAL_FEATURES: readonly string[] = ['vert', 'vrt2'];

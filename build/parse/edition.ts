@@ -9,13 +9,14 @@ import type { ConventionOverrides, ConversionChoices, EditionConfig, LayerRuleCo
 import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts, fontEntryFile } from '../fonts/stack.js';
+import { readPunctuationSetting } from '../punctuation/config.js';
 
 import { FORMAT_NAMES as FORMATS } from './formats.js';
 import { encodingName } from './decode.js';
 export const TEMPLATES = ['siku', 'modern'] as const;
 const KNOWN_KEYS = new Set([
   'title', 'author', 'dynasty', 'language', 'script', 'source-script', 'template', 'date', 'description',
-  'sources', 'format', 'charmap', 'corrections', 'layout', 'page', 'fonts', 'notes', 'layers',
+  'sources', 'format', 'charmap', 'corrections', 'layout', 'page', 'fonts', 'notes', 'layers', 'punctuation',
   'encoding', 'conventions', 'conversion',
 ]);
 
@@ -157,6 +158,12 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const charmapFile = str('charmap');
   if (charmapFile) named('charmap', charmapFile, get('charmap'));
 
+  const punctuation = get('punctuation');
+  if (punctuation !== undefined) {
+    const { setting, problems } = readPunctuationSetting(punctuation.toJSON());
+    for (const problem of problems) src.report('error', problem, ...range(punctuation), 'edition-field');
+    meta.punctuation = setting;
+  }
   readLayout(src, get('layout'), config);
   readPage(src, get('page'), config);
   const fonts = get('fonts');
@@ -202,6 +209,26 @@ function readLayout(src: Source, node: YamlNode | undefined, config: EditionConf
   }
   config.layout.columns = positiveInt(src, node.get('columns', true) as YamlNode | undefined, 'layout.columns', 40);
   config.layout.cells = positiveInt(src, node.get('cells', true) as YamlNode | undefined, 'layout.cells', 60);
+  const tracking = node.get('tracking', true) as YamlNode | undefined;
+  if (tracking !== undefined) {
+    if (isScalar(tracking) && typeof tracking.value === 'number' && tracking.value >= -0.3 && tracking.value <= 2) config.layout.tracking = tracking.value;
+    else src.report('error', 'layout.tracking must be a number of em from -0.3 to 2 (space between characters)', ...range(tracking), 'edition-field');
+  }
+  const align = node.get('align', true) as YamlNode | undefined;
+  if (isMap(align)) {
+    config.layout.align = {};
+    for (const pair of align.items) {
+      const role = isScalar(pair.key) ? String(pair.key.value) : '';
+      const value = isScalar(pair.value) ? String(pair.value.value) : '';
+      if (!['text', 'ji', 'label', 'title', 'byline', 'commentary', 'front'].includes(role) || !['start', 'center', 'end', 'justify'].includes(value)) {
+        src.report('error', `layout.align takes a role (text, ji, label, title, byline, commentary, front) and start, center, end or justify, not ${role}: ${value}`, ...range(pair.key as YamlNode), 'edition-field');
+        continue;
+      }
+      config.layout.align[role as 'title'] = value as 'center';
+    }
+  } else if (align !== undefined) {
+    src.report('error', 'layout.align must be a mapping of roles (title: center)', ...range(align), 'edition-field');
+  }
 }
 
 function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig): void {

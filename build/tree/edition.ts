@@ -38,6 +38,10 @@ export interface LayoutOverrides {
   columns?: number;
   cells?: number;
   indents?: Partial<Record<ParagraphRole, Indent>>;
+  /** Single-line alignment by role (layout/types.ts PageSpec.align). */
+  align?: Partial<Record<ParagraphRole, 'start' | 'center' | 'end' | 'justify'>>;
+  /** Space between characters in em (疏排 / 紧排; PageSpec.tracking). */
+  tracking?: number;
 }
 
 export interface PageOverrides {

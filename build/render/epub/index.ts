@@ -10,6 +10,7 @@ import { convertText } from '../../transform/script.js';
 import { cssString } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
+import { reflowClasses } from '../../punctuation/index.js';
 import { EPUB_ASSETS } from './assets.js';
 import { coverPng } from './cover.js';
 import { creditLine, legendPage, titlePage } from './front.js';
@@ -148,7 +149,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, { drawable, missing, pages: pageTargets.length ? pageList : undefined }), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
   ];
   const body = volumes.map((v) =>
-    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: 'volume-page' }),
+    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: `volume-page ${reflowClasses(meta.punctuation, meta.language)}` }),
   );
   const tocTitle = '目錄';
   // A nav list may not be empty: a book without volumes points at its title page.

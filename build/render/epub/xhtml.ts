@@ -227,6 +227,8 @@ function renderInline(node: Inline, st: VolumeState): string {
     case 'note':
       return renderNote(node, st);
     case 'mark':
+      // 著重號, 圈點, 專名號, 書名號: styled beside the text (styles/epub.css).
+      return `<span class="mark mark-${node.kind}">${node.children.map((c) => renderInline(c, st)).join('')}</span>`;
     case 'annotation':
     case 'correction':
       return inlines(node.children, st);

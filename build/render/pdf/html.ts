@@ -17,7 +17,10 @@
  */
 import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
+import type { PunctuationStandard } from '../../punctuation/index.js';
+import { slotsHtml, slotsOf, type CellContext } from './cells.js';
 import type { PageGeometry, Side } from './geometry.js';
+import type { InkTable } from './ink.js';
 import { chineseNumeral } from './numerals.js';
 import { pathToFileURL } from 'node:url';
 import { cssString } from '../escape.js';
@@ -67,6 +70,10 @@ export interface RenderOptions {
    * script carrying it run (Paged.js, loaded by cli/pdf.ts); no script at all without one.
    */
   nonce?: string;
+  /** The ink of the marks placed by their ink (ink.ts `markInk`); centred ink is assumed without it. */
+  ink?: InkTable;
+  /** The punctuation standard the pages are set in; renderHtml takes it from the layout's spec. */
+  punctuation?: PunctuationStandard;
 }
 
 /**
@@ -216,78 +223,37 @@ function glyph(ch: string, covers: Covers | undefined): string {
   return escapeHtml(ch);
 }
 
-/**
- * Characters whose vertical advance is exactly one em in our fonts (CJK
- * ideographs, radicals, kana, full-width punctuation, 〓, □): a stretch of
- * them is set as one element on a strict grid (letter-spacing makes every
- * advance one cell), which prints far faster than an element per character.
- * Any other character gets an element of its own in its cell.
- */
-const GRID_SAFE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303F\uFF01-\uFF60\u25A1\u2E80-\u2FDF]$/u;
-
-function cells(
-  chars: readonly string[],
-  start: number,
-  cls: string,
-  covers: Covers | undefined,
-  grouped: boolean,
-): string {
-  let out = '';
-  let group = '';
-  let groupStart = start;
-  const flush = (): void => {
-    if (group) out += `<i class="${cls}g r${groupStart}">${group}</i>`;
-    group = '';
-  };
-  chars.forEach((ch, k) => {
-    const cell = start + k;
-    if (ch === ' ' || ch === '\u3000') {
-      flush();
-      return;
-    }
-    const shown = glyph(ch, covers);
-    if (grouped && GRID_SAFE.test(shown === MISSING_GLYPH ? shown : ch)) {
-      if (!group) groupStart = cell;
-      group += shown;
-    } else {
-      flush();
-      out += `<i class="${cls}r${cell}">${shown}</i>`;
-    }
-  });
-  flush();
-  return out;
-}
-
-function textRunHtml(run: TextRun, covers: Covers | undefined): string {
+function textRunHtml(run: TextRun, ctx: CellContext): string {
   const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : '';
-  return cells(Array.from(run.text), run.start, style, covers, run.style !== 'small');
+  return slotsHtml(slotsOf(run.start, run.text, run.advances), { cls: style, note: false, grouped: run.style !== 'small', style: run.style, mark: run.mark }, ctx);
 }
 
-function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, covers: Covers | undefined): string {
+function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, ctx: CellContext): string {
   let out = '';
   let cell = start;
   for (const seg of segments) {
     const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : '';
     const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} ${style}`;
-    const chars = Array.from(seg.text);
-    out += cells(chars, cell, cls, covers, true);
-    cell += chars.length;
+    const slots = slotsOf(cell, seg.text, seg.advances);
+    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style, mark: seg.mark }, ctx);
+    cell = slots.length > 0 ? slots[slots.length - 1].at + slots[slots.length - 1].advance : cell;
   }
   return out;
 }
 
-function noteHtml(chunk: NoteChunk, covers: Covers | undefined): string {
+function noteHtml(chunk: NoteChunk, ctx: CellContext): string {
   // Right sub-column first: the reading order is the document order, so copy and search follow it.
-  return segmentsHtml(chunk.right, 'R', chunk.start, covers) + segmentsHtml(chunk.left, 'L', chunk.start, covers);
+  return segmentsHtml(chunk.right, 'R', chunk.start, ctx) + segmentsHtml(chunk.left, 'L', chunk.start, ctx);
 }
 
 /** The grid of one page: columns in reading order, each with its runs. */
-export function pageGridHtml(page: Page, covers?: Covers): string {
+export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation'> = {}): string {
+  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers) };
   let out = '';
   for (const column of page.columns) {
     const role = column.role ? ` role-${column.role}` : '';
     out += `<div class="col c${column.index}${role}">`;
-    for (const run of column.runs) out += run.type === 'text' ? textRunHtml(run, covers) : noteHtml(run, covers);
+    for (const run of column.runs) out += run.type === 'text' ? textRunHtml(run, ctx) : noteHtml(run, ctx);
     out += '</div>';
   }
   return out;
@@ -323,7 +289,7 @@ export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   const def = options.template.definition;
   const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
   const rules = def.rules ? rulesHtml(options.geometry, p.side) : '';
-  return decoration + rules + (p.page ? pageGridHtml(p.page, options.covers) : '');
+  return decoration + rules + (p.page ? pageGridHtml(p.page, options.geometry, options.covers, options) : '');
 }
 
 /**
@@ -352,7 +318,9 @@ function jsonForScript(value: unknown): string {
  * The HTML of a book, or of some of its planned pages (one browser run of
  * several): `planned` defaults to all pages of the layout.
  */
-export function renderHtml(layout: BookLayout, options: RenderOptions, planned: PlannedPage[] = planPages(layout)): RenderedHtml {
+export function renderHtml(layout: BookLayout, given: RenderOptions, planned: PlannedPage[] = planPages(layout)): RenderedHtml {
+  const standard = layout.spec.punctuation?.standard;
+  const options: RenderOptions = { ...given, punctuation: given.punctuation ?? (standard === 'auto' ? undefined : standard) };
   const mode = options.mode ?? 'paged';
   const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
   const fonts = fontFaceCss(options.fonts);

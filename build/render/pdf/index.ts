@@ -39,6 +39,8 @@ export {
 } from './postprocess.js';
 export { chineseNumeral } from './numerals.js';
 export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
+export { markInk, type Ink, type InkTable } from './ink.js';
+export { slotsOf, type Slot } from './cells.js';
 export { repairRadical, isRadical, ideographsForRadical } from './radicals.js';
 
 /** The outline: each page's bookmarks, at its PDF page index. */
