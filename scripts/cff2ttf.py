@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Converts a CFF-outline OpenType font (OTTO) to TrueType outlines (glyf).
 
-Usage: cff2ttf.py [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]
+Usage: cff2ttf.py [--exit-with-stdin] [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]
        cff2ttf.py --serve --bank BANK   (jobs as lines "IN.otf<TAB>OUT.ttf" on
                                          stdin, "ok" or "error: …" a line back)
+
+--exit-with-stdin (and always with --serve): exit as soon as standard input
+closes, even in the middle of a conversion, so that a build that is killed
+does not leave the converter running (its end of the pipe closes with it).
 
 Why: Chromium (Skia) embeds CFF fonts in a PDF as Type 3 fonts, which print
 shops reject; TrueType outlines are embedded as CIDFontType2. Cubic curves
@@ -25,7 +29,9 @@ ignored and rebuilt.
 import copy
 import os
 import pickle
+import queue
 import sys
+import threading
 
 from fontTools.pens.cu2quPen import Cu2QuPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
@@ -139,11 +145,22 @@ def load_bank(path):
         return {}
 
 
+def owner_tag():
+    """`<pid>_<start time>`, as build/cli/cleanup.ts names the temp files of a process (removeStale removes a dead one's)."""
+    pid = os.getpid()
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        return f"{pid}_{stat[stat.rindex(')') + 2:].split(' ')[19]}"
+    except OSError:
+        return str(pid)
+
+
 def save_bank(path, bank):
     # Another build may have added glyphs meanwhile: keep theirs too.
     merged = load_bank(path)
     merged.update(bank)
-    temp = f"{path}.{os.getpid()}.tmp"
+    temp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{owner_tag()}.tmp")
     with open(temp, "wb") as f:
         pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(temp, path)
@@ -157,11 +174,33 @@ def convert(source, target, bank):
     font.save(target, reorderTables=True)
 
 
+def exit_with_stdin(lines=None):
+    """Reads standard input on a thread of its own (its lines onto `lines`); exits at once when it closes."""
+
+    def watch():
+        pending = b""
+        # os.read, not sys.stdin: a buffered read holds a lock that a daemon thread must not hold at shutdown.
+        while True:
+            chunk = os.read(0, 65536)
+            if not chunk:
+                os._exit(1)
+            if lines is None:
+                continue
+            pending += chunk
+            *done, pending = pending.split(b"\n")
+            for line in done:
+                lines.put(line.decode("utf-8"))
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def serve(bank_path):
     """Jobs from stdin until it closes (the build that started it is gone): the bank stays loaded."""
     bank = load_bank(bank_path)
-    for line in sys.stdin:
-        line = line.rstrip("\n")
+    jobs = queue.Queue()
+    exit_with_stdin(jobs)
+    while True:
+        line = jobs.get()
         if not line:
             continue
         known = len(bank)
@@ -179,6 +218,9 @@ def serve(bank_path):
 
 def main(argv):
     args = argv[1:]
+    if args[:1] == ["--exit-with-stdin"]:
+        exit_with_stdin()
+        args = args[1:]
     if args[:1] == ["--serve"]:
         return serve(args[2] if args[1:2] == ["--bank"] and len(args) > 2 else None)
     bank_path = None
@@ -186,7 +228,7 @@ def main(argv):
         bank_path = args[1] if len(args) > 1 else None
         args = args[2:]
     if not args or len(args) % 2 != 0:
-        sys.stderr.write("usage: cff2ttf.py [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]\n")
+        sys.stderr.write("usage: cff2ttf.py [--exit-with-stdin] [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]\n")
         return 2
     bank = load_bank(bank_path)
     known = len(bank)

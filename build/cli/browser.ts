@@ -1,15 +1,19 @@
 /**
- * Launches Debian's Chromium through Puppeteer, offline: headless, a fresh
- * temporary profile, and every request that is not file:, data: or about:
- * blocked. Errors say what happened and what to do.
+ * Launches Chromium through Puppeteer, offline: headless, over a pipe (so
+ * that it exits when this process does, even when killed), a fresh
+ * temporary profile, and every request that is not file:, data:, about: or
+ * blob: blocked. Errors say what happened and what to do.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer';
+import { CHROMIUM_PROFILE, endProcessGroup, makeTempDir, noteChromiumTemp, removeTemp, trackProcessGroup } from './cleanup.js';
 
+/** Debian's Chromium, the one the project is measured with. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Looked up on PATH when /usr/bin/chromium is not there. */
+const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -32,7 +36,7 @@ export class BrowserError extends Error {
 }
 
 export interface LaunchOptions {
-  /** Chromium binary; /usr/bin/chromium by default. */
+  /** Chromium binary (`--chromium`); else PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, then chromium … on PATH. */
   executablePath?: string;
   /** Milliseconds to wait for the browser to start. */
   timeout?: number;
@@ -40,52 +44,99 @@ export interface LaunchOptions {
   extraArgs?: string[];
 }
 
+export interface PageOptions {
+  /**
+   * Which main-frame navigations the tab may make (the page we load);
+   * every other navigation of the main frame and every file: navigation of
+   * a frame is blocked. All main-frame navigations when absent.
+   */
+  navigate?: (url: string) => boolean;
+}
+
 export interface OfflineBrowser {
   browser: Browser;
-  /** A new tab whose non-file requests are blocked. */
-  newPage(): Promise<Page>;
-  /** The browser's main process id, for memory sampling. */
+  /** A new tab whose requests that would leave the machine are blocked. */
+  newPage(options?: PageOptions): Promise<Page>;
+  /** The browser's main process id (also its process group), for memory sampling. */
   pid: number | undefined;
-  /** Closes the browser and removes its temporary profile. */
+  /** Closes the browser, kills what is left of its process group and removes its temporary profile. */
   close(): Promise<void>;
+}
+
+const INSTALL = 'install one with: apt-get install chromium (or scripts/setup.sh), or point to one with --chromium PATH or PUPPETEER_EXECUTABLE_PATH=PATH';
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The Chromium to run: `explicit` (--chromium), PUPPETEER_EXECUTABLE_PATH, `standard` (/usr/bin/chromium), then chromium … on PATH. */
+export function findChromium(explicit?: string, env: NodeJS.ProcessEnv = process.env, standard = CHROMIUM_PATH): string {
+  const given = explicit ? { path: explicit, from: '--chromium' } : env.PUPPETEER_EXECUTABLE_PATH ? { path: env.PUPPETEER_EXECUTABLE_PATH, from: 'PUPPETEER_EXECUTABLE_PATH' } : null;
+  if (given) {
+    if (executable(given.path)) return given.path;
+    throw new BrowserError(`Chromium not found at ${given.path} (from ${given.from}): no such program, or not executable; give the path of a Chromium or Chrome binary, or ${INSTALL}`);
+  }
+  const candidates = [standard, ...(env.PATH ?? '').split(delimiter).filter(Boolean).flatMap((dir) => CHROMIUM_NAMES.map((name) => join(dir, name)))];
+  const found = candidates.find(executable);
+  if (found) return found;
+  throw new BrowserError(`no Chromium found (looked for ${standard} and ${CHROMIUM_NAMES.join(', ')} on PATH); diaoban prints PDFs with Chromium: ${INSTALL}`);
 }
 
 const ALLOWED = /^(file|data|about|blob):/;
 
-/** Blocks every request that would leave the machine. */
-export async function blockNetwork(page: Page): Promise<void> {
+/** Blocks every request that would leave the machine, and the navigations `options` does not allow. */
+export async function blockNetwork(page: Page, options: PageOptions = {}): Promise<void> {
   await page.setRequestInterception(true);
+  const allowed = (request: HTTPRequest): boolean => {
+    const url = request.url();
+    if (!ALLOWED.test(url)) return false;
+    if (!request.isNavigationRequest()) return true;
+    if (request.frame() === page.mainFrame()) return options.navigate?.(url) ?? true;
+    // A frame showing a local file (an injected <iframe src=file:///etc/passwd>) would print it.
+    return !url.startsWith('file:');
+  };
   page.on('request', (request) => {
     if (request.isInterceptResolutionHandled()) return;
-    if (ALLOWED.test(request.url())) void request.continue();
+    if (allowed(request)) void request.continue();
     else void request.abort('blockedbyclient');
   });
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<OfflineBrowser> {
-  const executablePath = options.executablePath ?? CHROMIUM_PATH;
-  if (!existsSync(executablePath)) {
-    throw new BrowserError(
-      `Chromium not found at ${executablePath}; diaoban prints PDFs with Debian's Chromium. Run: apt-get install chromium`,
-    );
-  }
-  const profile = await mkdtemp(join(tmpdir(), 'diaoban-chromium-'));
+  const executablePath = findChromium(options.executablePath);
+  const home = await makeTempDir('chromium');
+  const profile = join(home, CHROMIUM_PROFILE);
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
       executablePath,
       headless: true,
+      // Over a pipe Chromium exits when its parent dies; over a WebSocket it would outlive a killed build.
+      pipe: true,
+      // cleanup.ts kills the process group and removes the profile on any exit.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
       args: [...CHROMIUM_FLAGS, ...(options.extraArgs ?? []), `--user-data-dir=${profile}`],
       timeout: options.timeout ?? 60_000,
       protocolTimeout: 600_000,
     });
   } catch (error) {
-    await rm(profile, { recursive: true, force: true });
+    await removeTemp(home);
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new BrowserError(
-      `Chromium (${executablePath}) did not start: ${reason}. Check that it runs (chromium --headless --version); reinstall with: apt-get install --reinstall chromium`,
+      `Chromium (${executablePath}) did not start: ${reason}. Check that it runs (${executablePath} --headless --version); reinstall with: apt-get install --reinstall chromium, or point to another with --chromium PATH`,
     );
   }
+  // Puppeteer starts Chromium as the leader of a process group of its own (detached).
+  const pid = browser.process()?.pid;
+  if (pid !== undefined) trackProcessGroup(pid);
+  noteChromiumTemp(home);
   // The tab Chromium opens at start would keep a renderer (~100 MB) for nothing.
   for (const tab of await browser.pages()) await tab.close().catch(() => undefined);
   let closing = false;
@@ -95,21 +146,22 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Offlin
   });
   return {
     browser,
-    pid: browser.process()?.pid,
-    async newPage() {
+    pid,
+    async newPage(pageOptions?: PageOptions) {
       if (crashed) throw new BrowserError('Chromium crashed; run the build again (if it keeps crashing, check free memory: free -h)');
       const page = await browser.newPage();
-      await blockNetwork(page);
+      await blockNetwork(page, pageOptions);
       return page;
     },
     async close() {
       closing = true;
-      try {
-        await browser.close();
-      } catch {
-        browser.process()?.kill('SIGKILL');
-      }
-      await rm(profile, { recursive: true, force: true });
+      let timer: NodeJS.Timeout | undefined;
+      // At most 10 s for Chromium to close by itself; the timer must not hold the process after it has.
+      await Promise.race([browser.close().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+      clearTimeout(timer);
+      // A renderer or helper that outlives the browser process would still write into the profile.
+      if (pid !== undefined) await endProcessGroup(pid);
+      await removeTemp(home);
     },
   };
 }

@@ -10,14 +10,15 @@
  * pages' content hashes, so a rebuild says which pages changed.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
 import { VFileMessage } from 'vfile-message';
-import { layoutVolumeWithCollation, assembleBook, pageSpecFor } from '../layout/index.js';
+import { layoutVolumeWithCollation, assembleBook, pageSpecFor, resolvePunctuation } from '../layout/index.js';
 import type { BookLayout, PageSpec, VolumeLayout } from '../layout/types.js';
 import { parseEditionYaml } from '../parse/index.js';
-import { dateFromSourceDateEpoch, popupLayersFromOption } from '../render/epub/index.js';
+import { dateFromSourceDateEpoch, popupLayersFromOption, printPageList, sourcePageList, type PageList } from '../render/epub/index.js';
 import { planPages, volumeLabel } from '../render/pdf/index.js';
 import { editionFonts, fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
@@ -29,10 +30,14 @@ import { renderEpubInThread } from './epub-thread.js';
 import { loadEdition } from './load.js';
 import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
+import { createSandbox, resolveInSandbox, systemFontDirs } from './sandbox.js';
 import { countBySeverity } from './report.js';
-import { loadTemplate, writePdf, type BrowserSource } from './pdf.js';
+import { PdfError, loadTemplate, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
-import { removeStaleTemps, writeFileAtomic } from './write.js';
+import { BrowserError } from './browser.js';
+import { removeStale } from './cleanup.js';
+import { FONT_CACHE } from './print-fonts.js';
+import { writeFileAtomic } from './write.js';
 import { killPoint } from './kill-point.js';
 import { phase } from './timing.js';
 
@@ -46,9 +51,17 @@ export interface BuildOptions {
   targets: BuildTargets;
   /** EPUB notes: `inline`, `popup` (the edition's popup layers), `popup=shu,fuzhu`; the edition decides when absent. */
   notes?: string;
+  /**
+   * EPUB page list: `print` (default) the pages of the PDF this build makes;
+   * `source` the source edition's pages where the sources record them
+   * (Kanripo <pb:>), else the PDF's.
+   */
+  pages?: 'print' | 'source';
   progress: boolean;
   /** One browser for all editions of a build (launched when first needed, when a function). */
   browser?: BrowserSource;
+  /** Folders outside the edition its files may come from (--allow-read). */
+  allowRead?: readonly string[];
   /** The build cache; `false`: none (every step done, nothing kept). Default: .cache/build. */
   cache?: BuildCache | false;
   /** Where font subsets are cached (default .cache/fonts). */
@@ -61,7 +74,10 @@ export interface BuildOptions {
 export const FILE_ERRORS: ReadonlySet<string> = new Set(['edition-yaml', 'edition-empty', 'edition-missing', 'corrections-yaml', 'file-missing']);
 
 export interface BuildResult {
+  /** Every output written. */
   ok: boolean;
+  /** An output failed for a reason that is a bug of ours, not the user's input or machine. */
+  internal: boolean;
   messages: VFileMessage[];
   /** What was written, for people. */
   lines: string[];
@@ -108,8 +124,26 @@ interface StoredMessage {
   fatal?: boolean | null;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The PDF's pages as the EPUB's page list: labels as the template prints them (版心 leaf and side, or folio). */
+async function printPages(tree: Root, layout: BookLayout, config: EditionConfig): Promise<PageList> {
+  const template = await loadTemplate(config.meta.template);
+  const style = template.definition.banxin ? 'leaf' : 'folio';
+  const kind = template.definition.banxin ? '四庫全書版式' : '現代版式';
+  return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）` });
+}
+
+/** An EPUB that cannot be made from what the edition asks for. */
+class EpubError extends Error {}
+
+/**
+ * Whether a failure is a bug of ours to report: what the engine throws
+ * (TypeError, RangeError: a stack overflow …) or something not an Error. The
+ * errors we raise on purpose for the input or the machine (PdfError,
+ * BrowserError, a file system error, a plain Error with its message) are not.
+ */
+export function isInternal(error: unknown): boolean {
+  if (error instanceof PdfError || error instanceof BrowserError || error instanceof EpubError) return false;
+  return !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }
 
 function storeMessage(m: VFileMessage): StoredMessage {
@@ -144,42 +178,38 @@ export function manifestKey(dir: string, out: string): string {
   return hashKey('manifest', path.resolve(dir), path.resolve(out));
 }
 
-/** Every file of the edition folder (sorted), for the input key. */
-function editionFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      if (name.startsWith('.')) continue;
-      const full = path.join(d, name);
-      const s = statSync(full);
-      if (s.isDirectory()) walk(full);
-      else if (s.isFile()) out.push(full);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 /**
- * The key of everything a build reads: the edition's files, the fonts it
- * names (by path, size and time), the options, SOURCE_DATE_EPOCH and the
- * tool itself.
+ * The key of everything a build reads: edition.yaml and the files it names,
+ * each resolved in the edition's sandbox as loading resolves it (a file it
+ * may not read is keyed by the problem, never read), the fonts (by path,
+ * size and time), the options, SOURCE_DATE_EPOCH and the tool itself.
  */
-export function inputKey(dir: string, options: BuildOptions): string {
-  const parts: Array<string | Uint8Array> = [toolVersion(), JSON.stringify({ targets: options.targets, notes: options.notes ?? null, out: path.resolve(options.out) })];
-  parts.push(process.env.SOURCE_DATE_EPOCH ?? '');
-  for (const file of editionFiles(dir)) {
-    parts.push(path.relative(dir, file), readFileSync(file));
+export async function inputKey(dir: string, options: BuildOptions): Promise<string> {
+  const parts: Array<string | Uint8Array> = [
+    toolVersion(),
+    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', out: path.resolve(options.out), allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)) }),
+    process.env.SOURCE_DATE_EPOCH ?? '',
+  ];
+  const read = (file: string): Promise<Uint8Array | string> => readFile(file).catch((error: NodeJS.ErrnoException) => `unreadable: ${error.code ?? ''}`);
+  if (!(await stat(dir)).isDirectory()) return hashKey(...parts, await read(dir));
+  const sandbox = await createSandbox(dir, options.allowRead);
+  const yaml = await resolveInSandbox(sandbox, 'edition.yaml');
+  if (!yaml.ok) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
+  const text = await read(yaml.path);
+  parts.push('edition.yaml', text);
+  if (typeof text === 'string') return hashKey(...parts);
+  const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: Buffer.from(text).toString('utf8') }), path.basename(path.resolve(dir)));
+  const fontRoots = systemFontDirs();
+  for (const ref of paths) {
+    const resolved = await resolveInSandbox(sandbox, ref.name, ref.key === 'fonts.main' ? fontRoots : []);
+    parts.push(ref.key, ref.name);
+    if (!resolved.ok) parts.push(resolved.problem);
+    // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
+    else parts.push(ref.key === 'fonts.main' ? fileStamp(resolved.path) : await read(resolved.path));
   }
-  let main: string[] | undefined;
   try {
-    const yaml = readFileSync(path.join(dir, 'edition.yaml'), 'utf8');
-    main = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yaml }), path.basename(path.resolve(dir))).config?.fonts.main;
-  } catch {
-    // no edition.yaml: the build will say so
-  }
-  try {
-    for (const spec of editionFonts(main).specs) parts.push(fileStamp(spec.file));
+    // The stack's own faces (named, not given as files).
+    for (const spec of editionFonts(config?.fonts.main).specs) parts.push(fileStamp(spec.file));
   } catch {
     parts.push('fonts: unreadable');
   }
@@ -255,7 +285,7 @@ function collationRecords(layout: BookLayout, planned: ReturnType<typeof planPag
 /** The layout of an edition with its 校勘記, as build lays it out (for check --corrections and diff). */
 export async function editionLayout(tree: Root, config: EditionConfig, cache?: BuildCache): Promise<BookLayout> {
   const template = await loadTemplate(config.meta.template);
-  const spec = pageSpecFor(config.meta.template, config.layout);
+  const spec = resolvePunctuation(pageSpecFor(config.meta.template, config.layout), tree);
   return layoutEditionCached(
     tree,
     tree.children.map((v) => JSON.stringify(v)),
@@ -271,13 +301,14 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCache());
   const mKey = manifestKey(dir, options.out);
   const previous = await cache?.getJson<Manifest>('manifest', mKey);
-  const inputs = phase('inputs', () => inputKey(dir, options));
+  const inputs = await phase('inputs', () => inputKey(dir, options));
   if (previous && previous.inputs === inputs && outputIntact(previous.outputs.pdf) && outputIntact(previous.outputs.epub)) {
     const lines = previous.lines.map((l) => l.replace(/: \d+ pages?.*$|: [\d.]+ KiB.*$/, (m) => `${m} (up to date)`));
-    return { ok: previous.ok, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous };
+    return { ok: previous.ok, internal: false, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous };
   }
 
-  await removeStaleTemps(options.out);
+  // What killed builds left: temp outputs beside ours, font and cache temps, temp folders (cleanup.ts).
+  await removeStale([options.out, options.fontCache ?? FONT_CACHE]);
   // Chromium starts while the edition is read and laid out (a build that prints nothing closes it unused).
   const own = options.targets.pdf && options.browser === undefined ? lazyBrowser() : undefined;
   const browser = options.browser ?? own?.get;
@@ -295,25 +326,39 @@ async function buildLoaded(
   context: { cache: BuildCache | undefined; previous: Manifest | undefined; inputs: string; mKey: string; browser: BrowserSource | undefined },
 ): Promise<BuildResult> {
   const { cache, previous, inputs, mKey } = context;
-  const loaded = await phase('load', () => loadEdition(dir, cache ? { memo: loadMemo(cache) } : {}));
+  const loaded = await phase('load', () => loadEdition(dir, { allowRead: options.allowRead, ...(cache ? { memo: loadMemo(cache) } : {}) }));
   const lines: string[] = [];
   const config = loaded.config;
   if (!config) {
-    return { ok: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
+    return { ok: false, internal: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
   }
   if (options.stopOnFileErrors && loaded.messages.some((m) => m.fatal && FILE_ERRORS.has(m.ruleId ?? ''))) {
-    return { ok: false, messages: loaded.messages, lines: [`${dir}: not built: a file of the edition cannot be read (see above)`] };
+    return { ok: false, internal: false, messages: loaded.messages, lines: [`${dir}: not built: a file of the edition cannot be read (see above)`] };
   }
   const id = config.meta.id;
   const tree = loaded.tree;
   const volumeJson = phase('volume json', () => tree.children.map((v) => JSON.stringify(v)));
   let ok = true;
+  let internal = false;
+  const describe = (error: unknown): string => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!isInternal(error)) return message;
+    internal = true;
+    return `internal error: ${message}` + (process.env.DIAOBAN_DEBUG && error instanceof Error ? `\n${error.stack ?? ''}` : '');
+  };
 
   const template = await loadTemplate(config.meta.template);
-  const spec = pageSpecFor(config.meta.template, config.layout);
   const collation = config.collation !== 'off';
-  const layout = await phase('layout', () => layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
-  const planned = planPages(layout);
+  // One layout for both: the PDF is printed from it and the EPUB's page list read from it.
+  let layout: BookLayout | undefined;
+  let layoutError: unknown;
+  try {
+    const spec = resolvePunctuation(pageSpecFor(config.meta.template, config.layout), tree);
+    layout = await phase('layout', () => layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
+  } catch (error) {
+    layoutError = error;
+  }
+  const planned = layout ? planPages(layout) : [];
   const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);
   const pages = pageRecords(planned, config.meta.title, salt, template.definition.correctionMark === 'number');
   const outputs: Manifest['outputs'] = {};
@@ -321,7 +366,9 @@ async function buildLoaded(
   const pdfJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.pdf`);
     try {
-      const result = await phase('pdf', () => writePdf(layout, config, out, {
+      if (!layout) throw layoutError;
+      const laidOut = layout;
+      const result = await phase('pdf', () => writePdf(laidOut, config, out, {
         browser: context.browser,
         cache,
         fontCache: options.fontCache,
@@ -345,12 +392,29 @@ async function buildLoaded(
   const epubJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.epub`);
     try {
-      const specs = fontStackFor(config.fonts.main);
+      let pageList: PageList | undefined;
+      try {
+        if (options.pages === 'source') pageList = sourcePageList(tree);
+        if (!pageList) {
+          if (!layout) throw layoutError;
+          pageList = await printPages(tree, layout, config);
+        }
+      } catch (error) {
+        // Without the layout the EPUB still has its text; it has no page numbers.
+        lines.push(`${out}: no page list: ${describe(error)}`);
+      }
+      let specs;
+      try {
+        specs = fontStackFor(config.fonts.main);
+      } catch (error) {
+        throw new EpubError(`${(error as Error).message} (edition.yaml fonts.main: the EPUB embeds its fonts)`);
+      }
       const fonts = await loadFontsOnce(specs);
       const epubOptions = {
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
         collation,
+        ...(pageList ? { pageList } : {}),
       };
       const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...volumeJson, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
       const progress = options.progress ? volumeProgress(`${id}.epub`) : undefined;
@@ -370,7 +434,7 @@ async function buildLoaded(
   if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
 
   killPoint('before-manifest');
-  const records = collationRecords(layout, planned, config.meta.title);
+  const records = layout ? collationRecords(layout, planned, config.meta.title) : [];
   let changes: VolumeChange[] | undefined;
   if (previous) {
     changes = changedPages(previous.pages, pages);
@@ -393,5 +457,5 @@ async function buildLoaded(
     await cache.putJson('manifest', mKey, manifest);
     await phase('prune', () => cache.prune(Number(process.env.DIAOBAN_CACHE_MAX_MB ?? 1024) * 1024 * 1024));
   }
-  return { ok, messages: loaded.messages, lines, changes, manifest };
+  return { ok, internal, messages: loaded.messages, lines, changes, manifest };
 }

@@ -8,13 +8,16 @@
  * file in the store's tmp/ and renamed into place, so it is whole or absent;
  * every entry carries its length and a SHA-256 of its payload, and one that
  * does not match (truncated, damaged) is deleted and rebuilt, never used.
- * Temp files of dead processes are removed when the store is opened.
+ * Temp files are named by their owner (cleanup.ts: pid and start time),
+ * removed on any exit this process sees, and those of dead processes when
+ * the store is opened.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWNER, ownerAlive, removeTemp, trackOwnedFolder, trackTemp, untrackTemp } from './cleanup.js';
 import { killPoint } from './kill-point.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -53,15 +56,6 @@ export function decodeEntry(bytes: Uint8Array): Uint8Array | null {
   return payload;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export interface CacheStats {
   hits: number;
   misses: number;
@@ -81,15 +75,23 @@ export class BuildCache {
   constructor(readonly dir: string = DEFAULT_CACHE_DIR) {
     this.tmp = join(dir, 'tmp');
     mkdirSync(this.tmp, { recursive: true });
+    trackOwnedFolder(this.tmp);
     this.removeStaleTemps();
   }
 
-  /** Temp files are named <pid>.<random>.tmp: those of processes that are gone are left over from a killed build. */
+  /** Temp files are named <owner>.<random>.tmp: those of processes that are gone are left over from a killed build. */
   private removeStaleTemps(): void {
     for (const name of readdirSync(this.tmp)) {
-      const pid = Number(name.split('.')[0]);
-      if (!Number.isInteger(pid) || !alive(pid)) rmSync(join(this.tmp, name), { force: true });
+      const owner = /^(\d+(?:_\d+)?)\./.exec(name)?.[1];
+      if (owner === undefined || (owner !== OWNER && !ownerAlive(owner))) rmSync(join(this.tmp, name), { force: true });
     }
+  }
+
+  /** A temp file in the store's tmp/, removed on exit unless renamed into place first. */
+  private tempFile(): string {
+    const temp = join(this.tmp, `${OWNER}.${randomBytes(6).toString('hex')}.tmp`);
+    trackTemp(temp);
+    return temp;
   }
 
   path(kind: string, key: string): string {
@@ -148,15 +150,16 @@ export class BuildCache {
 
   async put(kind: string, key: string, payload: Uint8Array): Promise<void> {
     const file = this.path(kind, key);
-    const temp = join(this.tmp, `${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const temp = this.tempFile();
     try {
       await mkdir(dirname(file), { recursive: true });
       await writeFile(temp, encode(payload));
       killPoint(`cache-temp-${kind}`);
       await rename(temp, file);
+      untrackTemp(temp);
       this.remember(kind, key, payload);
     } catch (error) {
-      await rm(temp, { force: true });
+      await removeTemp(temp);
       throw error;
     }
   }
@@ -177,12 +180,12 @@ export class BuildCache {
     const target = this.path(kind, sha256);
     if (await this.has(kind, sha256)) return;
     await mkdir(dirname(target), { recursive: true });
-    const temp = join(this.tmp, `${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const temp = this.tempFile();
     try {
       await link(file, temp).catch(() => copyFile(file, temp));
       await rename(temp, target);
     } finally {
-      await rm(temp, { force: true });
+      await removeTemp(temp);
     }
   }
 

@@ -2,13 +2,14 @@
  * The command line on bad input, run for real: clear file:line:col messages,
  * the rest still parsed, no stack traces, the right exit codes.
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import iconv from 'iconv-lite';
+import JSZip from 'jszip';
 
 const BIN = path.resolve('bin/diaoban.js');
 const LINE = /^\S+:\d+:\d+ (error|warning|info) .+ \([a-z-]+\)$|^\S+ (error|warning|info) .+ \([a-z-]+\)$/;
@@ -19,8 +20,12 @@ function run(args: string[], cwd = process.cwd()) {
   return result;
 }
 
+const made: string[] = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function edition(files: Record<string, string | Uint8Array>): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'diaoban-cli-'));
+  made.push(dir);
   for (const [name, data] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), data);
@@ -76,7 +81,7 @@ test('an empty source is a warning; binary garbage and NUL bytes are errors with
 test('a missing or malformed edition.yaml, and a missing source, say what to do', () => {
   const missing = run(['check', edition({ 'a.txt': '主人' })]);
   assert.equal(missing.status, 1);
-  assert.match(missing.stderr, /edition\.yaml error the edition file edition\.yaml does not exist/);
+  assert.match(missing.stderr, /edition\.yaml error \S+ has no edition\.yaml; an edition folder needs one/);
   const malformed = run(['check', edition({ 'edition.yaml': 'title: [unclosed\nauthor: x\n', 'a.txt': '主人' })]);
   assert.equal(malformed.status, 1);
   assert.match(malformed.stderr, /edition\.yaml:\d+:\d+ error edition\.yaml is not valid YAML/);
@@ -89,7 +94,7 @@ test('a missing or malformed edition.yaml, and a missing source, say what to do'
   assert.equal(badFont.status, 1);
   assert.match(badFont.stderr, /edition\.yaml:7:\d+ error font "\/opt\/Kai\.woff2": give a \.ttf, \.otf or \.ttc#Family file/);
   const lost = run(['check', edition({ 'edition.yaml': YAML.replace('- a.txt', '- a.txt\n  - b.txt'), 'a.txt': '主人' })]);
-  assert.match(lost.stderr, /b\.txt error the source file b\.txt does not exist/);
+  assert.match(lost.stderr, /edition\.yaml:5:5 error the source "b\.txt" does not exist in \S+; check the name in edition\.yaml, or add the file \(file-missing\)/);
 });
 
 test('a path that does not exist is one line, exit 2', () => {
@@ -119,4 +124,22 @@ test('a character no font of the stack draws is reported where it stands', () =>
   const r = run(['check', edition({ 'edition.yaml': YAML, 'a.txt': '主人\u{2EBF0}戒賓' })]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /a\.txt:1:3 warning no font of the edition draws \u{2EBF0} \(U\+2EBF0\): printed as 〓/u);
+});
+
+test('build --epub writes the page list of the PDF (print) or of the source (source); a bad --pages value is one line, exit 1', async () => {
+  const dir = edition({ 'edition.yaml': YAML.replace('title: 試', 'title: 試\ntemplate: modern'), 'a.txt': '主人戒賓主人州長也賓禮辭許\n' });
+  const out = mkdtempSync(path.join(tmpdir(), 'diaoban-cli-out-'));
+  for (const pages of ['print', 'source']) {
+    const r = run(['build', dir, '--epub', '--pages', pages, '--out', out, '-q']);
+    assert.equal(r.status, 0, r.stderr);
+    // A source without page anchors falls back to the PDF's pages: the modern folio 一.
+    const zip = await JSZip.loadAsync(readFileSync(path.join(out, `${path.basename(dir)}.epub`)));
+    const nav = await zip.file('OEBPS/toc.xhtml')!.async('string');
+    assert.match(nav, /<nav id="page-list"[\s\S]*<a href="vol01.xhtml#page-1">一<\/a>/);
+  }
+  const bad = run(['build', dir, '--epub', '--pages', 'leaves', '--out', out]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /--pages.*give print or source/);
+  rmSync(out, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });

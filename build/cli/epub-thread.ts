@@ -16,12 +16,18 @@ interface Pending {
 }
 
 let worker: Worker | undefined;
+
+/** The worker's error as the kind it was, so that the build tells a bug of ours (a TypeError …) from a user's problem (build.ts isInternal). */
+function workerError(message: string, name?: string): Error {
+  const kinds: Record<string, ErrorConstructor> = { TypeError, RangeError, ReferenceError, SyntaxError };
+  return new (kinds[name ?? ''] ?? Error)(message);
+}
 const pending = new Map<number, Pending>();
 let nextId = 1;
 
 function start(): Worker {
   const w = new Worker(new URL('./epub-thread.mjs', import.meta.url));
-  w.on('message', (m: { id: number; bytes?: Uint8Array; error?: string; progress?: [number, number] }) => {
+  w.on('message', (m: { id: number; bytes?: Uint8Array; error?: string; name?: string; progress?: [number, number] }) => {
     const job = pending.get(m.id);
     if (!job) return;
     if (m.progress) {
@@ -31,7 +37,7 @@ function start(): Worker {
     pending.delete(m.id);
     if (pending.size === 0) w.unref();
     if (m.bytes) job.resolve(new Uint8Array(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
-    else job.reject(new Error(m.error ?? 'the EPUB worker failed'));
+    else job.reject(workerError(m.error ?? 'the EPUB worker failed', m.name));
   });
   const fail = (error: Error): void => {
     for (const job of pending.values()) job.reject(error);

@@ -16,7 +16,7 @@ import { loadFontsOnce } from './fonts-memo.js';
 export interface EpubJob {
   id: number;
   tree: Root;
-  options: Pick<EpubOptions, 'popupLayers' | 'date' | 'collation'>;
+  options: Pick<EpubOptions, 'popupLayers' | 'date' | 'collation' | 'pageList'>;
   specs: FontSpec[];
   cacheDir?: string;
 }
@@ -43,7 +43,7 @@ parentPort?.on('message', (job: EpubJob) => {
       });
       parentPort?.postMessage({ id: job.id, bytes }, [bytes.buffer as ArrayBuffer]);
     } catch (error) {
-      parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
+      parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' });
     }
   })();
 });

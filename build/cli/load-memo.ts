@@ -8,14 +8,16 @@
  * again. (A one-shot `diaoban build` parses anew: ~0.3 s of its start.)
  *
  * The trees are the pure stages' own (parse/, transform/): the same
- * functions run, volume by volume, in the same order; only the charmap's
- * messages are made over the whole tree, as transformTree makes them.
+ * functions run, volume by volume, in transformTree's order. What is decided
+ * over the whole book is decided over the whole book: which commentators a
+ * 集注 names (from counts remembered per volume) and the charmap's messages.
  */
 import type { VFile } from 'vfile';
 import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Root, Volume } from '../tree/types.js';
-import { parseSource, type ParsedSource } from '../parse/index.js';
+import { parseEdition, parseSource, type ParsedSource, type ParseOptions } from '../parse/index.js';
 import { applyCharmap } from '../transform/charmap.js';
+import { addCounts, countCommentators, declareCommentators, decideCommentators, splitByDecision, type CommentatorCounts, type CommentatorSplit } from '../transform/commentators.js';
 import { applyCorrections, convertCorrectionsOld } from '../transform/corrections.js';
 import type { TransformOptions } from '../transform/index.js';
 import { classifyLayers } from '../transform/layers.js';
@@ -36,10 +38,21 @@ interface StoredMessage {
 }
 
 interface ParseEntry {
-  format: SourceFormat;
-  encoding: string;
-  volumes: Volume[];
+  source: Omit<ParsedSource, 'file'>;
   messages: StoredMessage[];
+}
+
+/** A volume with its layers told apart, and its commentator counts (the book's 集注 decision adds them up). */
+interface Classified {
+  volume: Volume;
+  key: string;
+  counts: CommentatorCounts;
+}
+
+/** A volume as transformTree leaves it (but the charmap), and what the 集注 split did in it. */
+interface Transformed {
+  volume: Volume;
+  split: CommentatorSplit | null;
 }
 
 function keep(file: VFile, from: number): StoredMessage[] {
@@ -62,36 +75,47 @@ export function loadMemo(cache: BuildCache): LoadMemo {
   return memo;
 }
 
+/** Entries kept per map: a session's edition, with room for a few versions of each volume. */
+const MAX_ENTRIES = 256;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= MAX_ENTRIES) map.clear();
+  map.set(key, value);
+  return value;
+}
+
 function createLoadMemo(): LoadMemo {
   const parsed = new Map<string, ParseEntry>();
-  const transformed = new Map<string, Volume>();
+  const classified = new Map<string, Classified>();
+  const transformed = new Map<string, Transformed>();
   /** Keys of a parsed volume, by the volume (parsed volumes are shared between loads, never changed). */
   const volumeKeys = new WeakMap<Volume, string>();
-  const parseKey = (config: EditionConfig, file: VFile, format?: SourceFormat): string =>
-    hashKey('parse', toolVersion(), file.path ?? '', file.value instanceof Uint8Array ? file.value : String(file.value ?? ''), config.meta.title, format ?? config.format ?? '');
+
+  const parseOne = (file: VFile, fallbackTitle: string, options: ParseOptions): ParsedSource => {
+    const bytes = file.value instanceof Uint8Array ? file.value : String(file.value ?? '');
+    const key = hashKey('parse', toolVersion(), file.path ?? '', bytes, fallbackTitle, JSON.stringify(options));
+    const known = parsed.get(key);
+    if (known) {
+      replay(file, known.messages);
+      return { file, ...known.source };
+    }
+    const before = file.messages.length;
+    const source = parseSource(file, fallbackTitle, options);
+    const { file: _file, ...rest } = source;
+    remember(parsed, key, { source: rest, messages: keep(file, before) });
+    return source;
+  };
 
   return {
     parseEdition(config, files, format) {
-      const sources = files.map((file): ParsedSource => {
-        const key = parseKey(config, file, format);
-        const known = parsed.get(key);
-        if (known) {
-          replay(file, known.messages);
-          return { file, format: known.format, encoding: known.encoding, volumes: known.volumes };
-        }
-        const before = file.messages.length;
-        const source = parseSource(file, config.meta.title, format ?? config.format);
-        const entry: ParseEntry = { format: source.format, encoding: source.encoding, volumes: source.volumes, messages: keep(file, before) };
-        parsed.set(key, entry);
-        return source;
-      });
-      return { tree: { type: 'root', edition: config.meta, children: sources.flatMap((s) => s.volumes) }, sources };
+      return parseEdition(config, files, format, parseOne);
     },
 
     transformTree(parsedTree, config, options) {
       const from = config.meta.sourceScript ?? config.meta.script;
       const to = config.meta.script;
-      const tree: Root = { ...parsedTree, children: [...parsedTree.children] };
+      const tree: Root = { ...parsedTree, children: [...parsedTree.children], layers: parsedTree.layers ? [...parsedTree.layers] : undefined };
+      if (!tree.layers) delete tree.layers;
       // Volumes are copied before a correction changes them; the others stay shared.
       const owned = new Set<number>();
       const own = (i: number): boolean => {
@@ -100,27 +124,39 @@ function createLoadMemo(): LoadMemo {
         owned.add(i);
         return true;
       };
-      if (options.corrections) applyCorrections(tree, options.corrections, { from, to }, own);
-      const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(parsedTree.layers ?? []));
-      tree.children = tree.children.map((volume, i) => {
+      if (options.corrections) applyCorrections(tree, options.corrections, { from, to, choices: config.conversion }, own);
+      const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), JSON.stringify(parsedTree.layers ?? []));
+      // 1. Layers told apart, a volume at a time.
+      const stage1 = tree.children.map((volume, i): Classified => {
         let id = owned.has(i) ? undefined : volumeKeys.get(volume);
         if (!id) {
           id = hashKey(JSON.stringify(volume));
           if (!owned.has(i)) volumeKeys.set(volume, id);
         }
         const key = hashKey(salt, id);
+        const known = classified.get(key);
+        if (known) return known;
+        const one: Root = { ...tree, children: [owned.has(i) ? volume : structuredClone(volume)] };
+        classifyLayers(one, config.layerRules);
+        return remember(classified, key, { volume: one.children[0], key, counts: countCommentators(one.children[0]) });
+      });
+      // 2. The 集注 decision over the whole book, then each volume split by it and converted.
+      const decision = decideCommentators(addCounts(stage1.map((c) => c.counts)));
+      const stage2 = stage1.map((c): Transformed => {
+        const key = hashKey(c.key, JSON.stringify(decision));
         const known = transformed.get(key);
         if (known) return known;
-        const mine = owned.has(i) ? volume : structuredClone(volume);
-        const one: Root = { ...tree, children: [mine] };
-        classifyLayers(one, config.layerRules);
-        convertCorrectionsOld(convertScript(one, from, to), from, to);
-        transformed.set(key, one.children[0]);
-        return one.children[0];
+        // The classified volume stays as it is (another decision may come): split and conversion work on a copy.
+        const one: Root = { ...tree, children: [structuredClone(c.volume)] };
+        const split = decision ? splitByDecision(one, decision) : null;
+        convertCorrectionsOld(convertScript(one, from, to, config.conversion), from, to, config.conversion);
+        return remember(transformed, key, { volume: one.children[0], split });
       });
-      // The charmap's messages count over the whole book (as in transformTree); it reads glyphs only, which script conversion leaves alone.
-      applyCharmap(tree, config.charmap, reporterFor(options.files ?? []));
-      for (const map of [parsed, transformed] as const) if (map.size > 256) map.clear();
+      tree.children = stage2.map((t) => t.volume);
+      const report = reporterFor(options.files ?? []);
+      // The charmap's messages count over the whole book (as in transformTree); it reads glyphs only, which the split and the conversion leave alone.
+      applyCharmap(tree, config.charmap, report);
+      if (decision) declareCommentators(tree, stage2.map((t) => t.split ?? { counts: [] }), decision, report);
       return tree;
     },
   };

@@ -9,6 +9,9 @@ import type { VFileMessage } from 'vfile-message';
 import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
+import type { EditionPath } from '../parse/edition.js';
+import { fontEntryFile } from '../fonts/index.js';
+import { createSandbox, problemReason, problemRule, resolveEditionPath, resolveInSandbox, systemFontDirs, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
 import type { LoadMemo } from './load-memo.js';
@@ -29,84 +32,133 @@ export interface LoadOptions {
   format?: SourceFormat;
   /** Skip the transform stage (script conversion …). */
   raw?: boolean;
+  /** Folders outside the edition that its files may come from (--allow-read; the person running the build decides, never the edition). */
+  allowRead?: readonly string[];
   /** Parse and transform remembered between loads of the same edition (load-memo.ts: rebuilds, watch). */
   memo?: LoadMemo;
 }
 
-/** Reads a file as a VFile with its path relative to `base` (as messages show it). */
-async function readVFile(file: string, base: string, asText: boolean): Promise<VFile> {
+/** Reads a file as a VFile with `shown` as its path (relative to the working folder, as messages show it). */
+async function readVFile(file: string, shown: string, asText: boolean): Promise<VFile> {
   const bytes = await readFile(file);
-  return new VFile({ path: path.relative(base, file) || path.basename(file), value: asText ? bytes.toString('utf8') : new Uint8Array(bytes) });
+  return new VFile({ path: shown, value: asText ? bytes.toString('utf8') : new Uint8Array(bytes) });
 }
 
-function missingFile(base: string, name: string, what: string): VFile {
-  const file = new VFile({ path: path.relative(process.cwd(), path.join(base, name)) });
-  const message = file.message(`${what} ${name} does not exist; check the name in edition.yaml`, { ruleId: 'file-missing', source: 'diaoban' });
+/** How messages name a file of the edition folder: relative to the working folder. */
+function shownPath(dir: string, name: string): string {
+  return path.relative(process.cwd(), path.resolve(dir, name)) || name;
+}
+
+function unreadable(name: string, error: unknown): string {
+  return `"${name}" could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check that you may read it`;
+}
+
+function fatal(file: VFile, reason: string, ruleId: string): VFile {
+  const message = file.message(reason, { ruleId, source: 'diaoban' });
   message.fatal = true;
   return file;
 }
 
 const EMPTY_ROOT = (config: EditionConfig): Root => ({ type: 'root', edition: config.meta, children: [] });
 
+/**
+ * The files edition.yaml names, each checked against the sandbox (messages
+ * at its place in edition.yaml) and read; a font entry is rewritten to the
+ * file it resolves to, or left out.
+ */
+async function readNamedFiles(
+  dir: string,
+  sandbox: Sandbox,
+  yamlFile: VFile,
+  config: EditionConfig,
+  paths: readonly EditionPath[],
+): Promise<{ sources: VFile[]; charmap?: VFile; corrections?: VFile }> {
+  const read = async (ref: EditionPath, asText: boolean): Promise<VFile | undefined> => {
+    const real = await resolveEditionPath(sandbox, ref, yamlFile);
+    if (!real) return undefined;
+    try {
+      return await readVFile(real, shownPath(dir, ref.name), asText);
+    } catch (error) {
+      const message = yamlFile.message(unreadable(ref.name, error), { place: ref.place, ruleId: 'file-unreadable', source: 'diaoban' });
+      message.fatal = true;
+      return undefined;
+    }
+  };
+  const sources: VFile[] = [];
+  let charmap: VFile | undefined;
+  let corrections: VFile | undefined;
+  const fonts: Array<string | null> = [];
+  const fontRoots = systemFontDirs();
+  for (const ref of paths) {
+    if (ref.key === 'sources') {
+      const file = await read(ref, false);
+      if (file) sources.push(file);
+    } else if (ref.key === 'charmap') charmap = await read(ref, true);
+    else if (ref.key === 'corrections') corrections = await read(ref, true);
+    else if (ref.key === 'fonts.main') fonts.push(await resolveEditionPath(sandbox, ref, yamlFile, fontRoots));
+  }
+  // fonts.main in order: each file entry (one EditionPath each, in the same order) becomes its resolved file.
+  let next = 0;
+  config.fonts.main = config.fonts.main?.flatMap((entry) => {
+    const font = fontEntryFile(entry);
+    if (!font) return [entry];
+    const real = fonts[next++];
+    return real ? [font.face ? `${real}#${font.face}` : real] : [];
+  });
+  return { sources, charmap, corrections };
+}
+
 export async function loadEdition(target: string, options: LoadOptions = {}): Promise<LoadedEdition> {
   const info = await stat(target);
-  const cwd = process.cwd();
   const files: VFile[] = [];
+  const id = info.isDirectory() ? path.basename(path.resolve(target)) : path.basename(target).replace(/\.[^.]+$/, '');
+  const fallback = defaultEdition(id, []);
+  const unusable = (): LoadedEdition => ({ config: null, tree: EMPTY_ROOT(fallback), parsed: EMPTY_ROOT(fallback), sources: [], files, messages: files.flatMap((f) => f.messages) });
   let config: EditionConfig | null;
-  let sourceFiles: VFile[] = [];
+  let sourceFiles: VFile[];
+  let corrections = undefined;
   if (info.isDirectory()) {
-    const id = path.basename(path.resolve(target));
-    const yamlPath = path.join(target, 'edition.yaml');
+    const sandbox = await createSandbox(target, options.allowRead);
+    const yamlShown = shownPath(target, 'edition.yaml');
+    const yamlPath = await resolveInSandbox(sandbox, 'edition.yaml');
+    if (!yamlPath.ok) {
+      const reason =
+        yamlPath.problem === 'missing'
+          ? `${target} has no edition.yaml; an edition folder needs one (title, author and the sources to read: see manuscript/README.md), or name a source file to read it alone`
+          : problemReason(yamlPath, 'the edition file', 'edition.yaml', sandbox);
+      files.push(fatal(new VFile({ path: yamlShown }), reason, problemRule(yamlPath.problem)));
+      return unusable();
+    }
     let yamlFile: VFile;
     try {
-      yamlFile = await readVFile(yamlPath, cwd, true);
-    } catch {
-      yamlFile = missingFile(target, 'edition.yaml', 'the edition file');
-      files.push(yamlFile);
-      const fallback = defaultEdition(id, []);
-      return { config: null, tree: EMPTY_ROOT(fallback), parsed: EMPTY_ROOT(fallback), sources: [], files, messages: yamlFile.messages };
+      yamlFile = await readVFile(yamlPath.path, yamlShown, true);
+    } catch (error) {
+      files.push(fatal(new VFile({ path: yamlShown }), unreadable('edition.yaml', error), 'file-unreadable'));
+      return unusable();
     }
     files.push(yamlFile);
     const result = parseEditionYaml(yamlFile, id);
     config = result.config;
-    if (config && result.charmapFile) {
-      try {
-        const charmapFile = await readVFile(path.join(target, result.charmapFile), cwd, true);
-        files.push(charmapFile);
-        config.charmap = parseCharmap(charmapFile);
-      } catch {
-        files.push(missingFile(target, result.charmapFile, 'the charmap file'));
-      }
+    if (!config) return unusable();
+    const named = await readNamedFiles(target, sandbox, yamlFile, config, result.paths);
+    sourceFiles = named.sources;
+    if (named.charmap) {
+      files.push(named.charmap);
+      config.charmap = parseCharmap(named.charmap);
     }
-    if (config) {
-      for (const name of config.sources) {
-        try {
-          sourceFiles.push(await readVFile(path.join(target, name), cwd, false));
-        } catch {
-          files.push(missingFile(target, name, 'the source file'));
-        }
-      }
+    if (named.corrections) {
+      files.push(named.corrections);
+      corrections = parseCorrections(named.corrections);
     }
   } else {
-    config = defaultEdition(path.basename(target).replace(/\.[^.]+$/, ''), [path.basename(target)]);
-    sourceFiles = [await readVFile(target, cwd, false)];
-  }
-  if (!config) {
-    const fallback = defaultEdition(path.basename(path.resolve(target)), []);
-    return { config: null, tree: EMPTY_ROOT(fallback), parsed: EMPTY_ROOT(fallback), sources: [], files, messages: files.flatMap((f) => f.messages) };
+    // A lone file: the person named it; there is no edition to keep inside.
+    config = defaultEdition(id, [path.basename(target)]);
+    // It takes its title from its text or metadata (parseEdition), never from its name.
+    config.meta.title = '';
+    sourceFiles = [await readVFile(target, path.relative(process.cwd(), target) || path.basename(target), false)];
   }
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
-  let corrections = undefined;
-  if (config.corrections && info.isDirectory()) {
-    try {
-      const correctionsFile = await readVFile(path.join(target, config.corrections), cwd, true);
-      files.push(correctionsFile);
-      corrections = parseCorrections(correctionsFile);
-    } catch {
-      files.push(missingFile(target, config.corrections, 'the corrections file'));
-    }
-  }
   const tree = options.raw ? parsed : (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
   return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages) };
 }

@@ -10,14 +10,18 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VFileMessage } from 'vfile-message';
 import type { SourceFormat } from '../tree/edition.js';
 import { toMarkdown } from '../tree/to-markdown.js';
+import { FORMAT_NAMES } from '../parse/formats.js';
 import { formatLayout, layoutBook, pageSpecFor, parsePageList } from '../layout/index.js';
 import { loadEdition, type LoadedEdition } from './load.js';
-import { countBySeverity, formatMessage, sortMessages } from './report.js';
+import { countBySeverity, foldMessages, formatFolded, formatMessage, sortMessages } from './report.js';
+import { initEdition } from './init.js';
+import { scriptReport } from '../transform/script.js';
 import type { BuildTargets } from './build.js';
 import { writeFileAtomic } from './write.js';
 import { reportUncovered } from '../transform/coverage.js';
 import { reporterFor } from '../transform/report.js';
 import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
+import { installSignalCleanup } from './cleanup.js';
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
@@ -31,10 +35,12 @@ async function fontCoverage(main: readonly string[] | undefined): Promise<(codeP
   }
 }
 
-const FORMATS: SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
+const FORMATS: SourceFormat[] = [...FORMAT_NAMES];
 
 /** A mistake of the user's: printed as a message, never as a stack trace. */
 export class UserError extends Error {}
+
+export const INTERNAL_ADVICE = 'This is a bug in diaoban, not in your manuscript; please report it with the command you ran (DIAOBAN_DEBUG=1 prints the details).';
 
 function formatOption() {
   return new Option('--format <format>', 'importer to use instead of detecting it').choices(FORMATS);
@@ -48,16 +54,47 @@ async function ensureExists(target: string): Promise<void> {
   }
 }
 
-function printMessages(messages: readonly VFileMessage[], options: { quiet?: boolean } = {}): void {
-  for (const m of sortMessages(messages)) {
-    if (options.quiet && m.fatal === undefined) continue;
-    process.stderr.write(formatMessage(m) + '\n');
+function printMessages(messages: readonly VFileMessage[], options: { quiet?: boolean; verbose?: boolean } = {}): void {
+  const shown = messages.filter((m) => !(options.quiet && m.fatal === undefined));
+  if (options.verbose) for (const m of sortMessages(shown)) process.stderr.write(formatMessage(m) + '\n');
+  else for (const group of foldMessages(shown)) process.stderr.write(formatFolded(group) + '\n');
+}
+
+/** An edition folder, a source file, or the name of an edition in manuscript/. */
+function editionTarget(target: string): string {
+  if (existsSync(target)) return target;
+  const named = path.join('manuscript', target);
+  return existsSync(path.join(named, 'edition.yaml')) ? named : target;
+}
+
+/** `check --script`: one line a one-to-many character. */
+function printScriptReport(loaded: LoadedEdition): void {
+  const config = loaded.config!;
+  const from = config.meta.sourceScript ?? config.meta.script;
+  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion);
+  if (from === config.meta.script) {
+    process.stdout.write(`${config.meta.id}: no script conversion (the sources are ${from})\n`);
+    return;
+  }
+  const place = (p: { file: string; start: { line?: number; column?: number } }) => `${p.file}:${p.start.line}:${p.start.column}`;
+  for (const row of rows) {
+    const readings = row.readings.map((r) => `${r.reading} ×${r.count} (${r.how}) at ${r.places.map(place).join(', ')}${r.count > r.places.length ? ', …' : ''}`);
+    process.stdout.write(`${row.char} ×${row.count}: ${readings.join('; ')}\n`);
   }
 }
 
-async function load(target: string, format?: SourceFormat): Promise<LoadedEdition> {
+async function load(target: string, format?: SourceFormat, allowRead?: string[]): Promise<LoadedEdition> {
   await ensureExists(target);
-  return loadEdition(target, { format });
+  return loadEdition(target, { format, allowRead });
+}
+
+/** --allow-read DIR, repeatable: folders the person running diaoban lets an edition's files come from. */
+function allowReadOption() {
+  return new Option('--allow-read <dir>', 'let editions read files in this folder too (repeatable); an edition reads only its own folder otherwise')
+    .argParser((dir: string, previous: string[] = []) => {
+      if (!existsSync(dir)) throw new InvalidArgumentError(`${dir}: no such folder`);
+      return [...previous, dir];
+    });
 }
 
 /** Edition folders under manuscript/ (those with an edition.yaml). */
@@ -76,6 +113,11 @@ function pageRange(value: string): number[] {
   return pages;
 }
 
+function pagesOption(value: string): 'print' | 'source' {
+  if (value !== 'print' && value !== 'source') throw new InvalidArgumentError('give print or source');
+  return value;
+}
+
 export function program(): Command {
   const cli = new Command('diaoban')
     .description('Typesetting pipeline for classical Chinese books: vertical PDF with 雙行夾注, layered EPUB')
@@ -90,31 +132,40 @@ export function program(): Command {
     .option('--epub', 'build only EPUBs')
     .option('--out <dir>', 'output folder', 'dist')
     .option('--notes <mode>', 'EPUB notes: inline, popup (the layers edition.yaml names) or popup=shu,fuzhu')
+    .option('--pages <source>', "EPUB page list: print (the PDF's pages) or source (the source edition's, where recorded)", pagesOption, 'print')
     .option('-q, --quiet', 'print only warnings and errors')
-    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; quiet?: boolean }) => {
+    .option('--verbose', 'list every message, repeated ones too')
+    .addOption(allowReadOption())
+    .option('--chromium <path>', 'the Chromium (or Chrome) to print with (default: PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, chromium on PATH)')
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean; allowRead?: string[]; chromium?: string }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
-      const list = editions.length > 0 ? editions : await allEditions();
+      const list = editions.length > 0 ? editions.map(editionTarget) : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
       const { buildEdition } = await import('./build.js');
       const { lazyBrowser } = await import('./lazy-browser.js');
+      const { launchBrowser } = await import('./browser.js');
       for (const dir of list) await ensureExists(dir);
       let failed = 0;
+      let manuscriptErrors = 0;
+      let internal = 0;
       // Launched only when a volume must be printed: an edition that is up to date needs none.
-      const browser = lazyBrowser();
+      const browser = lazyBrowser(() => launchBrowser({ executablePath: opts.chromium }));
       try {
         for (const dir of list) {
-          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, progress: process.stderr.isTTY === true, browser: browser.get });
-          printMessages(result.messages, { quiet: opts.quiet });
+          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: process.stderr.isTTY === true, browser: browser.get, allowRead: opts.allowRead });
+          printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) process.stderr.write(line + '\n');
           if (!result.ok) failed++;
+          if (result.internal) internal++;
+          manuscriptErrors += countBySeverity(result.messages).error;
         }
       } finally {
         await browser.close();
       }
-      if (failed > 0) {
-        process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
-        process.exitCode = 1;
-      }
+      if (failed > 0) process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
+      if (internal > 0) process.stderr.write(`${INTERNAL_ADVICE}\n`);
+      // 2: our bug; 1: errors in a manuscript or an output not written (what was written is whole); 0: warnings at most.
+      process.exitCode = internal > 0 ? 2 : failed > 0 || manuscriptErrors > 0 ? 1 : 0;
     });
 
   cli
@@ -123,9 +174,10 @@ export function program(): Command {
     .argument('<target>', 'edition folder or source file')
     .addOption(formatOption())
     .option('--raw', 'the tree as parsed, before script conversion and layers')
-    .action(async (target: string, opts: { format?: SourceFormat; raw?: boolean }) => {
+    .addOption(allowReadOption())
+    .action(async (target: string, opts: { format?: SourceFormat; raw?: boolean; allowRead?: string[] }) => {
       await ensureExists(target);
-      const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw });
+      const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw, allowRead: opts.allowRead });
       printMessages(loaded.messages, { quiet: true });
       process.stdout.write(JSON.stringify(opts.raw ? loaded.parsed : loaded.tree, null, 1) + '\n');
     });
@@ -137,13 +189,17 @@ export function program(): Command {
     .addOption(formatOption())
     .option('-q, --quiet', 'leave out info messages')
     .option('--no-fonts', 'do not check that the fonts draw every character')
+    .option('--verbose', 'list every message, repeated ones too')
+    .option('--script', 'list each one-to-many character of the script conversion: its readings, counts, how each was chosen and where')
     .option('--corrections', 'list each correction with where it stands after layout (leaf, side, line, PDF page)')
-    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; corrections?: boolean }) => {
+    .addOption(allowReadOption())
+    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; verbose?: boolean; script?: boolean; corrections?: boolean; allowRead?: string[] }) => {
       let errors = 0;
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
-      for (const target of targets) {
-        const loaded = await load(target, opts.format);
+      for (const target of targets.map(editionTarget)) {
+        const loaded = await load(target, opts.format, opts.allowRead);
+        if (opts.script && loaded.config) printScriptReport(loaded);
         if (opts.fonts) {
           const main = loaded.config?.fonts.main;
           const key = JSON.stringify(main ?? []);
@@ -151,7 +207,7 @@ export function program(): Command {
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
         }
         const messages = loaded.files.flatMap((f) => f.messages);
-        printMessages(messages, { quiet: opts.quiet });
+        printMessages(messages, { quiet: opts.quiet, verbose: opts.verbose });
         errors += countBySeverity(messages).error;
         if (opts.corrections && loaded.config) {
           const { listCorrections } = await import('./corrections-list.js');
@@ -169,8 +225,9 @@ export function program(): Command {
     .option('--json', 'print the layout as JSON')
     .option('--pages <list>', 'pages to print: 1-4 or 1,3,5', pageRange)
     .option('--template <name>', 'grid template (siku, modern) instead of the edition\'s')
-    .action(async (target: string, opts: { format?: SourceFormat; json?: boolean; pages?: number[]; template?: string }) => {
-      const loaded = await load(target, opts.format);
+    .addOption(allowReadOption())
+    .action(async (target: string, opts: { format?: SourceFormat; json?: boolean; pages?: number[]; template?: string; allowRead?: string[] }) => {
+      const loaded = await load(target, opts.format, opts.allowRead);
       printMessages(loaded.messages, { quiet: true });
       const config = loaded.config;
       if (!config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
@@ -189,10 +246,15 @@ export function program(): Command {
       return n;
     }, 0)
     .option('--out <dir>', 'output folder', 'dist')
-    .action(async (dir: string, opts: { port: number; out: string }) => {
+    .addOption(allowReadOption())
+    .option('--chromium <path>', 'the Chromium (or Chrome) to print with (default: PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, chromium on PATH)')
+    .action(async (dir: string, opts: { port: number; out: string; allowRead?: string[]; chromium?: string }) => {
       await ensureExists(dir);
       const { watchEdition } = await import('./watch.js');
-      const session = await watchEdition(dir, { port: opts.port, out: opts.out });
+      const { lazyBrowser } = await import('./lazy-browser.js');
+      const { launchBrowser } = await import('./browser.js');
+      const browser = lazyBrowser(() => launchBrowser({ executablePath: opts.chromium }));
+      const session = await watchEdition(dir, { port: opts.port, out: opts.out, browser, allowRead: opts.allowRead });
       await new Promise<void>((done) => {
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());
       });
@@ -222,6 +284,21 @@ export function program(): Command {
     });
 
   cli
+    .command('init')
+    .description('make an edition folder from a source file: the source and an edition.yaml filled in from what the text says')
+    .argument('<source>', 'source file (.txt, .md)')
+    .argument('[dir]', 'edition folder to create (default: manuscript/<name>)')
+    .action(async (source: string, dir: string | undefined) => {
+      await ensureExists(source);
+      try {
+        const made = await initEdition(source, dir);
+        process.stderr.write(`${made.dir}/edition.yaml: ${made.title}: ${made.summary}\nbuild it with: diaoban build ${made.dir}\n`);
+      } catch (error) {
+        throw new UserError((error as Error).message);
+      }
+    });
+
+  cli
     .command('import')
     .description('write a source in diaoban\'s Markdown manuscript convention')
     .argument('<file>', 'source file')
@@ -238,15 +315,17 @@ export function program(): Command {
   return cli;
 }
 
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], cli: Command = program()): Promise<void> {
+  // Chromium's process group and the temp files go on any exit, Ctrl-C included.
+  installSignalCleanup();
   try {
-    await program().parseAsync(argv);
+    await cli.parseAsync(argv);
   } catch (error) {
     if (error instanceof UserError || (error instanceof Error && error.name === 'BrowserError')) {
       process.stderr.write(`diaoban: ${error.message}\n`);
     } else {
       const err = error as Error;
-      process.stderr.write(`diaoban: internal error: ${err.message}\nThis is a bug in diaoban, not in your manuscript; please report it with the command you ran.\n`);
+      process.stderr.write(`diaoban: internal error: ${err.message}\n${INTERNAL_ADVICE}\n`);
       if (process.env.DIAOBAN_DEBUG) process.stderr.write(`${err.stack ?? ''}\n`);
     }
     process.exitCode = 2;

@@ -3,17 +3,19 @@
  *
  * Reads the template and styles, renders the HTML of each browser run (a
  * volume, or a part of a long one: volumes are independent, their folios
- * restart), prints the runs in Debian's Chromium on two tabs, keeps each
- * run's PDF in the build cache under a hash of everything it depends on (its
- * HTML, which names its font files by their content, the browser and the
- * tool), then assembles the book with pdf-lib and writes a temp file renamed
- * over the output, so an old PDF is never replaced by a half-written one.
- * A rebuild prints only the runs whose HTML changed.
+ * restart), has Paged.js paginate each run in Debian's Chromium on two tabs
+ * (the page model: @page size and margins, named pages, margin boxes,
+ * bleed, crop marks) and prints it, keeps each run's PDF in the build cache
+ * under a hash of everything it depends on (its pages, the render options,
+ * its font files by their content, the browser and the tool), then
+ * assembles the book and writes a temp file renamed over the output, so an
+ * old PDF is never replaced by a half-written one. A rebuild paginates and
+ * prints only the runs that changed.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
@@ -21,22 +23,28 @@ import { coverage, editionFonts, uncovered, type LoadedFont } from '../fonts/ind
 import { fileStamp, loadFontsOnce } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
+  PAGINATE_SCRIPT,
   computeGeometry,
   fontSourcesWithOverrides,
+  markInk,
   lengthToMm,
   outlineEntries,
   parseTemplateDefinition,
   planPages,
-  printedChars,
-  renderHtml,
+  renderShell,
+  runBody,
+  runCss,
+  withPunctuation,
   type FontSource,
   type PlannedPage,
   type RenderOptions,
+  type RunParts,
   type Template,
 } from '../render/pdf/index.js';
 import { assemblePdf } from '../render/pdf/assemble.js';
 import type { EditionConfig } from '../tree/edition.js';
-import { BrowserError, CHROMIUM_PATH, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
+import { BrowserError, CHROMIUM_PATH, findChromium, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
+import { makeTempDir, removeTemp } from './cleanup.js';
 import { hashKey, toolVersion, type BuildCache } from './cache.js';
 import { FONT_CACHE, printFontSources, printFontSourcesFor } from './print-fonts.js';
 import { phase } from './timing.js';
@@ -46,6 +54,37 @@ import { writeFileAtomic } from './write.js';
 export { printFontSources, FONT_CACHE };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+
+/** Where paged.js's browser build is. */
+export function pagedScriptPath(): string {
+  // The package's exports hide dist/; its require entry is lib/index.cjs beside it.
+  return join(dirname(require.resolve('pagedjs')), '..', 'dist', 'paged.js');
+}
+
+let pagedSource: Promise<string> | undefined;
+
+/**
+ * Runs paged.js in the tab as a script carrying the run's nonce, the only
+ * kind the page's Content-Security-Policy lets run (puppeteer's addScriptTag
+ * cannot set one).
+ */
+async function loadPaged(tab: BrowserPage, nonce: string): Promise<void> {
+  pagedSource ??= readFile(pagedScriptPath(), 'utf8');
+  const source = await pagedSource;
+  const loaded = await tab.evaluate(
+    (text: string, n: string) => {
+      const script = document.createElement('script');
+      script.nonce = n;
+      script.text = text;
+      document.head.append(script);
+      return typeof (window as unknown as { Paged?: unknown }).Paged === 'object';
+    },
+    source,
+    nonce,
+  );
+  if (!loaded) throw new PdfError("paged.js did not load in Chromium (blocked by the page's Content-Security-Policy?)");
+}
 
 /** A failure of the PDF build that the user can act on. */
 export class PdfError extends Error {
@@ -60,6 +99,8 @@ export interface WritePdfOptions {
   onVolume?: (done: number, total: number, title: string) => void;
   /** A browser to use (tests, several editions in one build, watch); launched and closed here otherwise. */
   browser?: BrowserSource;
+  /** The Chromium binary (`--chromium`), for the printer's identity in cache keys and when launched here. */
+  chromium?: string;
   /** Browser tabs working at once (default 2: the machine has two cores). */
   concurrency?: number;
   /** Repository root holding templates/ and styles/ (default: this checkout). */
@@ -173,6 +214,7 @@ async function computeRenderOptions(
     covers,
     bleed: config.page.bleed,
     marks: config.page.marks,
+    ink: markInk(fonts.map((f) => f.bytes)),
   };
   return { options, fonts };
 }
@@ -205,6 +247,9 @@ export function runsOf(planned: readonly PlannedPage[], maxPages = Number(proces
 /** Tabs kept open between runs and builds, per browser: opening one costs ~120 ms (a target, request interception). */
 const idleTabs = new WeakMap<OfflineBrowser, BrowserPage[]>();
 
+/** The page each tab may load now: a tab navigates to its build's shell document (and to about:blank when idle), nowhere else. */
+const tabTargets = new WeakMap<BrowserPage, { url: string }>();
+
 /** Tabs being blanked after a build (not waited for by the build that used them). */
 const blanking = new WeakMap<OfflineBrowser, Promise<void>>();
 
@@ -213,7 +258,10 @@ async function takeTab(browser: OfflineBrowser): Promise<BrowserPage> {
   const idle = idleTabs.get(browser) ?? [];
   idleTabs.set(browser, idle);
   for (let tab = idle.pop(); tab; tab = idle.pop()) if (!tab.isClosed()) return tab;
-  return browser.newPage();
+  const target = { url: 'about:blank' };
+  const tab = await browser.newPage({ navigate: (url) => url === target.url || url === 'about:blank' });
+  tabTargets.set(tab, target);
+  return tab;
 }
 
 async function returnTab(browser: OfflineBrowser, tab: BrowserPage, keep: number): Promise<void> {
@@ -227,24 +275,70 @@ async function blankIdleTabs(browser: OfflineBrowser): Promise<void> {
   await Promise.all((idleTabs.get(browser) ?? []).map((tab) => tab.goto('about:blank').catch(() => undefined)));
 }
 
-async function printRun(tab: BrowserPage, htmlPath: string): Promise<Uint8Array> {
-  await phase('pdf run load', () => tab.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load', timeout: 0 }));
-  await phase('pdf run fonts', () => tab.evaluate('document.fonts.ready.then(() => true)'));
-  // Untagged: a structure element per character would make the file ten times larger and slow.
-  return phase('pdf run print', () => tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0, tagged: false, outline: false }));
+/** A tab made ready for a build's runs: its shell document loaded (the build's policy and nonce), Paged.js in it. */
+async function prepareTab(tab: BrowserPage, shellPath: string, nonce: string): Promise<void> {
+  const url = pathToFileURL(shellPath).href;
+  const target = tabTargets.get(tab);
+  if (target) target.url = url;
+  await phase('pdf tab load', () => tab.goto(url, { waitUntil: 'load', timeout: 0 }));
+  await phase('pdf tab paged.js', () => loadPaged(tab, nonce));
 }
 
-/** What the printed bytes of a run depend on besides its HTML: the browser binary and this tool. */
-function printerIdentity(): string {
-  const binary = existsSync('/usr/lib/chromium/chromium') ? '/usr/lib/chromium/chromium' : CHROMIUM_PATH;
-  let stamp = '';
+/**
+ * Puts a run into the tab's shell: what the run before left (its style,
+ * Paged.js's styles, its pages) goes, the run's style and body come. A run
+ * prints the same bytes whatever the tab printed before (the rebuild tests
+ * compare builds whose runs went to other tabs in another order).
+ */
+async function putRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body'>): Promise<void> {
+  await tab.evaluate(
+    (css: string, bodyClass: string, body: string) => {
+      for (const old of document.head.querySelectorAll('style, link')) old.remove();
+      const style = document.createElement('style');
+      style.textContent = css;
+      document.head.append(style);
+      const fresh = document.createElement('body');
+      fresh.className = bodyClass;
+      // Inert: a <template> and a JSON island (no script runs from innerHTML).
+      fresh.innerHTML = body;
+      document.body.replaceWith(fresh);
+    },
+    run.css,
+    run.bodyClass,
+    run.body,
+  );
+}
+
+async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body'>, expected: number): Promise<Uint8Array> {
+  await phase('pdf run put', () => putRun(tab, run));
+  const made = (await phase('pdf run paginate', () => tab.evaluate(PAGINATE_SCRIPT))) as number;
+  if (made !== expected) {
+    throw new PdfError(`Paged.js made ${made} pages of ${expected} laid-out pages: a page block overflowed its page area (check the template's margins and page.size)`);
+  }
+  // Untagged: a structure element per character would make the file ten times larger and slow.
+  // PAGINATE_SCRIPT waited for the fonts.
+  return phase('pdf run print', () => tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0, tagged: false, outline: false, waitForFonts: false }));
+}
+
+/** What the printed bytes of a run depend on besides its HTML: the browser binary (the one `--chromium` names, or found) and this tool. */
+function printerIdentity(chromium: string | undefined): string {
+  let binaries: string[] = [];
   try {
-    const s = statSync(binary);
-    stamp = `${s.size}:${s.mtimeMs}`;
+    const found = findChromium(chromium);
+    // Debian's /usr/bin/chromium is a wrapper script of the binary in /usr/lib/chromium.
+    binaries = [realpathSync(found), ...(found === CHROMIUM_PATH && existsSync('/usr/lib/chromium/chromium') ? ['/usr/lib/chromium/chromium'] : [])];
   } catch {
     // no browser: printing will say so
   }
-  return `${binary}:${stamp}:${toolVersion()}`;
+  const stamps = binaries.map((binary) => {
+    try {
+      const s = statSync(binary);
+      return `${binary}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return `${binary}:missing`;
+    }
+  });
+  return `${stamps.join('|')}:${toolVersion()}`;
 }
 
 /**
@@ -277,121 +371,201 @@ interface RunJob {
 /**
  * A run's characters (what its fonts must draw, what its ToUnicode maps may
  * name), remembered by the run's content: working them out means rendering
- * every page's HTML, which a rebuild need not do for volumes that did not change.
+ * every page's HTML, which a rebuild need not do for volumes that did not
+ * change (a run that is printed renders it once for both: `render`).
  */
 const runCharacters = new WeakMap<BuildCache, Map<string, Set<string>>>();
 
-async function charactersOf(runKey: string, run: PlannedPage[], options: RenderOptions, cache: BuildCache | undefined): Promise<Set<string>> {
-  if (!cache) return printedChars(run, options);
+async function charactersOf(runKey: string, render: () => Set<string>, cache: BuildCache | undefined): Promise<Set<string>> {
+  if (!cache) return render();
   let memory = runCharacters.get(cache);
   if (!memory) runCharacters.set(cache, (memory = new Map()));
   const known = memory.get(runKey) ?? (await cache.getJson<string[]>('run-chars', runKey))?.reduce((s, c) => s.add(c), new Set<string>());
-  const chars = known ?? printedChars(run, options);
+  const chars = known ?? render();
   if (!known) await cache.putJson('run-chars', runKey, [...chars]);
   if (memory.size > 4096) memory.clear();
   memory.set(runKey, chars);
   return chars;
 }
 
+/**
+ * The browser side of a build: a secret nonce for it (an edition's text
+ * cannot carry a script that runs: the page's CSP lets only scripts with it
+ * run), the shell document its tabs load once, and the tabs, each with the
+ * shell and Paged.js loaded.
+ */
+interface Printer {
+  chromium: OfflineBrowser;
+  /** Launched for this build (closed after it). */
+  own: boolean;
+  tabs: Array<Promise<BrowserPage>>;
+}
+
+/**
+ * Opens the browser side of a build (the browser given, or launched, and
+ * `count` tabs made ready), in `work`. Tabs are reused between builds (each
+ * keeps its print compositor, ~100 MB) and between runs (the shell and
+ * Paged.js stay loaded).
+ */
+async function openPrinter(options: WritePdfOptions, meta: RenderOptions['meta'], work: string, count: number): Promise<Printer> {
+  const own = options.browser === undefined;
+  const nonce = randomBytes(18).toString('base64');
+  const shell = join(work, 'shell.html');
+  await writeFile(shell, renderShell({ meta, nonce }));
+  const chromium = typeof options.browser === 'function' ? await options.browser() : (options.browser ?? (await launchBrowser({ executablePath: options.chromium })));
+  const tabs = Array.from({ length: count }, async () => {
+    const tab = await takeTab(chromium);
+    try {
+      await withBrowserDeadline('loading the page and Paged.js', 120_000, () => prepareTab(tab, shell, nonce), () => chromium.browser.connected);
+    } catch (error) {
+      await tab.close().catch(() => undefined);
+      throw error;
+    }
+    return tab;
+  });
+  for (const tab of tabs) tab.catch(() => undefined);
+  return { chromium, own, tabs };
+}
+
+/** Tabs back to the idle pool (blanked after the build, unwaited) or closed; the browser closed if the build launched it. */
+async function closePrinter(printer: Printer): Promise<void> {
+  const tabs = await Promise.all(printer.tabs.map((t) => t.catch(() => undefined)));
+  for (const tab of tabs) {
+    if (!tab) continue;
+    if (printer.own || tab.isClosed()) await tab.close().catch(() => undefined);
+    else await returnTab(printer.chromium, tab, tabs.length);
+  }
+  if (printer.own) await printer.chromium.close();
+  // Nobody waits for it but the next build's first tab.
+  else blanking.set(printer.chromium, blankIdleTabs(printer.chromium));
+}
+
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256'>> {
-  const { options: renderOptions, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
+  const { options: given, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
+  const renderOptions = withPunctuation(layout, given);
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.maxRunPages);
   const fontCache = options.fontCache ?? FONT_CACHE;
-  const identity = printerIdentity();
-  // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files).
-  const { fonts: _sources, covers: _covers, ...rest } = renderOptions;
+  const identity = printerIdentity(options.chromium);
+  // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files;
+  // the nonce, new each build, is not printed).
+  const { fonts: _sources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
   const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
   const numbered = renderOptions.template.definition.correctionMark === 'number';
   const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, ...run.map((p) => pageKey(p, numbered)))));
-  // Each run's characters, to subset the fonts for it and to repair its ToUnicode maps.
-  const runChars = await phase('pdf chars', () => Promise.all(runs.map((run, i) => charactersOf(runKeys[i], run, renderOptions, options.cache))));
-  // Fonts a run: a character new to the book changes the subsets of its run only, so only that run is printed again.
-  let sources: FontSource[][];
-  try {
-    sources = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache));
-  } catch (error) {
-    throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
-  }
-  const fontRoot = pathToFileURL(fontCache).pathname;
-  const jobs: RunJob[] = runs.map((run, i) => ({
-    run,
-    // Font files are named by their content: the key holds them without the folder they sit in.
-    key: hashKey('pdf-run', runKeys[i], JSON.stringify(sources[i]).split(fontRoot).join('')),
-    chars: runChars[i],
-    fonts: sources[i],
-  }));
 
-  const volumeTotal = layout.volumes.length;
-  const volumesDone = new Set<number>();
-  const report = (run: PlannedPage[]): void => {
-    const last = run[run.length - 1];
-    const next = planned[planned.indexOf(last) + 1];
-    // A volume is done when its last run is.
-    if (!next || next.volume !== last.volume) {
-      volumesDone.add(last.volume);
-      options.onVolume?.(volumesDone.size, volumeTotal, last.volumeTitle);
-    }
-  };
+  // The browser side opens as soon as some run is known to need printing (a run whose characters must be worked
+  // out is new), so that Chromium, the tabs, their shell and Paged.js get ready while this thread works out
+  // characters and fonts.
+  const tabCount = Math.max(1, options.concurrency ?? Number(process.env.DIAOBAN_TABS ?? 2));
+  let work: string | undefined;
+  let printer: Promise<Printer> | undefined;
+  const printerOpen = (): Promise<Printer> =>
+    (printer ??= (async () => openPrinter(options, renderOptions.meta, (work = await makeTempDir('pdf')), tabCount))());
 
-  const parts: Uint8Array[] = new Array(jobs.length);
+  const parts: Uint8Array[] = [];
+  let jobs: RunJob[] = [];
+  let runChars: Array<Set<string>> = [];
   const todo: number[] = [];
-  await phase('pdf cached runs', async () => {
-    for (let i = 0; i < jobs.length; i++) {
-      const hit = await options.cache?.get('pdf-run', jobs[i].key);
-      if (hit) {
-        parts[i] = hit;
-        report(jobs[i].run);
-      } else todo.push(i);
-    }
-  });
-
-  if (todo.length > 0) await phase('pdf print', async () => {
-    const own = options.browser === undefined;
-    const browser = typeof options.browser === 'function' ? await options.browser() : (options.browser ?? (await launchBrowser()));
-    const work = await mkdtemp(join(tmpdir(), 'diaoban-pdf-'));
+  try {
+    // A run's body (its pages) does not depend on its fonts: rendered once, for its characters and for printing.
+    const bodies = new Map<number, Omit<RunParts, 'css'>>();
+    const bodyOf = (i: number): Omit<RunParts, 'css'> => {
+      let body = bodies.get(i);
+      if (!body) bodies.set(i, (body = runBody(renderOptions, runs[i])));
+      return body;
+    };
+    runChars = await phase('pdf chars', async () => {
+      const out: Array<Set<string>> = [];
+      for (let i = 0; i < runs.length; i++) {
+        out.push(
+          await charactersOf(
+            runKeys[i],
+            () => {
+              void printerOpen().catch(() => undefined);
+              return bodyOf(i).chars;
+            },
+            options.cache,
+          ),
+        );
+        // Between runs, the browser side's messages are answered (its tabs load meanwhile).
+        if (printer) await new Promise((r) => setImmediate(r));
+      }
+      return out;
+    });
+    // Fonts a run: a character new to the book changes the subsets of its run only, so only that run is printed again.
+    let sources: FontSource[][];
     try {
-      let next = 0;
-      const tabs = Math.max(1, Math.min(options.concurrency ?? Number(process.env.DIAOBAN_TABS ?? 2), todo.length));
-      const worker = async (): Promise<void> => {
-        while (next < todo.length) {
-          const i = todo[next++];
-          const job = jobs[i];
-          const htmlPath = join(work, `run-${i}.html`);
-          await phase('pdf run html', () => writeFile(htmlPath, renderHtml(layout, { ...renderOptions, fonts: job.fonts }, job.run).html));
-          // Tabs are reused (each keeps its print compositor, ~100 MB): a run replaces the document of the one before.
-          const printed = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, async () => {
-            const tab = await takeTab(browser);
-            let whole = false;
-            try {
-              const bytes = await printRun(tab, htmlPath);
-              whole = true;
-              return bytes;
-            } finally {
-              if (whole && !own) await returnTab(browser, tab, tabs);
-              else await tab.close().catch(() => undefined);
-            }
-          }, () => browser.browser.connected);
-          await rm(htmlPath, { force: true });
-          parts[i] = printed;
-          await options.cache?.put('pdf-run', job.key, parts[i]);
-          killPoint('pdf-run-cached');
-          report(job.run);
-        }
-      };
-      await Promise.all(Array.from({ length: tabs }, worker));
-      // After the build's last page is printed: nobody waits for it but the next build's first tab.
-      if (!own) blanking.set(browser, blankIdleTabs(browser));
-    } finally {
-      if (own) await browser.close();
-      await rm(work, { recursive: true, force: true });
+      sources = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache));
+    } catch (error) {
+      throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
     }
-  });
+    const fontRoot = pathToFileURL(fontCache).pathname;
+    jobs = runs.map((run, i) => ({
+      run,
+      // Font files are named by their content: the key holds them without the folder they sit in.
+      key: hashKey('pdf-run', runKeys[i], JSON.stringify(sources[i]).split(fontRoot).join('')),
+      chars: runChars[i],
+      fonts: sources[i],
+    }));
+
+    const volumeTotal = layout.volumes.length;
+    const volumesDone = new Set<number>();
+    const report = (run: PlannedPage[]): void => {
+      const last = run[run.length - 1];
+      const next = planned[planned.indexOf(last) + 1];
+      // A volume is done when its last run is.
+      if (!next || next.volume !== last.volume) {
+        volumesDone.add(last.volume);
+        options.onVolume?.(volumesDone.size, volumeTotal, last.volumeTitle);
+      }
+    };
+
+    await phase('pdf cached runs', async () => {
+      for (let i = 0; i < jobs.length; i++) {
+        const hit = await options.cache?.get('pdf-run', jobs[i].key);
+        if (hit) {
+          parts[i] = hit;
+          bodies.delete(i);
+          report(jobs[i].run);
+        } else todo.push(i);
+      }
+    });
+
+    if (todo.length > 0) {
+      await phase('pdf print', async () => {
+        const { chromium, tabs } = await printerOpen();
+        let next = 0;
+        const worker = async (ready: Promise<BrowserPage>): Promise<void> => {
+          const tab = await ready;
+          while (next < todo.length) {
+            const i = todo[next++];
+            const job = jobs[i];
+            const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts })), ...bodyOf(i) };
+            bodies.delete(i);
+            parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length), () => chromium.browser.connected);
+            await options.cache?.put('pdf-run', job.key, parts[i]);
+            killPoint('pdf-run-cached');
+            report(job.run);
+          }
+        };
+        // As many tabs as there are runs to print.
+        await Promise.all(tabs.slice(0, todo.length).map(worker));
+      });
+    }
+  } finally {
+    try {
+      const opened = await printer?.catch(() => undefined);
+      if (opened) await closePrinter(opened);
+    } finally {
+      if (work) await removeTemp(work);
+    }
+  }
 
   const bytes = await phase('pdf assemble', () => assemblePdf(parts.map((part, i) => ({ bytes: part, chars: jobs[i].chars })), {
     info: {

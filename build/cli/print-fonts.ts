@@ -16,13 +16,14 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assignCharacters, defaultVerticalOrigin, editionFonts, fontChooser, hasCffOutlines, KEEP_FEATURES, subsetFace, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
 import type { FontSource } from '../render/pdf/index.js';
 import { hashKey } from './cache.js';
+import { makeTempDir, removeTemp, trackChild, untrackChild } from './cleanup.js';
+import { writeFileAtomic } from './write.js';
 import { fontDigest } from './fonts-memo.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -30,8 +31,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CFF2TTF = join(ROOT, 'scripts', 'cff2ttf.py');
 /** Debian's Python, where python3-fonttools is installed (not a pyenv/venv one found first on PATH). */
 const PYTHON = process.env.DIAOBAN_PYTHON ?? '/usr/bin/python3';
-/** Subsets by key: a rebuild of the same volume reuses them (same bytes, no conversion). */
-export const FONT_CACHE = join(ROOT, '.cache', 'fonts');
+/** Subsets by key: a rebuild of the same volume reuses them (same bytes, no conversion). DIAOBAN_FONT_CACHE puts it elsewhere. */
+export const FONT_CACHE = process.env.DIAOBAN_FONT_CACHE ? resolve(process.env.DIAOBAN_FONT_CACHE) : join(ROOT, '.cache', 'fonts');
 
 /** A failure of the font preparation that the user can act on. */
 export class FontPrepError extends Error {
@@ -55,8 +56,9 @@ function converterError(stderr: string, message: string): FontPrepError {
 /**
  * A converter process per glyph bank, kept while this process lives: its
  * start (Python, fontTools, the bank) costs more than converting a volume's
- * new glyphs. It reads jobs a line at a time and ends when our end of the
- * pipe closes, so it never outlives the build.
+ * new glyphs. It reads jobs a line at a time and exits the moment our end of
+ * the pipe closes (even in the middle of a job: a killed build leaves no
+ * converter behind); on a normal exit cleanup.ts kills it too.
  */
 interface Converter {
   child: ChildProcessWithoutNullStreams;
@@ -72,6 +74,7 @@ function converterFor(bank: string): Converter {
   if (known && known.child.exitCode === null && !known.child.killed) return known;
   const child = spawn(PYTHON, [CFF2TTF, '--serve', '--bank', bank], { stdio: ['pipe', 'pipe', 'pipe'] });
   const c: Converter = { child, queue: [], stdout: '', stderr: '' };
+  if (child.pid !== undefined) trackChild(child.pid);
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => {
@@ -87,7 +90,8 @@ function converterFor(bank: string): Converter {
   });
   child.stderr.on('data', (chunk: string) => (c.stderr += chunk));
   const fail = (error: Error): void => {
-    converters.delete(bank);
+    if (converters.get(bank) === c) converters.delete(bank);
+    if (child.pid !== undefined) untrackChild(child.pid);
     for (const job of c.queue.splice(0)) job.reject(converterError(c.stderr, error.message));
   };
   child.on('error', fail);
@@ -177,16 +181,14 @@ export async function printFontSources(main: readonly string[] | undefined, font
 
 async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise<void> {
   await mkdir(cacheDir, { recursive: true });
-  const work = await mkdtemp(join(tmpdir(), 'diaoban-fonts-'));
+  const work = await makeTempDir('fonts');
   try {
     const banks = new Map<string, Array<readonly [string, string]>>();
     for (const [i, w] of wanted.entries()) {
       const subset = await subsetFace(w.font, w.text);
       if (!w.cff) {
         // A TrueType face's subset is the file: written atomically beside its name.
-        const temp = `${w.file}.${process.pid}.tmp`;
-        await writeFile(temp, subset);
-        await rename(temp, w.file);
+        await writeFileAtomic(w.file, subset);
         continue;
       }
       const otf = join(work, `${i}.otf`);
@@ -201,13 +203,10 @@ async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise
     for (const [i, w] of wanted.entries()) {
       if (!w.cff) continue;
       // Renamed into the cache: whole or absent, even if two builds make it at once.
-      await rename(join(work, `${i}.ttf`), w.file).catch(async () => {
-        const temp = `${w.file}.${process.pid}.tmp`;
-        await writeFile(temp, await readFile(join(work, `${i}.ttf`)));
-        await rename(temp, w.file);
-      });
+      await rename(join(work, `${i}.ttf`), w.file).catch(async () => writeFileAtomic(w.file, await readFile(join(work, `${i}.ttf`))));
     }
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await removeTemp(work);
   }
 }
+

@@ -13,10 +13,10 @@ export function severityOf(message: VFileMessage): SeverityName {
   return message.fatal === true ? 'error' : message.fatal === false ? 'warning' : 'info';
 }
 
-export function formatMessage(message: VFileMessage): string {
+export function formatMessage(message: VFileMessage, remark = ''): string {
   const place = message.line ? `:${message.line}:${message.column ?? 1}` : '';
   const rule = message.ruleId ? ` (${message.ruleId})` : '';
-  return `${message.file ?? ''}${place} ${severityOf(message)} ${message.reason}${rule}`;
+  return `${message.file ?? ''}${place} ${severityOf(message)} ${message.reason}${remark}${rule}`;
 }
 
 export function sortMessages(messages: readonly VFileMessage[]): VFileMessage[] {
@@ -32,4 +32,24 @@ export function countBySeverity(messages: readonly VFileMessage[]): Record<Sever
   const counts = { error: 0, warning: 0, info: 0 };
   for (const m of messages) counts[severityOf(m)]++;
   return counts;
+}
+
+/**
+ * Repeated messages (the same reason and rule in one file, e.g. one Private
+ * Use Area code point 20 times) as one line: the first, with the count and
+ * where the first stands. `--verbose` prints them all instead.
+ */
+export function foldMessages(messages: readonly VFileMessage[]): Array<{ message: VFileMessage; count: number }> {
+  const groups = new Map<string, { message: VFileMessage; count: number }>();
+  for (const m of sortMessages(messages)) {
+    const key = `${m.file ?? ''}\u0000${m.ruleId ?? ''}\u0000${m.reason}`;
+    const g = groups.get(key);
+    if (g) g.count++;
+    else groups.set(key, { message: m, count: 1 });
+  }
+  return [...groups.values()];
+}
+
+export function formatFolded({ message, count }: { message: VFileMessage; count: number }): string {
+  return count > 1 ? formatMessage(message, ` [×${count}: this is the first; --verbose lists all]`) : formatMessage(message);
 }

@@ -58,6 +58,8 @@ export interface WatchOptions {
   browser?: LazyBrowser;
   /** The build cache (default: the checkout's .cache/build). */
   cache?: BuildCache;
+  /** Folders outside the edition its files may come from (--allow-read). */
+  allowRead?: readonly string[];
 }
 
 export interface PreviewState {
@@ -112,7 +114,7 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
     publish();
     let result: BuildResult;
     try {
-      result = await buildEdition(dir, { out: options.out, targets: { pdf: true, epub: true }, progress: false, browser: browser.get, stopOnFileErrors: true, ...(options.cache ? { cache: options.cache } : {}) });
+      result = await buildEdition(dir, { out: options.out, targets: { pdf: true, epub: true }, progress: false, browser: browser.get, stopOnFileErrors: true, allowRead: options.allowRead, ...(options.cache ? { cache: options.cache } : {}) });
     } catch (error) {
       state = { ...state, build: state.build + 1, status: 'error', error: `the build failed: ${(error as Error).message}` };
       log(`diaoban watch: ${state.error}`);

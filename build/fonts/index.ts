@@ -1,5 +1,5 @@
 /** Fonts shared by the EPUB and PDF renderers. See README.md. */
-export { FONT_STACK, NOTO_SERIF_CJK_TC, HANAMIN_A, HANAMIN_B, editionFonts, fontStackFor, type EditionFonts, type FontSpec } from './stack.js';
+export { FONT_STACK, NOTO_SERIF_CJK_TC, HANAMIN_A, HANAMIN_B, editionFonts, fontEntryFile, fontStackFor, type EditionFonts, type FontSpec } from './stack.js';
 export type { LoadedFont, SubsetFont, FontProvider } from './types.js';
 export { coverage, fontChooser, uncovered, needsNoGlyph, type FontChooser } from './coverage.js';
 export { subsetFonts, assignCharacters } from './subset.js';

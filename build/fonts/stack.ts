@@ -39,6 +39,13 @@ export interface EditionFonts {
 
 const FONT_FILE = /^(.*\.(?:ttf|otf|ttc|otc))(?:#(.+))?$/i;
 
+/** The file a `fonts.main` entry names (`/a/Kai.ttf`, `Set.ttc#Family`), if it names one rather than a family. */
+export function fontEntryFile(entry: string): { file: string; face?: string } | undefined {
+  if (FONT_STACK.some((f) => f.family.toLowerCase() === entry.toLowerCase())) return undefined;
+  const m = FONT_FILE.exec(entry);
+  return m ? { file: m[1], ...(m[2] ? { face: m[2] } : {}) } : undefined;
+}
+
 /**
  * The one reading of `fonts.main`, for the PDF, the EPUB and `check`: each
  * entry is a font file path (.ttf/.otf, or .ttc with `#Family Name` to pick
@@ -50,13 +57,12 @@ export function editionFonts(main: readonly string[] = []): EditionFonts {
   const byName: string[] = [];
   for (const entry of main) {
     const known = FONT_STACK.find((f) => f.family.toLowerCase() === entry.toLowerCase());
-    const m = FONT_FILE.exec(entry);
+    const named = fontEntryFile(entry);
     if (known) {
       chosen.push(known);
-    } else if (m) {
-      const file = m[1];
-      const base = file.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
-      chosen.push({ family: m[2] ?? base, file, ...(m[2] ? { face: m[2] } : {}) });
+    } else if (named) {
+      const base = named.file.replace(/^.*[\\/]/, '').replace(/\.[^.]+$/, '');
+      chosen.push({ family: named.face ?? base, ...named });
     } else if (/[\\/]|\.woff2?$/i.test(entry)) {
       throw new Error(`font "${entry}": give a .ttf, .otf or .ttc#Family file (WOFF cannot be subset or checked)`);
     } else {

@@ -23,17 +23,36 @@ export function assignCharacters(fonts: readonly LoadedFont[], text: string): st
   return sets.map((s) => String.fromCodePoint(...[...s].sort((a, b) => a - b)));
 }
 
+/**
+ * Spaces that take a width from the font (U+0020, U+3000 the ideographic
+ * space): a reader shows them, so the first font that has them embeds them
+ * too, or their width would be the device's fallback font's.
+ */
+const DRAWN_SPACES = [0x20, 0x3000];
+
+function withSpaces(fonts: readonly LoadedFont[], text: string, parts: string[]): string[] {
+  const choose = fontChooser(fonts);
+  const out = [...parts];
+  for (const cp of DRAWN_SPACES) {
+    const ch = String.fromCodePoint(cp);
+    const i = text.includes(ch) ? choose(cp) : -1;
+    if (i >= 0) out[i] = String.fromCodePoint(...[...out[i] + ch].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
+  }
+  return out;
+}
+
 // fontverter (inside subset-font) sniffs the format with Buffer#toString.
 const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 /**
  * Layout features kept in subsets: the vertical ones (vert/vrt2 and vertical
- * metrics), composition, kerning and proportional/half-width punctuation.
- * Not `locl`: in Noto Serif CJK its closure pulls in the other regions' glyph
+ * metrics), composition, kerning, proportional/half-width punctuation, and
+ * `hwid` (half-width Latin: rotated Latin in vertical text is set half a cell
+ * a character, build/render/pdf/cells.ts). Not `locl`: in Noto Serif CJK its closure pulls in the other regions' glyph
  * variants and, for a whole book, makes hb-subset overflow and fail (measured
  * on 禮經本義); neither `aalt` (every alternate glyph).
  */
-export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn', 'vpal', 'vhal', 'valt', 'ccmp', 'kern', 'palt', 'halt', 'liga'];
+export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn', 'vpal', 'vhal', 'valt', 'ccmp', 'kern', 'palt', 'halt', 'hwid', 'liga'];
 
 /** Tried when a subset with KEEP_FEATURES fails: the two features vertical text cannot do without. */
 const MINIMAL_FEATURES: readonly string[] = ['vert', 'vrt2'];
@@ -49,11 +68,11 @@ export async function subsetFace(font: LoadedFont, text: string): Promise<Uint8A
 
 /**
  * Subsets each font of the stack to the characters of `text` it is the first
- * to draw, keeping vert/vrt2 (see KEEP_FEATURES). Output is sfnt (TTF or
+ * to draw, spaces included, keeping vert/vrt2 (see KEEP_FEATURES). Output is sfnt (TTF or
  * OTF; no WOFF2, which Kobo cannot read). Fonts with nothing to draw are left out.
  */
 export async function subsetFonts(fonts: readonly LoadedFont[], text: string): Promise<SubsetFont[]> {
-  const parts = assignCharacters(fonts, text);
+  const parts = withSpaces(fonts, text, assignCharacters(fonts, text));
   const out: SubsetFont[] = [];
   // One at a time: HarfBuzz's wasm heap grows with each 20 MB face.
   for (let i = 0; i < fonts.length; i++) {

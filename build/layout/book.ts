@@ -6,7 +6,9 @@
  */
 import type { Root } from '../tree/types.js';
 import type { BookLayout, Page, PageSpec, VolumeLayout } from './types.js';
-import { layoutVolume } from './engine.js';
+import { layoutVolume, modeOf } from './engine.js';
+import { plainText } from './flatten.js';
+import { punctuationOf } from './spec.js';
 
 function blankVerso(after: Page): Page {
   const pageInVolume = after.pageInVolume + 1;
@@ -36,10 +38,29 @@ export function assembleBook(spec: PageSpec, volumes: readonly VolumeLayout[]): 
   return { spec, volumes: out };
 }
 
-/** Lays out every volume of the tree and joins them into a book. */
+/**
+ * The spec with its punctuation resolved for an edition: the standard the
+ * spec names, else the edition's (edition.yaml `punctuation`), else the
+ * template's default for the edition's language and text; `adjacent` and
+ * `hanging` from the edition when it sets them.
+ */
+export function resolvePunctuation(spec: PageSpec, tree: Root): PageSpec {
+  const p = punctuationOf(spec);
+  const setting = tree.edition.punctuation ?? {};
+  const text = (): string => tree.children.flatMap((v) => v.children.map((b) => plainText(b.children))).join('');
+  const resolved: PageSpec = { ...spec, punctuation: { ...p, standard: p.standard === 'auto' ? (setting.standard ?? 'auto') : p.standard } };
+  const standard = modeOf(resolved, text, tree.edition.language).standard;
+  return {
+    ...spec,
+    punctuation: { standard, adjacent: setting.adjacent ?? p.adjacent, hanging: setting.hanging ?? p.hanging, kinsoku: setting.kinsoku ?? p.kinsoku ?? 'gb', grid: p.grid },
+  };
+}
+
+/** Lays out every volume of the tree and joins them into a book (whose spec has the punctuation resolved). */
 export function layoutBook(tree: Root, spec: PageSpec): BookLayout {
+  const resolved = resolvePunctuation(spec, tree);
   return assembleBook(
-    spec,
-    tree.children.map((volume, i) => layoutVolume(volume, i, spec)),
+    resolved,
+    tree.children.map((volume, i) => layoutVolume(volume, i, resolved)),
   );
 }

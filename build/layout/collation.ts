@@ -27,18 +27,27 @@ interface Place {
   sub?: 'right' | 'left';
 }
 
-/** Every character of a volume layout in reading order (right sub-column before left). */
+/** Every character of a volume layout in reading order (right sub-column before left), at the cell its place starts (advances: half cells, marks beside). */
 export function placedCharacters(volume: VolumeLayout): Place[] {
   const out: Place[] = [];
   volume.pages.forEach((page, p) => {
     for (const column of page.columns) {
       for (const run of column.runs) {
         if (run.type === 'text') {
-          for (let k = 0; k < Array.from(run.text).length; k++) out.push({ page: p, column: column.index, cell: run.start + k });
+          let cell = run.start;
+          Array.from(run.text).forEach((_, k) => {
+            out.push({ page: p, column: column.index, cell });
+            cell += run.advances?.[k] ?? 1;
+          });
         } else {
           for (const [sub, segments] of [['right', run.right], ['left', run.left]] as const) {
-            let k = 0;
-            for (const seg of segments) for (const _ of seg.text) out.push({ page: p, column: column.index, cell: run.start + k++, sub });
+            let cell = run.start;
+            for (const seg of segments) {
+              Array.from(seg.text).forEach((_, k) => {
+                out.push({ page: p, column: column.index, cell, sub });
+                cell += seg.advances?.[k] ?? 1;
+              });
+            }
           }
         }
       }

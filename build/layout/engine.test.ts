@@ -81,7 +81,7 @@ test('jiazhu: no lone one-character chunk when moving one character fixes it', (
 });
 
 test('jiazhu: no sub-column starts with closing punctuation', () => {
-  const spec = testSpec(8, 10);
+  const spec = testSpec(8, 10, {}, 0, { standard: 'taiwan' });
   // the chunk at the column end would start its left sub-column with 。
   const v1 = volume('卷', p('甲乙丙丁', note('zhu', '一二三四五六。七八九十百')));
   const cs1 = chunks(layoutVolume(v1, 0, spec).pages);

@@ -25,15 +25,22 @@ function specJson(spec: PageSpec): Json {
     const indent = spec.indents[role];
     if (indent) indents[role] = { first: indent.first, rest: indent.rest };
   }
-  return { columns: spec.columns, cells: spec.cells, indents, bylineFoot: spec.bylineFoot };
+  const out: { [key: string]: Json } = { columns: spec.columns, cells: spec.cells, indents, bylineFoot: spec.bylineFoot };
+  if (spec.punctuation) out.punctuation = pick(spec.punctuation, ['standard', 'adjacent', 'hanging', 'kinsoku', 'grid']);
+  if (spec.align) out.align = pick(spec.align, ROLES);
+  if (spec.tracking !== undefined) out.tracking = spec.tracking;
+  return out;
 }
 
+const markJson = (key: string, value: unknown): Json =>
+  key === 'mark' ? pick(value as object, ['kind', 'first', 'last']) : (value as Json);
+
 function segmentJson(s: NoteSegment): Json {
-  return pick(s, ['layer', 'depth', 'text', 'style']);
+  return pick(s, ['layer', 'depth', 'text', 'advances', 'style', 'mark'], markJson);
 }
 
 function runJson(run: Run): Json {
-  if (run.type === 'text') return pick(run, ['type', 'start', 'text', 'style', 'offset']);
+  if (run.type === 'text') return pick(run, ['type', 'start', 'text', 'advances', 'style', 'mark', 'offset'], markJson);
   return {
     type: run.type,
     start: run.start,

@@ -8,7 +8,7 @@
  */
 import type { ParagraphRole } from '../tree/types.js';
 import type { LayoutOverrides } from '../tree/edition.js';
-import type { Indent, PageSpec } from './types.js';
+import type { Indent, PageSpec, PunctuationSpec } from './types.js';
 
 const ROLES: readonly ParagraphRole[] = ['text', 'ji', 'label', 'title', 'byline', 'commentary', 'front'];
 
@@ -30,6 +30,7 @@ const SIKU: PageSpec = {
     front: ind(0, 0),
   },
   bylineFoot: 2,
+  punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid' },
 };
 
 /** A modern reading edition: 10 × 24, paragraphs with a two-cell first-line indent. */
@@ -46,7 +47,15 @@ const MODERN: PageSpec = {
     front: ind(2, 0),
   },
   bylineFoot: 2,
+  punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'half' },
 };
+
+/** What a spec without `punctuation` (an older or hand-made one) means. */
+export const DEFAULT_PUNCTUATION: PunctuationSpec = { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid' };
+
+export function punctuationOf(spec: PageSpec): PunctuationSpec {
+  return spec.punctuation ?? DEFAULT_PUNCTUATION;
+}
 
 const TEMPLATES: Readonly<Record<string, PageSpec>> = { siku: SIKU, modern: MODERN };
 
@@ -95,5 +104,8 @@ export function pageSpecFor(template: string, overrides: LayoutOverrides = {}): 
     cells: positiveInteger(overrides.cells ?? base.cells, 'cells'),
     indents,
     bylineFoot: base.bylineFoot,
+    punctuation: { ...punctuationOf(base) },
+    ...(overrides.align ? { align: { ...overrides.align } } : {}),
+    ...(overrides.tracking !== undefined ? { tracking: overrides.tracking } : {}),
   };
 }

@@ -4,29 +4,51 @@
  * Every cell is two full-width characters wide: a main-text character and a
  * full-width space, or — in a jiazhu chunk — the right sub-column's character
  * then the left one's (read the pair in that order). Blank cells are two
- * full-width spaces; columns are separated by `|`.
+ * full-width spaces; columns are separated by `|`. Characters that share a
+ * cell (a compressed mark, a mark set beside its character, a 縱中橫 run)
+ * are drawn together in it; a hanging mark is not drawn.
  */
-import type { BookLayout, Page, PageSpec } from './types.js';
+import type { BookLayout, NoteSegment, Page, PageSpec, TextRun } from './types.js';
 import { layoutToJson } from './json.js';
+import { markOf } from '../punctuation/index.js';
 
 const BLANK = '　';
 
+/** Each character of a run or of a sub-column's segments with the cell it starts in. */
+function cellsOf(start: number, parts: ReadonlyArray<TextRun | NoteSegment>): Array<{ ch: string; cell: number }> {
+  const out: Array<{ ch: string; cell: number }> = [];
+  let at = start;
+  for (const part of parts) {
+    Array.from(part.text).forEach((ch, i) => {
+      const advance = part.advances?.[i] ?? 1;
+      // A mark that takes no place is drawn with the character it stays with (before it; an opening one after it).
+      const before = advance === 0 && !markOf(ch)?.noEnd;
+      out.push({ ch, cell: Math.max(0, Math.floor(before ? at - 1e-6 : at + 1e-6)) });
+      at += advance;
+    });
+  }
+  return out;
+}
+
 function cellsOfColumn(column: Page['columns'][number], cells: number): string[] {
-  const grid: string[] = new Array(cells).fill(BLANK + BLANK);
+  const main: string[] = new Array(cells).fill('');
+  const right: string[] = new Array(cells).fill('');
+  const left: string[] = new Array(cells).fill('');
+  const put = (into: string[], xs: Array<{ ch: string; cell: number }>): void => {
+    for (const x of xs) if (x.cell < cells) into[x.cell] += x.ch;
+  };
   for (const run of column.runs) {
-    if (run.type === 'text') {
-      Array.from(run.text).forEach((ch, i) => {
-        if (run.start + i < cells) grid[run.start + i] = ch + BLANK;
-      });
-    } else {
-      const right = Array.from(run.right.map((s) => s.text).join(''));
-      const left = Array.from(run.left.map((s) => s.text).join(''));
-      for (let i = 0; i < run.cells && run.start + i < cells; i++) {
-        grid[run.start + i] = (right[i] ?? BLANK) + (left[i] ?? BLANK);
-      }
+    if (run.type === 'text') put(main, cellsOf(run.start, [run]));
+    else {
+      put(right, cellsOf(run.start, run.right));
+      put(left, cellsOf(run.start, run.left));
     }
   }
-  return grid;
+  return main.map((m, i) => {
+    if (m !== '') return Array.from(m).length >= 2 ? m : m + BLANK;
+    if (right[i] === '' && left[i] === '') return BLANK + BLANK;
+    return (right[i] || BLANK) + (left[i] || BLANK);
+  });
 }
 
 function pageHeading(page: Page): string {

@@ -6,7 +6,27 @@
  * rightmost column of the page), cells from the top (0 = the first cell).
  * Plain data, serialisable to JSON.
  */
-import type { Correction, LayerId, ParagraphRole, SourcePosition } from '../tree/types.js';
+import type { Correction, LayerId, Mark, ParagraphRole, SourcePosition } from '../tree/types.js';
+import type { KinsokuLevel, PunctuationStandard } from '../punctuation/index.js';
+
+/**
+ * How marks are set (build/punctuation/README.md). `grid` is the template's:
+ * `half` (modern) places marks in half cells — adjacent marks compressed,
+ * 禁則 by pulling in (compressing) or pushing out (then the column is
+ * justified); `rigid` (siku) keeps every character on the cell grid — a mark
+ * takes a whole cell, 禁則 by pushing out, or no cell at all with judou/none.
+ */
+export interface PunctuationSpec {
+  /** `auto` until layoutBook resolves it from the template and the edition (the BookLayout's spec has the resolved one). */
+  standard: PunctuationStandard | 'auto';
+  /** Cells two adjacent marks take (1.5, or 1). */
+  adjacent: 1 | 1.5;
+  /** A closing point may hang below a full column (at cell `cells`, outside the grid). */
+  hanging: boolean;
+  /** Which marks 禁則 keeps off a column's head or foot (build/punctuation/table.ts). */
+  kinsoku: KinsokuLevel;
+  grid: 'half' | 'rigid';
+}
 
 /** Blank cells at the head of a paragraph's first and following columns. */
 export interface Indent {
@@ -22,18 +42,66 @@ export interface PageSpec {
   indents: Record<ParagraphRole, Indent>;
   /** Bylines are set low: this many cells are left blank below them. */
   bylineFoot: number;
+  /** Punctuation; absent means `{ standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid' }`. */
+  punctuation?: PunctuationSpec;
+  /**
+   * Alignment of a block that fits one column (clreq 6.2.1.3): `start` (the
+   * default), `center`, `end`, or `justify` (均排: every column of the
+   * block spread over the whole column, 6.3.1.2). By the role (headings take
+   * `title`'s).
+   */
+  align?: Partial<Record<ParagraphRole, 'start' | 'center' | 'end' | 'justify'>>;
+  /**
+   * Space between characters in em (疏排 when more than the template's,
+   * 紧排 when less; clreq 6.3.1): the PDF sets the type at cell / (1 +
+   * tracking). Absent: the template's own size.
+   */
+  tracking?: number;
 }
 
-/** A piece of main-text characters in consecutive cells of one column. */
+/**
+ * A mark beside the characters of a run (著重號, 圈點, 專名號, 書名號).
+ * `first`/`last`: the run begins/ends the marked stretch (a line is shortened
+ * there, so that two stretches side by side stay apart).
+ */
+export interface SideMark {
+  kind: Mark['kind'];
+  first: boolean;
+  last: boolean;
+}
+
+/**
+ * A piece of main-text characters in consecutive places of one column.
+ *
+ * Positions are in cells from the top of the column. On the siku grid they
+ * are whole cells; in the modern template a run may start at a half cell (a
+ * compressed mark before it), a quarter (the space before rotated Latin) or,
+ * in a justified column, anywhere.
+ */
 export interface TextRun {
   type: 'text';
-  /** First cell. */
+  /** Where the first character's place starts (cells; see above). */
   start: number;
-  /** The characters, one per cell (a string: use Array.from to count). */
+  /** The characters, one per cell unless `advances` says otherwise (a string: use Array.from to count). */
   text: string;
-  /** `small` for small-size inline text (〈臣〉); `lacuna` for □; `glyph` for a placeholder. */
-  style?: 'small' | 'lacuna' | 'glyph';
-  /** Source offsets, for mapping back to the tree. */
+  /**
+   * The place each character takes, in cells, when not all are 1: 0.5 for a
+   * compressed mark (the half holding its ink), 0 for a mark set beside the
+   * character before (句讀) or not printed (`none`), 0 for the second and
+   * third digit of a 縱中橫 run, 0.5 for a character of rotated Latin, more
+   * than 1 in a justified column (the share of the column's spare space
+   * after it). Absent: every character takes one cell.
+   */
+  advances?: number[];
+  /**
+   * `small` for small-size inline text (〈臣〉); `lacuna` for □; `glyph` for a
+   * placeholder; `tcy` for 1–3 digits set upright together in one cell
+   * (縱中橫); `latin` for Latin text rotated a quarter turn.
+   */
+  style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin';
+  /** A mark beside the characters (著重號, 專名號, 書名號 …). */
+  mark?: SideMark;
+  /** Source offset of the run's first character; `offset + i` is character i's (UTF-16, within a run the characters are contiguous in the source). */
   offset?: number;
 }
 
@@ -43,19 +111,24 @@ export interface NoteSegment {
   /** 1 for a note, 2 for a note inside a note, … */
   depth: number;
   text: string;
+  /** As for TextRun: the place of each character in main cells, when not all are 1. */
+  advances?: number[];
   /** As for TextRun: lacunae and glyph placeholders inside notes keep their style. */
   style?: 'small' | 'lacuna' | 'glyph';
+  mark?: SideMark;
 }
 
 /**
  * One chunk of a jiazhu note: two sub-columns side by side spanning `cells`
  * main cells from `start`. The right sub-column is read first and holds
- * ceil(n/2) characters, the left the rest.
+ * about half the characters (ceil(n/2) when all take a cell; one or two more
+ * or fewer to keep a closing mark off the left sub-column's head or an
+ * opening one off the right's foot), the left the rest.
  */
 export interface NoteChunk {
   type: 'note';
   start: number;
-  /** Main cells spanned: ceil(n/2) for n note characters. */
+  /** Main cells spanned: the longer sub-column (ceil(n/2) for n characters of one cell each). */
   cells: number;
   right: NoteSegment[];
   left: NoteSegment[];

@@ -17,24 +17,53 @@ export interface Line {
 
 const SPACE = /[\s\u3000]/u;
 
-/** Non-blank lines of the text, trimmed, with their offsets. */
-export function contentLines(text: string): Line[] {
+/** Every line of the text, blank ones too (content ''), trimmed, with their offsets. A line ends at LF, CRLF or CR. */
+export function physicalLines(text: string): Line[] {
   const lines: Line[] = [];
+  const breaks = /\r\n?|\n/g;
   let lineStart = 0;
   let number = 1;
-  while (lineStart <= text.length) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd < 0) lineEnd = text.length;
+  for (;;) {
+    breaks.lastIndex = lineStart;
+    const m = breaks.exec(text);
+    const lineEnd = m ? m.index : text.length;
     let s = lineStart;
     let e = lineEnd;
     while (s < e && SPACE.test(text[s])) s++;
     while (e > s && SPACE.test(text[e - 1])) e--;
-    if (e > s) lines.push({ number, start: s, end: e, content: text.slice(s, e) });
-    if (lineEnd >= text.length) break;
-    lineStart = lineEnd + 1;
+    lines.push({ number, start: s, end: e, content: text.slice(s, e) });
+    if (!m) break;
+    lineStart = lineEnd + m[0].length;
     number++;
   }
   return lines;
+}
+
+/** Non-blank lines of the text, trimmed, with their offsets. */
+export function contentLines(text: string): Line[] {
+  return physicalLines(text).filter((l) => l.content !== '');
+}
+
+/**
+ * The length in characters of `content` without its bracketed parts (【…】,
+ * 〈…〉, or the pairs given), in one pass: an unclosed bracket runs to the end.
+ */
+export function bareLength(content: string, pairs: ReadonlyArray<readonly [string, string]> = [['【', '】'], ['〈', '〉']]): number {
+  let length = 0;
+  let closing: string | null = null;
+  let depth = 0;
+  for (const ch of content) {
+    if (closing === null) {
+      const pair = pairs.find(([open]) => open === ch);
+      if (pair) {
+        closing = pair[1];
+        depth = 1;
+      } else length++;
+    } else if (ch === closing) {
+      if (--depth === 0) closing = null;
+    } else if (pairs.some(([open, close]) => open === ch && close === closing)) depth++;
+  }
+  return length;
 }
 
 /** `<經部,禮類,…` and `<经部,…>`: catalogue data, never markup, never text. */
@@ -43,7 +72,7 @@ export const CATEGORY_LINE = /^<[經经史子集][部][,，]/u;
 export const SIKU_BANNER = /^(?:欽定四庫全書|钦定四库全书)(?:[\s\u3000]+\S+)?$/u;
 const NUMERAL = '〇零一二三四五六七八九十百千';
 /** A volume title: 禮書綱目卷九, with an optional byline after white space. */
-export const VOLUME_TITLE = new RegExp(`^(\\S{1,20}?[卷巻]([${NUMERAL}]+))(?:[\\s\\u3000]+(\\S.*))?$`, 'u');
+export const VOLUME_TITLE = new RegExp(`^(\\S{0,20}?[卷巻]第?([${NUMERAL}]+))(?:[\\s\\u3000]+(\\S.*))?$`, 'u');
 /** An author line: 婺源江永撰, 宋 陳祥道 撰, 舒 恭 注, 赵宜中附注. */
 export const BYLINE = /^(?:[^\s【〈<]{1,12})(?:[\s\u3000]+[^\s【〈<]{1,8}){0,3}[\s\u3000]*(?:撰|譔|注|註|附注|編|编|輯|辑|述|著|校|訂|订|疏)$/u;
 /** A section label: 右戒賓 (with its note, if any) alone or followed by white space and more text. */

@@ -44,3 +44,31 @@ test('binary data is refused with an error, not decoded into garbage', () => {
   assert.equal(d.problems[0].ruleId, 'encoding-binary');
   assert.equal(d.problems[0].severity, 'error');
 });
+
+test('UTF-8 but for a few bytes stays UTF-8: each bad byte an error where it stands, the rest intact', () => {
+  const good = new TextEncoder().encode('主人戒賓賓出迎再拜主人答再拜乃請');
+  const bytes = new Uint8Array(good);
+  bytes[6] = 0xff; // the third character's first byte
+  const d = decodeSource(bytes);
+  assert.equal(d.encoding, 'UTF-8');
+  assert.ok(d.text.startsWith('主人'));
+  assert.ok(d.text.endsWith('再拜乃請'));
+  const invalid = d.problems.find((p) => p.ruleId === 'encoding-invalid');
+  assert.equal(invalid?.severity, 'error');
+  assert.deepEqual(invalid?.at, [2, 3, 4]);
+});
+
+test('a short GB18030 file is GB18030 and a short Big5 file Big5, named so in the warning', () => {
+  const gb = decodeSource(iconv.encode('乡射之礼主人戒宾', 'gb18030'));
+  assert.equal(gb.text, '乡射之礼主人戒宾');
+  assert.match(gb.problems[0].reason, /GB18030/);
+  const big5 = decodeSource(iconv.encode('鄉射之禮主人戒賓', 'big5'));
+  assert.equal(big5.text, '鄉射之禮主人戒賓');
+  assert.match(big5.problems[0].reason, /Big5/);
+});
+
+test('the encoding edition.yaml declares wins', () => {
+  const bytes = iconv.encode('鄉射之禮', 'big5');
+  assert.equal(decodeSource(bytes, 'Big5').text, '鄉射之禮');
+  assert.match(decodeSource(bytes, 'Big5').problems[0].reason, /as edition.yaml says/);
+});

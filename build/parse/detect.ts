@@ -1,16 +1,26 @@
 /**
- * Which importer reads a source: from its name and a look at its text.
- * `--format` or `format:` in edition.yaml overrides it.
+ * Which importer reads a source: the format whose signs (formats.ts) weigh
+ * most in the head of the text, among the formats for its kind of file
+ * (Markdown or plain text). `--format` or `format:` in edition.yaml overrides it.
  */
 import type { SourceFormat } from '../tree/edition.js';
+import { FORMATS } from './formats.js';
 
 export function detectFormat(path: string, text: string): SourceFormat {
-  const head = text.slice(0, 20000);
-  if (/\.(md|markdown)$/i.test(path)) {
-    // docsify pages indent paragraphs with full-width spaces and carry no {tags} or # volumes.
-    return /^\u3000/mu.test(head) && !/^#\s/mu.test(head) ? 'docsify' : 'markdown';
+  const head = text.slice(0, 20000).replace(/\r\n?/g, '\n');
+  const markdown = /\.(md|markdown)$/i.test(path);
+  let best: SourceFormat = markdown ? 'markdown' : 'daizhige';
+  let bestScore = 0;
+  for (const row of FORMATS) {
+    if (Boolean(row.extensions) !== markdown) continue;
+    let score = 0;
+    for (const sign of row.signs) if (sign.pattern.test(head)) score += sign.weight;
+    if (score > bestScore) {
+      best = row.format;
+      bestScore = score;
+    }
   }
-  if (/中[华華]文[库庫]/u.test(head.slice(0, 500)) || /^〈[^\n]*〉$/mu.test(head)) return 'wikisource';
-  if (/^【附[注註]】/mu.test(head)) return 'verse';
-  return 'daizhige';
+  // docsify pages indent paragraphs with full-width spaces and carry no {tags} or # volumes.
+  if (markdown && (best === 'docsify' || best === 'markdown')) return /^\u3000/mu.test(head) && !/^#\s/mu.test(head) ? 'docsify' : 'markdown';
+  return best;
 }

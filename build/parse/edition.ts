@@ -5,23 +5,35 @@
  */
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import type { EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
-import type { Script } from '../tree/types.js';
+import type { ConventionOverrides, ConversionChoices, EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
+import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
-import { editionFonts } from '../fonts/stack.js';
+import { editionFonts, fontEntryFile } from '../fonts/stack.js';
+import { readPunctuationSetting } from '../punctuation/config.js';
 
-const FORMATS: readonly SourceFormat[] = ['daizhige', 'wikisource', 'docsify', 'verse', 'markdown'];
+import { FORMAT_NAMES as FORMATS } from './formats.js';
+import { encodingName } from './decode.js';
 export const TEMPLATES = ['siku', 'modern'] as const;
 const KNOWN_KEYS = new Set([
   'title', 'author', 'dynasty', 'language', 'script', 'source-script', 'template', 'date', 'description',
-  'sources', 'format', 'charmap', 'corrections', 'collation', 'layout', 'page', 'fonts', 'notes', 'layers',
+  'sources', 'format', 'charmap', 'corrections', 'collation', 'layout', 'page', 'fonts', 'notes', 'layers', 'punctuation',
+  'encoding', 'conventions', 'conversion',
 ]);
 
 export interface EditionResult {
   /** Null when the file is unusable (not YAML, or no sources). */
   config: EditionConfig | null;
-  /** The charmap file named by the edition, relative to its folder. */
-  charmapFile?: string;
+  /** Every file the edition names, where it names it: what the loader checks against the edition's folder. */
+  paths: EditionPath[];
+}
+
+/** A file named in edition.yaml, with the place of its name (for messages about that file). */
+export interface EditionPath {
+  /** The key naming it: sources, charmap, corrections, fonts.main (images, seals … as they come). */
+  key: string;
+  /** The file as written (for fonts.main, the file part of the entry). */
+  name: string;
+  place: { start: Point; end: Point };
 }
 
 /** Defaults for an edition made from a lone source file (`diaoban tree FILE`). */
@@ -46,19 +58,24 @@ function range(node: YamlNode | null | undefined): [number, number] {
 export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const text = String(file.value ?? '');
   const src = createSource(file, text);
+  const paths: EditionPath[] = [];
+  const named = (key: string, name: string, node: YamlNode | undefined): void => {
+    const [start, end] = range(node);
+    paths.push({ key, name, place: { start: src.point(start), end: src.point(end) } });
+  };
   if (text.trim() === '') {
     src.report('error', 'edition.yaml is empty; it needs at least title, author and sources (see manuscript/README.md)', 0, 0, 'edition-empty');
-    return { config: null };
+    return { config: null, paths };
   }
   const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
   for (const error of doc.errors) {
     src.report('error', `edition.yaml is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'edition-yaml');
   }
-  if (doc.errors.length > 0) return { config: null };
+  if (doc.errors.length > 0) return { config: null, paths };
   const root = doc.contents;
   if (!isMap(root)) {
     src.report('error', 'edition.yaml must be a mapping of keys (title: …, author: …, sources: …)', 0, text.length, 'edition-yaml');
-    return { config: null };
+    return { config: null, paths };
   }
   const config = defaultEdition(id, []);
   const get = (key: string): YamlNode | undefined => root.get(key, true) as YamlNode | undefined;
@@ -109,15 +126,17 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const sources = get('sources');
   if (isSeq(sources)) {
     for (const item of sources.items as YamlNode[]) {
-      if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') config.sources.push(item.value.trim());
-      else src.report('error', 'each source must be a file name', ...range(item), 'edition-field');
+      if (isScalar(item) && typeof item.value === 'string' && item.value.trim() !== '') {
+        config.sources.push(item.value.trim());
+        named('sources', item.value.trim(), item);
+      } else src.report('error', 'each source must be a file name', ...range(item), 'edition-field');
     }
   } else if (sources !== undefined) {
     src.report('error', 'sources must be a list of file names ("- juan01.txt")', ...range(sources), 'edition-field');
   }
   if (config.sources.length === 0) {
     src.report('error', 'edition.yaml lists no sources; add "sources:" with one "- file.txt" line a file', 0, 0, 'edition-missing');
-    return { config: null };
+    return { config: null, paths };
   }
 
   const format = str('format');
@@ -125,12 +144,29 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
     if ((FORMATS as readonly string[]).includes(format)) config.format = format as SourceFormat;
     else src.report('error', `unknown format "${format}"; use one of: ${FORMATS.join(', ')} (detected from the text instead)`, ...range(get('format')), 'edition-field');
   }
+  const encoding = str('encoding');
+  if (encoding !== undefined) {
+    if (encodingName(encoding)) config.encoding = encoding;
+    else src.report('error', `unknown encoding "${encoding}"; use one of: UTF-8, GB18030, Big5, UTF-16LE, UTF-16BE (detected from the bytes instead)`, ...range(get('encoding')), 'edition-field');
+  }
+  const conventions = readConventions(src, get('conventions'));
+  if (conventions) config.conventions = conventions;
+  const conversion = readConversion(src, get('conversion'));
+  if (conversion) config.conversion = conversion;
   config.corrections = str('corrections');
+  if (config.corrections) named('corrections', config.corrections, get('corrections'));
   const collation = str('collation');
   if (collation === 'end-of-volume' || collation === 'off') config.collation = collation;
   else if (collation !== undefined) src.report('error', `collation must be end-of-volume or off, not "${collation}"`, ...range(get('collation')), 'edition-field');
   const charmapFile = str('charmap');
+  if (charmapFile) named('charmap', charmapFile, get('charmap'));
 
+  const punctuation = get('punctuation');
+  if (punctuation !== undefined) {
+    const { setting, problems } = readPunctuationSetting(punctuation.toJSON());
+    for (const problem of problems) src.report('error', problem, ...range(punctuation), 'edition-field');
+    meta.punctuation = setting;
+  }
   readLayout(src, get('layout'), config);
   readPage(src, get('page'), config);
   const fonts = get('fonts');
@@ -143,6 +179,8 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
         try {
           editionFonts([entry]);
           config.fonts.main.push(entry);
+          const font = fontEntryFile(entry);
+          if (font) named('fonts.main', font.file, item);
         } catch (error) {
           src.report('error', `${(error as Error).message} (left out)`, ...range(item), 'edition-field');
         }
@@ -156,7 +194,7 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
     else if (popup !== undefined) src.report('error', 'notes.popup must be a list of layers ([shu, fuzhu])', ...range(popup), 'edition-field');
   }
   config.layerRules = readLayerRules(src, get('layers'));
-  return { config, charmapFile };
+  return { config, paths };
 }
 
 function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {
@@ -174,6 +212,26 @@ function readLayout(src: Source, node: YamlNode | undefined, config: EditionConf
   }
   config.layout.columns = positiveInt(src, node.get('columns', true) as YamlNode | undefined, 'layout.columns', 40);
   config.layout.cells = positiveInt(src, node.get('cells', true) as YamlNode | undefined, 'layout.cells', 60);
+  const tracking = node.get('tracking', true) as YamlNode | undefined;
+  if (tracking !== undefined) {
+    if (isScalar(tracking) && typeof tracking.value === 'number' && tracking.value >= -0.3 && tracking.value <= 2) config.layout.tracking = tracking.value;
+    else src.report('error', 'layout.tracking must be a number of em from -0.3 to 2 (space between characters)', ...range(tracking), 'edition-field');
+  }
+  const align = node.get('align', true) as YamlNode | undefined;
+  if (isMap(align)) {
+    config.layout.align = {};
+    for (const pair of align.items) {
+      const role = isScalar(pair.key) ? String(pair.key.value) : '';
+      const value = isScalar(pair.value) ? String(pair.value.value) : '';
+      if (!['text', 'ji', 'label', 'title', 'byline', 'commentary', 'front'].includes(role) || !['start', 'center', 'end', 'justify'].includes(value)) {
+        src.report('error', `layout.align takes a role (text, ji, label, title, byline, commentary, front) and start, center, end or justify, not ${role}: ${value}`, ...range(pair.key as YamlNode), 'edition-field');
+        continue;
+      }
+      config.layout.align[role as 'title'] = value as 'center';
+    }
+  } else if (align !== undefined) {
+    src.report('error', 'layout.align must be a mapping of roles (title: center)', ...range(align), 'edition-field');
+  }
 }
 
 function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig): void {
@@ -217,10 +275,119 @@ function readLayerRules(src: Source, node: YamlNode | undefined): LayerRuleConfi
   return rules;
 }
 
+/** Two characters → a bracket pair: `（）` → ['（', '）']. */
+function pairOf(value: unknown): [string, string] | null {
+  const chars = typeof value === 'string' ? Array.from(value.trim()) : [];
+  return chars.length === 2 ? [chars[0], chars[1]] : null;
+}
+
+function stringMap(node: unknown): Record<string, string> | null {
+  if (!isMap(node)) return null;
+  const out: Record<string, string> = {};
+  for (const pair of node.items) {
+    const k = isScalar(pair.key) ? String(pair.key.value) : '';
+    const v = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
+    if (k && v) out[k] = v;
+  }
+  return out;
+}
+
+function stringList(node: unknown): string[] | null {
+  if (!isSeq(node)) return null;
+  return (node.items as YamlNode[]).filter(isScalar).map((n) => String(n.value));
+}
+
+/** `conventions:` — overrides of the format's table row (build/parse/formats.ts). */
+function readConventions(src: Source, node: YamlNode | undefined): ConventionOverrides | undefined {
+  if (node === undefined) return undefined;
+  if (!isMap(node)) {
+    src.report('error', 'conventions must be a mapping (notes: ["()"], split: "/", labels: { 集解: jijie }, commentary-lines: ["〔〕"], headings: [...], metadata: [...])', ...range(node), 'edition-field');
+    return undefined;
+  }
+  const out: ConventionOverrides = {};
+  const known = new Set(['notes', 'split', 'labels', 'commentary-lines', 'headings', 'metadata']);
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    const value = pair.value as YamlNode;
+    if (!known.has(key)) {
+      src.report('warning', `unknown key "${key}" in conventions is ignored; known: ${[...known].join(', ')}`, ...range(pair.key as YamlNode), 'edition-unknown-key');
+      continue;
+    }
+    if (key === 'notes' || key === 'commentary-lines') {
+      const list = stringList(value);
+      const pairs = list?.map(pairOf);
+      if (!pairs || pairs.some((p) => p === null)) {
+        src.report('error', `conventions.${key} must be a list of bracket pairs, two characters each ("（）")`, ...range(value), 'edition-field');
+        continue;
+      }
+      if (key === 'notes') out.notes = pairs as Array<[string, string]>;
+      else out.commentaryLines = pairs as Array<[string, string]>;
+    } else if (key === 'split') {
+      out.split = isScalar(value) ? String(value.value ?? '') : '';
+    } else if (key === 'labels') {
+      const map = stringMap(value);
+      if (map) out.labels = map;
+      else src.report('error', 'conventions.labels must map labels to layers ({ 集解: jijie })', ...range(value), 'edition-field');
+    } else {
+      const list = stringList(value);
+      const bad = list?.find((p) => {
+        try {
+          new RegExp(p, 'u');
+          return false;
+        } catch {
+          return true;
+        }
+      });
+      if (!list || bad !== undefined) src.report('error', `conventions.${key} must be a list of regular expressions${bad !== undefined ? `; "${bad}" is not one` : ''}`, ...range(value), 'edition-field');
+      else if (key === 'headings') out.headings = list;
+      else out.metadata = list;
+    }
+  }
+  return out;
+}
+
+/** `conversion:` — keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 }. */
+function readConversion(src: Source, node: YamlNode | undefined): ConversionChoices | undefined {
+  if (node === undefined) return undefined;
+  if (!isMap(node)) {
+    src.report('error', 'conversion must be a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 })', ...range(node), 'edition-field');
+    return undefined;
+  }
+  const out: ConversionChoices = { keep: [], prefer: {}, phrases: {} };
+  const keep = node.get('keep', true) as YamlNode | undefined;
+  if (keep !== undefined) {
+    const list = stringList(keep);
+    if (list) out.keep = list.flatMap((k) => Array.from(k));
+    else src.report('error', 'conversion.keep must be a list of characters ([于, 后])', ...range(keep), 'edition-field');
+  }
+  for (const key of ['prefer', 'phrases'] as const) {
+    const value = node.get(key, true) as YamlNode | undefined;
+    if (value === undefined) continue;
+    const map = stringMap(value);
+    if (!map) {
+      src.report('error', `conversion.${key} must map ${key === 'prefer' ? 'a character to the form this edition uses ({ 为: 爲 })' : 'a phrase to its conversion ({ 后稷: 后稷 })'}`, ...range(value), 'edition-field');
+      continue;
+    }
+    for (const [from, to] of Object.entries(map)) {
+      if (key === 'prefer' && (Array.from(from).length !== 1 || Array.from(to).length !== 1)) {
+        src.report('error', `conversion.prefer maps one character to one character, not "${from}: ${to}"`, ...range(value), 'edition-field');
+        continue;
+      }
+      if (key === 'phrases' && Array.from(from).length !== Array.from(to).length) {
+        src.report('error', `conversion.phrases must keep the length: "${from}" and "${to}" differ`, ...range(value), 'edition-field');
+        continue;
+      }
+      out[key][from] = to;
+    }
+  }
+  return out;
+}
+
 /** charmap.yaml: `U+E512: 埶` (or the character itself as the key) → { '\uE512': '埶' }. */
 export function parseCharmap(file: VFile): Record<string, string> {
   const text = String(file.value ?? '');
   const src = createSource(file, text);
+  if (/^KR\d+\t/mu.test(text.slice(0, 2000))) return parseKanripoCharlist(text);
   const doc = parseDocument(text, { prettyErrors: false });
   for (const error of doc.errors) src.report('error', `charmap is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'charmap-yaml');
   const map: Record<string, string> = {};
@@ -234,12 +401,35 @@ export function parseCharmap(file: VFile): Record<string, string> {
     const key = isScalar(keyNode) ? String(keyNode.value) : '';
     const value = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
     const hex = /^U\+([0-9A-F]{4,6})$/i.exec(key);
-    const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : Array.from(key).length === 1 ? key : null;
+    // Entities and compositions as the source writes them: &KR0433; (or KR0433), {艹虑}.
+    const entity = /^&?(KR\d+);?$/i.exec(key);
+    const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : entity ? `&${entity[1].toUpperCase()};` : /^\{[^{}]+\}$/u.test(key) ? key : Array.from(key).length === 1 ? key : null;
     if (char === null || value === '') {
       src.report('error', `charmap entry "${key}" must be U+XXXX (or the character) mapped to its replacement`, ...range(keyNode), 'charmap-entry');
       continue;
     }
     map[char] = value;
+  }
+  return map;
+}
+
+/**
+ * Kanripo's own character list (KR-Gaiji charlist.org: `KR0007 TAB count TAB
+ * 𤣥 TAB 玄 TAB image`), used as a charmap: the exact character where Unicode
+ * has it, else the standard form; entries with neither (or several) are left out.
+ */
+function parseKanripoCharlist(text: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  const single = (s: string | undefined) => {
+    const chars = Array.from((s ?? '').trim());
+    const cp = chars[0]?.codePointAt(0) ?? 0;
+    return chars.length === 1 && cp >= 0x3400 && !(cp >= 0xe000 && cp <= 0xf8ff) ? chars[0] : null;
+  };
+  for (const line of text.split(/\r?\n/)) {
+    const cols = line.split('\t');
+    if (!/^KR\d+$/.test(cols[0] ?? '')) continue;
+    const value = single(cols[2]) ?? single(cols[3]);
+    if (value) map[`&${cols[0]};`] = value;
   }
   return map;
 }

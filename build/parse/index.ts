@@ -2,22 +2,36 @@
  * parse: an edition's source files → one document tree. Each file is decoded,
  * its format detected (or forced) and imported; the volumes of all files are
  * joined in the order edition.yaml lists them. Problems are vfile messages on
- * the files; nothing here throws for a user's mistake.
+ * the files; nothing here throws for a user's mistake. Each file gets one
+ * message saying what was detected and how much of it, so that a wrong
+ * import shows at once.
  */
 import type { VFile } from 'vfile';
 import type { EditionConfig, SourceFormat } from '../tree/edition.js';
-import type { Root, Volume } from '../tree/types.js';
+import type { Inline, Root, Volume } from '../tree/types.js';
+import { layerLabel } from '../tree/layers.js';
 import { decodeSource } from './decode.js';
 import { detectFormat } from './detect.js';
-import { importDaizhige, importWikisource, type ImportResult } from './importers/corpus.js';
-import { importDocsify, importMarkdown } from './importers/markdown.js';
+import { conventionsOf, withOverrides, type FormatConventions } from './formats.js';
+import { importDaizhige, importWikisource, type ImportResult, type SourceMeta } from './importers/corpus.js';
+import { importLines } from './importers/lines.js';
+import { importDocsify, importMarkdown, importWikisourceMarkdown } from './importers/markdown.js';
 import { importVerse } from './importers/verse.js';
+import { isPrivateUse } from './inline.js';
 import { createSource, type Source } from './source.js';
 
 export { detectFormat } from './detect.js';
 export { defaultEdition, parseCharmap, parseEditionYaml } from './edition.js';
+export { FORMATS, FORMAT_NAMES, conventionsOf } from './formats.js';
 
-const IMPORTERS: Record<SourceFormat, (src: Source, fallbackTitle: string) => ImportResult> = {
+type Importer = (src: Source, fallbackTitle: string, conv: FormatConventions) => ImportResult;
+
+const IMPORTERS: Record<SourceFormat, Importer> = {
+  kanripo: importLines,
+  chtxt: importLines,
+  guoxue: importLines,
+  bracketed: importLines,
+  'wikisource-md': importWikisourceMarkdown,
   daizhige: importDaizhige,
   wikisource: importWikisource,
   docsify: importDocsify,
@@ -25,31 +39,162 @@ const IMPORTERS: Record<SourceFormat, (src: Source, fallbackTitle: string) => Im
   markdown: importMarkdown,
 };
 
+/** How much of each kind of markup a source had: what `check` states and `init` writes down. */
+export interface SourceStats {
+  notes: number;
+  /** Note characters by layer id. */
+  layers: Record<string, number>;
+  commentaryParagraphs: number;
+  pageAnchors: number;
+  lineAnchors: number;
+  entities: number;
+  entitiesMapped: number;
+  compositions: number;
+  privateUse: number;
+  volumes: number;
+  headings: number;
+}
+
 export interface ParsedSource {
   file: VFile;
   format: SourceFormat;
   encoding: string;
   volumes: Volume[];
+  meta: SourceMeta;
+  stats: SourceStats;
+}
+
+export interface ParseOptions {
+  format?: SourceFormat;
+  encoding?: string;
+  conventions?: EditionConfig['conventions'];
+}
+
+function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string | null): void {
+  for (const n of nodes) {
+    switch (n.type) {
+      case 'note':
+        stats.notes++;
+        countInline(n.children, stats, n.layer);
+        break;
+      case 'anchor':
+        if (n.kind === 'page') stats.pageAnchors++;
+        else stats.lineAnchors++;
+        break;
+      case 'glyph':
+        if (n.entity) {
+          stats.entities++;
+          if (n.replacement) stats.entitiesMapped++;
+        } else if (n.description) stats.compositions++;
+        else if (n.codePoint !== undefined && isPrivateUse(n.codePoint)) stats.privateUse++;
+        if (layer) stats.layers[layer] = (stats.layers[layer] ?? 0) + 1;
+        break;
+      case 'text':
+      case 'lacuna':
+        if (layer) stats.layers[layer] = (stats.layers[layer] ?? 0) + Array.from(n.value.replace(/[\s\u3000]/gu, '')).length;
+        break;
+      default:
+        if ('children' in n) countInline(n.children as Inline[], stats, layer);
+    }
+  }
+}
+
+export function sourceStats(volumes: readonly Volume[]): SourceStats {
+  const stats: SourceStats = { notes: 0, layers: {}, commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
+  for (const v of volumes) {
+    for (const b of v.children) {
+      if (b.type === 'heading') stats.headings++;
+      const commentary = b.type === 'paragraph' && b.role === 'commentary' ? (b.layer ?? 'zhu') : null;
+      if (commentary) stats.commentaryParagraphs++;
+      countInline(b.children, stats, commentary);
+    }
+  }
+  return stats;
+}
+
+/** `kanripo: 412 notes in (…) …`: one line for `check`. */
+export function describeSource(format: SourceFormat, encoding: string, stats: SourceStats, conv: FormatConventions): string {
+  const parts: string[] = [];
+  const brackets = conv.inline.notes.map((n) => `${n.open}…${n.close}`).join(' ');
+  parts.push(`${stats.notes} notes${brackets ? ` in ${brackets}` : ''}`);
+  const layers = Object.entries(stats.layers).sort((a, b) => b[1] - a[1]);
+  if (layers.length > 0) parts.push(`layers ${layers.map(([id, n]) => `${layerLabel(id)} ${n}`).join(', ')} (characters)`);
+  if (stats.commentaryParagraphs) parts.push(`${stats.commentaryParagraphs} commentary paragraphs`);
+  if (stats.pageAnchors) parts.push(`${stats.pageAnchors} page markers`);
+  if (stats.lineAnchors) parts.push(`${stats.lineAnchors} line ends ${conv.inline.lineAnchor ?? ''}`.trim());
+  if (stats.entities) parts.push(`${stats.entities} entities (${stats.entitiesMapped} mapped)`);
+  if (stats.compositions) parts.push(`${stats.compositions} composed characters`);
+  if (stats.privateUse) parts.push(`${stats.privateUse} Private Use Area characters`);
+  parts.push(`${stats.volumes} volumes, ${stats.headings} headings`);
+  return `${format} (${conv.name}, ${encoding}): ${parts.join(', ')}`;
 }
 
 /** One source file (its `value` the raw bytes) → volumes. */
-export function parseSource(file: VFile, fallbackTitle: string, format?: SourceFormat): ParsedSource {
+export function parseSource(file: VFile, fallbackTitle: string, options: ParseOptions | SourceFormat = {}): ParsedSource {
+  const opts: ParseOptions = typeof options === 'string' ? { format: options } : options;
   const bytes = typeof file.value === 'string' ? new TextEncoder().encode(file.value) : (file.value ?? new Uint8Array());
-  const decoded = decodeSource(bytes);
+  const decoded = decodeSource(bytes, opts.encoding);
   const src = createSource(file, decoded.text);
-  for (const p of decoded.problems) src.report(p.severity, p.reason, 0, 0, p.ruleId);
+  for (const p of decoded.problems) {
+    if (p.at) for (const at of p.at) src.report(p.severity, p.reason, at, at + 1, p.ruleId);
+    else src.report(p.severity, p.reason, 0, 0, p.ruleId);
+  }
+  const empty: SourceStats = sourceStats([]);
   if (decoded.text.trim() === '') {
     if (decoded.encoding !== 'binary') src.report('warning', 'the file is empty: there is nothing to set', 0, 0, 'source-empty');
-    return { file, format: format ?? 'daizhige', encoding: decoded.encoding, volumes: [] };
+    src.finish();
+    return { file, format: opts.format ?? 'daizhige', encoding: decoded.encoding, volumes: [], meta: { data: {} }, stats: empty };
   }
-  const chosen = format ?? detectFormat(file.path ?? '', decoded.text);
-  const { volumes } = IMPORTERS[chosen](src, fallbackTitle);
-  return { file, format: chosen, encoding: decoded.encoding, volumes };
+  const chosen = opts.format ?? detectFormat(file.path ?? '', decoded.text);
+  const conv = withOverrides(conventionsOf(chosen), opts.conventions);
+  const { volumes, meta } = IMPORTERS[chosen](src, fallbackTitle, conv);
+  const stats = sourceStats(volumes);
+  src.report('info', describeSource(chosen, decoded.encoding, stats, conv), 0, 0, 'format-detected');
+  src.finish();
+  return { file, format: chosen, encoding: decoded.encoding, volumes, meta: meta ?? { data: {} }, stats };
 }
 
-/** All sources of an edition → the document tree. */
-export function parseEdition(config: EditionConfig, files: VFile[], format?: SourceFormat): { tree: Root; sources: ParsedSource[] } {
-  const sources = files.map((file) => parseSource(file, config.meta.title, format ?? config.format));
-  const tree: Root = { type: 'root', edition: config.meta, children: sources.flatMap((s) => s.volumes) };
-  return { tree, sources };
+/**
+ * The work's title when edition.yaml gives none (a lone file): the source's
+ * metadata, else its first volume or heading — never the file name.
+ */
+export function titleFromSources(sources: readonly ParsedSource[]): string | undefined {
+  for (const s of sources) if (s.meta.title) return s.meta.title;
+  for (const s of sources) {
+    for (const v of s.volumes) {
+      const named = /^(.+?)[·・]/u.exec(v.title);
+      if (named && !/[卷巻]/u.test(named[1])) return named[1];
+      for (const b of v.children) {
+        if (b.type !== 'heading' && !(b.type === 'paragraph' && b.role === 'title')) continue;
+        if (/^(?:欽定四庫全書|钦定四库全书)/u.test(plainOf(b.children))) continue;
+        const text = plainOf(b.children).replace(/^(?:[^·・]*[·・])?(?:[卷巻]第?[〇零一二三四五六七八九十百千]+)?[\s\u3000·・]*/u, '');
+        if (text) return text.replace(/^(.+?)[卷巻]第?[〇零一二三四五六七八九十百千]+$/u, '$1');
+      }
+      if (v.title) return v.title;
+    }
+  }
+  return undefined;
+}
+
+function plainOf(nodes: readonly Inline[]): string {
+  return nodes.map((n) => (n.type === 'text' ? n.value : 'children' in n && n.type !== 'note' ? plainOf(n.children as Inline[]) : '')).join('').trim();
+}
+
+/**
+ * All sources of an edition → the document tree. `parse` parses one source
+ * (parseSource; a rebuild passes one that remembers sources whose bytes did
+ * not change, cli/load-memo.ts): the volumes it gives are not changed here.
+ */
+export function parseEdition(
+  config: EditionConfig,
+  files: VFile[],
+  format?: SourceFormat,
+  parse: (file: VFile, fallbackTitle: string, options: ParseOptions) => ParsedSource = parseSource,
+): { tree: Root; sources: ParsedSource[] } {
+  const options: ParseOptions = { format: format ?? config.format, encoding: config.encoding, conventions: config.conventions };
+  const sources = files.map((file) => parse(file, config.meta.title, options));
+  const edition = { ...config.meta };
+  if (!edition.title) edition.title = titleFromSources(sources) ?? '無題';
+  const volumes = sources.flatMap((s) => s.volumes).map((v) => (v.title ? v : { ...v, title: edition.title }));
+  return { tree: { type: 'root', edition, children: volumes }, sources };
 }

@@ -76,3 +76,33 @@ test('control characters are reported and left out', () => {
   assert.equal(text(parseInline(src, 0, src.text.length)), '甲乙');
   assert.deepEqual(messagesOf(src), ['1:2 control-character']);
 });
+
+test('nesting deeper than the limit is reported once and flattened; every character kept', () => {
+  const src = sourceOf('【'.repeat(40) + '甲' + '】'.repeat(40) + '乙');
+  const nodes = parseInline(src, 0, src.text.length);
+  assert.equal(text(nodes), '甲乙');
+  assert.deepEqual(messagesOf(src), ['1:17 nesting-too-deep']);
+  let depth = 0;
+  for (let n: Inline | undefined = nodes[0]; n && n.type === 'note'; n = n.children[0]) depth++;
+  assert.equal(depth, 16);
+});
+
+test('a line break inside a paragraph joins its lines: no space between CJK, one between Latin words; CRLF and CR too', () => {
+  const src = sourceOf('主人戒賓\r\n　賓禮辭\rword\nnext');
+  const nodes = parseInline(src, 0, src.text.length);
+  assert.equal(text(nodes), '主人戒賓賓禮辭word next');
+  assert.deepEqual(messagesOf(src), []);
+  assert.equal(nodes[1].position.start.line, 2);
+});
+
+test('Kanripo inline: ¶ and <pb:> anchors, a note split by /, entities mapped or left for the charmap', () => {
+  const options = { notes: [{ open: '(', close: ')' }], smallWords: new Set<string>(), split: '/', lineAnchor: '¶', pageAnchor: /<(?:pb|md):([^>\s]+)>/y, entity: /&(KR\d+);/y, entities: { KR0002: '若' } };
+  const src = sourceOf('甲(乙丙/丁)¶<pb:KR1d0026_SBCK_002-1b>&KR0002;&KR0433;');
+  const nodes = parseInline(src, 0, src.text.length, options);
+  assert.deepEqual(shape(nodes), ['甲', { note: 'zhu', children: ['乙丙', '丁'] }, { anchor: '¶' }, { anchor: '<pb:KR1d0026_SBCK_002-1b>' }, { glyph: '&KR0002;' }, { glyph: '&KR0433;' }]);
+  const note = nodes[1];
+  assert.equal(note.type === 'note' && note.split, 2);
+  const page = nodes[3];
+  assert.deepEqual(page.type === 'anchor' && [page.edition, page.juan, page.leaf], ['SBCK', 2, '1b']);
+  assert.deepEqual(nodes.slice(4).map((g) => g.type === 'glyph' && [g.entity, g.replacement]), [['KR0002', '若'], ['KR0433', undefined]]);
+});

@@ -1,36 +1,102 @@
 /**
  * Inline syntax shared by every importer: a span of source text → inline
- * nodes. Brackets make notes (【…】, 〈…〉), 〈臣〉-like words make small text,
- * □ makes lacunae, Private Use Area characters make glyph placeholders.
- * Unbalanced brackets are reported and recovered without losing text.
+ * nodes. Which brackets make notes, and whether anchors (¶, <pb:…>), entities
+ * (&KR0433;) and compositions ({艹虑}) are markup, comes from the format's
+ * conventions (formats.ts). □ makes lacunae, Private Use Area characters make
+ * glyph placeholders. Line breaks inside a paragraph join its lines.
+ *
+ * The scan is one pass with a bounded stack: nesting deeper than MAX_DEPTH is
+ * reported once and flattened, so time is linear in the span's length and no
+ * later stage recurses deeper than that.
  */
-import type { Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
-import { DEFAULT_LAYER, layerFromTag } from '../tree/layers.js';
+import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
+import { DEFAULT_LAYER, footnoteLayer, layerFromTag } from '../tree/layers.js';
 import type { Source } from './source.js';
+
+export interface NoteBracket {
+  open: string;
+  close: string;
+  /** The layer of notes in these brackets (注 when absent; a {tag} or a label can change it). */
+  layer?: LayerId;
+  /**
+   * `〈左傳哀元年〉云：`: a short bracket at the head of a paragraph followed by 云 or 曰
+   * cites a book; it stays text, brackets and all, and is no note.
+   */
+  citation?: boolean;
+}
 
 export interface InlineOptions {
   /** Bracket pairs that enclose a note. */
-  notes: ReadonlyArray<readonly [string, string]>;
+  notes: ReadonlyArray<NoteBracket>;
   /** Contents of 〈…〉 that are small text, not commentary (〈臣〉). */
   smallWords: ReadonlySet<string>;
+  /** `{音義}` at a note's head names its layer (the Markdown convention, the 四庫 corpora). */
+  tags?: boolean;
+  /** Kanripo's `/`: where a note's right sub-column ends (data, not text). */
+  split?: string;
+  /** Kanripo's `¶`: the end of a line of the source edition. */
+  lineAnchor?: string;
+  /** `<pb:KR1d0028_WYG_005-1b>`: the start of a page of the source edition (sticky, global flags off). */
+  pageAnchor?: RegExp;
+  /** `&KR0433;`: a character the transcription could not encode; group 1 is its name. */
+  entity?: RegExp;
+  /** Known entities → Unicode (a shipped table). */
+  entities?: Readonly<Record<string, string>>;
+  /** `{艹虑}`, `<匚算>`: a character described by its components. */
+  compositions?: ReadonlyArray<readonly [string, string]>;
+  /** Kanripo: `)¶\n(` (page markers between allowed) continues the note on the next source line. */
+  continuedNotes?: boolean;
+  /** Words standing right before a note's bracket that name its layer (四庫 注疏: `音義(…)`, `疏(…)`). */
+  noteLabels?: ReadonlyArray<LayerLabel>;
+  /** Labels inside a note that start one commentator's part (三家注: `【集解】`, `【索隱】`). */
+  innerLabels?: ReadonlyArray<LayerLabel>;
+  /** Markdown: inline HTML — `<sub>` small text, `<cn-era ce="1037">` text with its year as data; other tags left out with a warning. */
+  html?: boolean;
+  /** Markdown footnotes: `[^1]` → a note holding its definition, at the reference. */
+  footnotes?: ReadonlyMap<string, FootnoteDefinition>;
+}
+
+export interface FootnoteDefinition {
+  /** The definition's text in the source. */
+  start: number;
+  end: number;
+  /** Set when a reference used it. */
+  used?: boolean;
+}
+
+export interface LayerLabel {
+  /** As the source writes it: `音義`, `【集解】`. */
+  text: string;
+  layer: LayerId;
+  /** As a reader knows it: `集解`. */
+  label: string;
 }
 
 export const DEFAULT_INLINE: InlineOptions = {
   notes: [
-    ['【', '】'],
-    ['〈', '〉'],
+    { open: '【', close: '】' },
+    { open: '〈', close: '〉', citation: true },
   ],
   smallWords: new Set(['臣']),
+  tags: true,
 };
+
+/** Deeper notes than this are not commentary any more but a broken file: flattened, reported once. */
+export const MAX_DEPTH = 16;
 
 interface Frame {
   open: string;
+  /** A Markdown inline element rather than a note. */
+  kind?: 'small' | 'era';
+  era?: number;
+  label?: string;
+  citation?: boolean;
   /** Closing bracket; null for a note opened by a label such as 【附注】 that runs to the end. */
   close: string | null;
   start: number;
-  /** Where the note's content starts (after the bracket and any {tag}). */
-  contentStart: number;
   layer?: LayerId;
+  /** Characters before the sub-column split mark, per source line of the note. */
+  splits?: number[];
   children: Inline[];
 }
 
@@ -43,7 +109,45 @@ function isControl(cp: number): boolean {
 }
 
 const LACUNA = '□';
-const TAG = /^\{([^{}\s]{1,16})\}/u;
+const HTML_TAG = /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w-]+(?:\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|[^\s"'<>]+))?)*)\s*\/?>/y;
+const FOOTNOTE_REF = /\[\^([^\]\s]{1,20})\]/y;
+const TAG = /\{([^{}\s]{1,16})\}/uy;
+const BREAK_SPACE = /[ \t\u3000]/u;
+/** Characters between which a joined line break stays a space: Latin letters and digits. */
+const WORDISH = /[A-Za-z0-9]/;
+
+interface Compiled {
+  opens: Map<string, NoteBracket>;
+  closes: Set<string>;
+  compositionOpens: Map<string, string>;
+}
+const compiledCache = new WeakMap<InlineOptions, Compiled>();
+function compile(options: InlineOptions): Compiled {
+  let c = compiledCache.get(options);
+  if (!c) {
+    c = {
+      opens: new Map(options.notes.map((b) => [b.open, b])),
+      closes: new Set(options.notes.map((b) => b.close)),
+      compositionOpens: new Map((options.compositions ?? []).map(([o, cl]) => [o, cl])),
+    };
+    compiledCache.set(options, c);
+  }
+  return c;
+}
+
+/** `<pb:KR1d0028_WYG_005-1b>` or mandoku's `<pb:T_T14n0475_0537a>` → edition, juan, leaf. */
+export function pageAnchorData(id: string): Pick<Anchor, 'edition' | 'juan' | 'leaf'> {
+  const parts = id.split('_');
+  const kr = parts.length >= 3 && /^KR\d/i.test(parts[0]);
+  const edition = kr ? parts[1] : parts[0];
+  const place = parts[parts.length - 1];
+  const m = /^(?:(\d+)-)?(\d+[a-z]?)$/i.exec(place);
+  const out: Pick<Anchor, 'edition' | 'juan' | 'leaf'> = {};
+  if (edition) out.edition = edition;
+  if (m?.[1]) out.juan = Number(m[1]);
+  out.leaf = m ? m[2].replace(/^0+(?=\d)/, '') : place;
+  return out;
+}
 
 /**
  * Parses `src.text[start, end)`. Returns the inline nodes; problems go to the
@@ -51,8 +155,19 @@ const TAG = /^\{([^{}\s]{1,16})\}/u;
  */
 export function parseInline(src: Source, start: number, end: number, options: InlineOptions = DEFAULT_INLINE): Inline[] {
   const { text } = src;
-  const root: Frame = { open: '', close: '', start, contentStart: start, children: [] };
+  const { opens, closes, compositionOpens } = compile(options);
+  const root: Frame = { open: '', close: '', start, children: [] };
   const stack: Frame[] = [root];
+  /** Brackets opened beyond MAX_DEPTH, by closing bracket: their closers are dropped too. */
+  const flattened = new Map<string, number>();
+  let tooDeepReported = false;
+  /** An opening past MAX_DEPTH: left out (its closer too, later), said once a span. */
+  const tooDeep = (closer: string, at: number, stop: number, what: string, marks: string) => {
+    flattened.set(closer, (flattened.get(closer) ?? 0) + 1);
+    if (tooDeepReported) return;
+    tooDeepReported = true;
+    src.report('error', `${what} nested deeper than ${MAX_DEPTH} levels here: the deeper ${marks} are left out and their text kept; check the ${marks}`, at, stop, 'nesting-too-deep');
+  };
   let textStart = start;
 
   const top = () => stack[stack.length - 1];
@@ -64,8 +179,23 @@ export function parseInline(src: Source, start: number, end: number, options: In
   };
   const closeFrame = (frame: Frame, endOffset: number) => {
     const content = frame.children;
+    if (frame.kind === 'era') {
+      for (const c of content) if (c.type === 'text') c.data = { ...(c.data ?? {}), era: frame.era };
+      top().children.push(...content);
+      return;
+    }
+    if (frame.kind === 'small') {
+      if (content.length > 0 && content.every((c) => c.type === 'text')) top().children.push({ type: 'small', children: content as Text[], position: src.position(frame.start, endOffset) });
+      else top().children.push(...content);
+      return;
+    }
+    if (frame.citation && frame.start === start && frame.close !== null && endOffset - frame.start <= 20 && /[云曰]/u.test(text[endOffset] ?? '')) {
+      const openEnd = frame.start + frame.open.length;
+      top().children.push({ type: 'text', value: frame.open, position: src.position(frame.start, openEnd) }, ...content, { type: 'text', value: frame.close, position: src.position(endOffset - frame.close.length, endOffset) });
+      return;
+    }
     const only = content.length === 1 && content[0].type === 'text' ? content[0].value : null;
-    if (frame.open === '〈' && only !== null && options.smallWords.has(only)) {
+    if (only !== null && options.smallWords.has(only) && frame.open === '〈') {
       const small: Small = { type: 'small', children: [content[0] as Text], position: src.position(frame.start, endOffset) };
       top().children.push(small);
       return;
@@ -73,7 +203,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
     // 【附注】: a label, not a note: the rest of the paragraph is a note of that layer.
     const labelLayer = frame.close !== null && frame.layer === undefined && only !== null ? labelOnly(only) : undefined;
     if (labelLayer !== undefined) {
-      stack.push({ open: frame.open, close: null, start: frame.start, contentStart: endOffset, layer: labelLayer, children: [] });
+      stack.push({ open: frame.open, close: null, start: frame.start, layer: labelLayer, children: [] });
       return;
     }
     const note: Note = {
@@ -82,40 +212,132 @@ export function parseInline(src: Source, start: number, end: number, options: In
       children: content,
       position: src.position(frame.start, endOffset),
     };
-    top().children.push(note);
+    if (frame.label) note.label = frame.label;
+    if (frame.splits && frame.splits.length > 0) {
+      note.split = frame.splits[0];
+      if (frame.splits.length > 1) note.splits = frame.splits;
+    }
+    if (options.innerLabels) top().children.push(...splitLabelledNote(note, options.innerLabels));
+    else top().children.push(note);
+  };
+  /** After a closing bracket at `from`: the offset after the reopening bracket of a continued note, or -1. */
+  const continuation = (from: number, close: string): number => {
+    const open = stack[stack.length - 1].open;
+    let j = from;
+    let lines = 0;
+    while (j < end) {
+      const c = text[j];
+      if (c === options.lineAnchor || c === ' ' || c === '\t') j++;
+      else if (c === '\n' || c === '\r') {
+        lines++;
+        j++;
+      } else if (c === '<' && options.pageAnchor) {
+        options.pageAnchor.lastIndex = j;
+        const m = options.pageAnchor.exec(text);
+        if (!m) break;
+        j += m[0].length;
+      } else break;
+    }
+    void close;
+    return lines > 0 && j < end && text.startsWith(open, j) ? j + open.length : -1;
+  };
+  /** The line and page anchors between `from` and `to`, into the note that runs on. */
+  const emitAnchors = (from: number, to: number) => {
+    for (let j = from; j < to; ) {
+      if (text[j] === options.lineAnchor) {
+        top().children.push({ type: 'anchor', kind: 'line', value: text[j], position: src.position(j, j + 1) });
+        j++;
+        continue;
+      }
+      if (text[j] === '<' && options.pageAnchor) {
+        options.pageAnchor.lastIndex = j;
+        const m = options.pageAnchor.exec(text);
+        if (m) {
+          top().children.push({ type: 'anchor', kind: 'page', value: m[0], ...pageAnchorData(m[1] ?? ''), position: src.position(j, j + m[0].length) });
+          j += m[0].length;
+          continue;
+        }
+      }
+      j++;
+    }
+  };
+  /** Characters of the innermost note since its last line anchor, and where its split mark stood (-1: none yet). */
+  let columnChars = 0;
+  let pendingSplit = -1;
+  /** A source line of a note ends (¶ or its closing bracket): its split is data of the note. */
+  const endColumn = () => {
+    if (options.split && stack.length > 1 && (pendingSplit >= 0 || columnChars > 0)) {
+      (top().splits ??= []).push(pendingSplit >= 0 ? pendingSplit : columnChars);
+    }
+    columnChars = 0;
+    pendingSplit = -1;
   };
 
   let i = start;
   while (i < end) {
     const cp = text.codePointAt(i) as number;
-    const ch = String.fromCodePoint(cp);
+    const ch = cp > 0xffff ? text.slice(i, i + 2) : text[i];
     const next = i + ch.length;
-    const pair = options.notes.find(([open]) => open === ch);
-    const closing = options.notes.some(([, close]) => close === ch);
-    if (pair) {
-      flush(i);
-      const tag = TAG.exec(text.slice(next, Math.min(end, next + 20)));
-      let layer: LayerId | undefined;
-      let contentStart = next;
-      if (tag) {
-        layer = layerFromTag(tag[1]);
-        if (layer === undefined) {
-          layer = tag[1];
-          src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, next, next + tag[0].length, 'layer-unknown');
-        }
-        contentStart = next + tag[0].length;
+    const bracket = opens.get(ch);
+    if (bracket) {
+      // A label before the bracket names the note's layer (not when the note is flattened: then it stays text).
+      const named = stack.length <= MAX_DEPTH ? options.noteLabels?.find((l) => i - l.text.length >= textStart && text.startsWith(l.text, i - l.text.length)) : undefined;
+      flush(named ? i - named.text.length : i);
+      if (stack.length > MAX_DEPTH) {
+        tooDeep(bracket.close, i, next, 'notes', 'brackets');
+        i = next;
+        textStart = i;
+        continue;
       }
-      stack.push({ open: ch, close: pair[1], start: i, contentStart, layer, children: [] });
+      let layer = named?.layer ?? bracket.layer;
+      let contentStart = next;
+      if (options.tags) {
+        TAG.lastIndex = next;
+        const tag = next < end ? TAG.exec(text) : null;
+        if (tag && TAG.lastIndex <= end) {
+          layer = layerFromTag(tag[1]);
+          if (layer === undefined) {
+            layer = tag[1];
+            src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, next, next + tag[0].length, 'layer-unknown');
+          }
+          contentStart = next + tag[0].length;
+        }
+      }
+      const frame: Frame = { open: ch, close: bracket.close, start: named ? i - named.text.length : i, layer, children: [] };
+      if (named) frame.label = named.label;
+      if (bracket.citation) frame.citation = true;
+      stack.push(frame);
+      columnChars = 0;
+      pendingSplit = -1;
       i = contentStart;
       textStart = i;
       continue;
     }
-    if (closing) {
+    if (closes.has(ch)) {
       flush(i);
+      const excess = flattened.get(ch) ?? 0;
+      if (excess > 0) {
+        flattened.set(ch, excess - 1);
+        i = next;
+        textStart = i;
+        continue;
+      }
       const depth = findOpen(stack, ch);
       if (depth < 0) {
         src.report('error', `unmatched closing ${ch}: no opening bracket before it in this paragraph; delete it or add the opening bracket`, i, next, 'bracket-unmatched');
       } else {
+        if (stack.length - 1 === depth) {
+          const resume = options.continuedNotes ? continuation(next, ch) : -1;
+          if (resume >= 0) {
+            // `)¶\n(`: the source's column ended inside the note; the note runs on.
+            endColumn();
+            emitAnchors(next, resume - stack[depth].open.length);
+            i = resume;
+            textStart = i;
+            continue;
+          }
+          endColumn();
+        }
         // Label notes (【附注】…) end where their enclosing bracket ends.
         while (stack.length - 1 > depth) {
           const inner = stack.pop() as Frame;
@@ -127,27 +349,166 @@ export function parseInline(src: Source, start: number, end: number, options: In
         const frame = stack.pop() as Frame;
         closeFrame(frame, next);
       }
+      columnChars = 0;
+      pendingSplit = -1;
       i = next;
       textStart = i;
       continue;
+    }
+    if (options.split && ch === options.split && stack.length > 1) {
+      flush(i);
+      pendingSplit = columnChars;
+      i = next;
+      textStart = i;
+      continue;
+    }
+    if (options.lineAnchor && ch === options.lineAnchor) {
+      flush(i);
+      endColumn();
+      top().children.push({ type: 'anchor', kind: 'line', value: ch, position: src.position(i, next) });
+      i = next;
+      textStart = i;
+      continue;
+    }
+    if (ch === '<' && options.pageAnchor) {
+      options.pageAnchor.lastIndex = i;
+      const m = options.pageAnchor.exec(text);
+      if (m && i + m[0].length <= end) {
+        flush(i);
+        const stop = i + m[0].length;
+        top().children.push({ type: 'anchor', kind: 'page', value: m[0], ...pageAnchorData(m[1] ?? ''), position: src.position(i, stop) });
+        i = stop;
+        textStart = i;
+        continue;
+      }
+    }
+    if (ch === '<' && options.html && text.startsWith('<!--', i)) {
+      const close = text.indexOf('-->', i + 4);
+      if (close >= 0 && close + 3 <= end) {
+        flush(i);
+        src.report('info', 'an HTML comment is left out (not part of the text)', i, close + 3, 'html-comment');
+        i = close + 3;
+        textStart = i;
+        continue;
+      }
+    }
+    if (ch === '<' && options.html) {
+      HTML_TAG.lastIndex = i;
+      const m = HTML_TAG.exec(text);
+      if (m && i + m[0].length <= end) {
+        flush(i);
+        const stop = i + m[0].length;
+        const [, closing, rawName, attrs] = m;
+        const name = rawName.toLowerCase();
+        const known = name === 'sub' || name === 'cn-era';
+        if (known && !closing && stack.length > MAX_DEPTH) tooDeep(`</${name}>`, i, stop, 'elements', 'tags');
+        else if (known && closing && (flattened.get(`</${name}>`) ?? 0) > 0) {
+          flattened.set(`</${name}>`, (flattened.get(`</${name}>`) ?? 0) - 1);
+        } else if (!closing && known) {
+          const frame: Frame = { open: `<${name}>`, close: `</${name}>`, kind: name === 'sub' ? 'small' : 'era', start: i, children: [] };
+          if (name === 'cn-era') {
+            const ce = /\bce\s*=\s*["']?(-?\d+)/i.exec(attrs);
+            if (ce) frame.era = Number(ce[1]);
+          }
+          stack.push(frame);
+        } else if (closing && (name === 'sub' || name === 'cn-era')) {
+          const depth = findOpen(stack, `</${name}>`);
+          if (depth > 0) {
+            while (stack.length - 1 > depth) closeFrame(stack.pop() as Frame, i);
+            closeFrame(stack.pop() as Frame, stop);
+          } else src.report('warning', `closing tag </${name}> without its opening tag: left out`, i, stop, 'html-tag');
+        } else {
+          src.report('warning', `HTML tag <${closing}${name}> is not part of the manuscript convention: the tag is left out, the text around it kept`, i, stop, 'html-tag');
+        }
+        i = stop;
+        textStart = i;
+        continue;
+      }
+    }
+    if (ch === '[' && options.footnotes) {
+      FOOTNOTE_REF.lastIndex = i;
+      const m = FOOTNOTE_REF.exec(text);
+      if (m && i + m[0].length <= end) {
+        const def = options.footnotes.get(m[1]);
+        if (def) {
+          flush(i);
+          const stop = i + m[0].length;
+          if (def.used) src.report('warning', `footnote [^${m[1]}] is referred to again: its text is set at its first reference only`, i, stop, 'footnote-repeated');
+          else {
+            def.used = true;
+            const children = parseInline(src, def.start, def.end, { ...options, footnotes: undefined });
+            const note: Note = { type: 'note', layer: footnoteLayer(text.slice(def.start, def.end)), footnote: m[1], children, position: src.position(i, stop) };
+            top().children.push(note);
+          }
+          i = stop;
+          textStart = i;
+          continue;
+        }
+        src.report('warning', `footnote reference [^${m[1]}] has no definition ("[^${m[1]}]: …"): kept as text`, i, i + m[0].length, 'footnote-missing');
+      }
+    }
+    if (ch === '&' && options.entity) {
+      options.entity.lastIndex = i;
+      const m = options.entity.exec(text);
+      if (m && i + m[0].length <= end) {
+        flush(i);
+        const stop = i + m[0].length;
+        const glyph: Glyph = { type: 'glyph', value: m[0], entity: m[1], position: src.position(i, stop) };
+        const known = options.entities?.[m[1]];
+        if (known) glyph.replacement = known;
+        top().children.push(glyph);
+        columnChars++;
+        i = stop;
+        textStart = i;
+        continue;
+      }
+    }
+    const compositionClose = compositionOpens.get(ch);
+    if (compositionClose !== undefined) {
+      const stop = text.indexOf(compositionClose, next);
+      const inner = stop < 0 ? '' : text.slice(next, stop);
+      if (stop >= 0 && stop < end && /^[^\s{}<>()（）【】]{2,8}$/u.test(inner)) {
+        flush(i);
+        const after = stop + compositionClose.length;
+        top().children.push({ type: 'glyph', value: text.slice(i, after), description: inner, position: src.position(i, after) });
+        columnChars++;
+        i = after;
+        textStart = i;
+        continue;
+      }
     }
     if (ch === LACUNA) {
       flush(i);
       let j = next;
       while (j < end && text[j] === LACUNA) j++;
       top().children.push({ type: 'lacuna', value: text.slice(i, j), position: src.position(i, j) });
+      columnChars += j - i;
       i = j;
       textStart = i;
       continue;
     }
     if (isPrivateUse(cp) || cp === 0xfffd) {
+      // U+FFFD: a byte that did not decode; decode.ts reports it where it stands.
       flush(i);
       const glyph: Glyph = { type: 'glyph', value: ch, codePoint: cp, position: src.position(i, next) };
       top().children.push(glyph);
-      if (cp === 0xfffd) {
-        src.report('error', 'a byte here could not be decoded (shown as �); fix the file\'s encoding', i, next, 'encoding-invalid');
-      }
+      columnChars++;
       i = next;
+      textStart = i;
+      continue;
+    }
+    if (ch === '\n' || ch === '\r') {
+      // A line break inside a paragraph joins its lines: CJK needs no space, Latin words keep one.
+      flush(i);
+      let j = next;
+      if (ch === '\r' && text[j] === '\n') j++;
+      while (j < end && BREAK_SPACE.test(text[j])) j++;
+      const before = text[i - 1] ?? '';
+      const after = text[j] ?? '';
+      if (WORDISH.test(before) && WORDISH.test(after)) {
+        top().children.push({ type: 'text', value: ' ', position: src.position(i, j) });
+      }
+      i = j;
       textStart = i;
       continue;
     }
@@ -158,6 +519,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
       textStart = i;
       continue;
     }
+    if (!BREAK_SPACE.test(ch)) columnChars++;
     i = next;
   }
   flush(end);
@@ -171,7 +533,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
   return root.children;
 }
 
-/** Stack index of the innermost frame closed by `close`, or -1. Label frames are skipped. */
+/** Stack index of the innermost frame closed by `close`, or -1. At most MAX_DEPTH frames are looked at. */
 function findOpen(stack: Frame[], close: string): number {
   for (let d = stack.length - 1; d > 0; d--) {
     if (stack[d].close === close) return d;
@@ -182,4 +544,57 @@ function findOpen(stack: Frame[], close: string): number {
 /** Labels that, alone in brackets, open a layer for the rest of the paragraph. */
 function labelOnly(content: string): LayerId | undefined {
   return content === '附注' || content === '附註' ? 'fuzhu' : undefined;
+}
+
+/**
+ * A note whose text holds labelled parts (`【集解】…【索隱】…`) → one note a
+ * part, each in the layer its label names, the label kept as data. Text before
+ * the first label stays a note of the note's own layer.
+ */
+export function splitLabelledNote(note: Note, labels: ReadonlyArray<LayerLabel>): Note[] {
+  const parts: Note[] = [];
+  let current: Note | null = null;
+  const startPart = (label: LayerLabel | null, at: Note['position']) => {
+    current = { type: 'note', layer: label?.layer ?? note.layer, children: [], position: at };
+    if (label) current.label = label.label;
+    else if (note.label) current.label = note.label;
+    parts.push(current);
+    return current;
+  };
+  for (const child of note.children) {
+    if (child.type !== 'text') {
+      (current ?? startPart(null, child.position)).children.push(child);
+      continue;
+    }
+    let from = 0;
+    const value = child.value;
+    for (let k = value.indexOf('【'); k >= 0; k = value.indexOf('【', k + 1)) {
+      const label = labels.find((l) => value.startsWith(l.text, k));
+      if (!label) continue;
+      if (k > from) (current ?? startPart(null, child.position)).children.push(textSlice(child, from, k));
+      const at = slicePoint(child, k);
+      startPart(label, { file: child.position.file, start: at, end: at });
+      from = k + label.text.length;
+      k = from - 1;
+    }
+    if (from < value.length) (current ?? startPart(null, child.position)).children.push(textSlice(child, from, value.length));
+  }
+  if (parts.length <= 1 && !parts[0]?.label) return [note];
+  for (const part of parts) {
+    const last = part.children[part.children.length - 1];
+    if (last) part.position = { ...part.position, end: last.position.end };
+  }
+  if (parts.length > 0) parts[parts.length - 1].position = { ...parts[parts.length - 1].position, end: note.position.end };
+  return parts.filter((p) => p.children.length > 0 || p.label);
+}
+
+/** The point `index` UTF-16 units into a one-line text node. */
+function slicePoint(node: Text, index: number) {
+  const s = node.position.start;
+  return { line: s.line, column: s.column + index, offset: (s.offset ?? 0) + index };
+}
+
+function textSlice(node: Text, from: number, to: number): Text {
+  if (from === 0 && to === node.value.length) return node;
+  return { type: 'text', value: node.value.slice(from, to), position: { file: node.position.file, start: slicePoint(node, from), end: slicePoint(node, to) } };
 }

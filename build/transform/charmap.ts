@@ -2,6 +2,7 @@
  * Private Use Area glyphs: mapped through the edition's charmap; each one left
  * unmapped is reported (it is printed as 〓) and the count is given once.
  */
+import iconv from 'iconv-lite';
 import { visit } from 'unist-util-visit';
 import type { Glyph, Root } from '../tree/types.js';
 import type { Report } from './report.js';
@@ -15,13 +16,21 @@ export function hex(codePoint: number): string {
 export function applyCharmap(tree: Root, charmap: Readonly<Record<string, string>>, report: Report): Root {
   const unmapped = new Map<number, number>();
   let first: Glyph | undefined;
+  const unknown = new Map<string, number>();
+  let firstUnknown: Glyph | undefined;
   visit(tree, 'glyph', (node: Glyph) => {
     const replacement = charmap[node.value];
     if (replacement !== undefined) {
       node.replacement = replacement;
       return;
     }
-    // Entities and compositions are the importers' to map (issue: corpora); only code points are the charmap's.
+    if (node.replacement !== undefined) return;
+    if (node.entity || node.description) {
+      unknown.set(node.value, (unknown.get(node.value) ?? 0) + 1);
+      firstUnknown ??= node;
+      report('warning', `${node.value} has no Unicode character in our table or the edition's charmap: printed as ${PLACEHOLDER}; add "${node.value}: 字" to the edition's charmap`, node.position, node.entity ? 'entity-unmapped' : 'composition-unmapped');
+      return;
+    }
     if (node.codePoint === undefined || node.codePoint === 0xfffd) return;
     first ??= node;
     unmapped.set(node.codePoint, (unmapped.get(node.codePoint) ?? 0) + 1);
@@ -29,7 +38,18 @@ export function applyCharmap(tree: Root, charmap: Readonly<Record<string, string
   });
   if (first) {
     const total = [...unmapped.values()].reduce((a, b) => a + b, 0);
-    report('info', `${total} Private Use Area characters (${unmapped.size} distinct) have no charmap entry: ${[...unmapped.keys()].map(hex).join(' ')}`, first.position, 'pua-summary');
+    report('info', `${total} Private Use Area characters (${unmapped.size} distinct) have no charmap entry: ${[...unmapped.keys()].map((cp) => hex(cp) + gbkArea(cp)).join(' ')}`, first.position, 'pua-summary');
+  }
+  if (firstUnknown) {
+    const total = [...unknown.values()].reduce((a, b) => a + b, 0);
+    report('info', `${total} entities and composed characters (${unknown.size} distinct) are printed as ${PLACEHOLDER}: ${[...unknown].map(([v, n]) => `${v}×${n}`).join(' ')}`, firstUnknown.position, 'entity-summary');
   }
   return tree;
+}
+
+/** U+E000–U+E765 is where GB18030 puts the GBK user-defined area: name the bytes the source had. */
+function gbkArea(cp: number): string {
+  if (cp < 0xe000 || cp > 0xe765) return '';
+  const bytes = iconv.encode(String.fromCodePoint(cp), 'gb18030');
+  return bytes.length === 2 ? ` (GBK user-defined ${bytes[0].toString(16).toUpperCase()}${bytes[1].toString(16).toUpperCase()})` : '';
 }

@@ -25,9 +25,17 @@ import { location } from 'vfile-location';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import type { Correction, Inline, Parent, Root, Script, SourcePosition, Text } from '../tree/types.js';
 import { slicePosition } from './layers.js';
+import type { ConversionChoices } from '../tree/edition.js';
 import { convertText } from './script.js';
 
 export type CorrectionKind = Correction['kind'];
+
+/** The scripts of an edition (and its conversion choices), for entries written in the printed script. */
+export interface Scripts {
+  from: Script;
+  to: Script;
+  choices?: ConversionChoices;
+}
 
 export const CORRECTION_KINDS: readonly CorrectionKind[] = ['改', '補', '刪', '乙'];
 /** Simplified spellings an editor may type. */
@@ -162,10 +170,10 @@ export function narrowChange(find: string, replace: string): { at: number; old: 
  * Falls back to the raw texts where the conversion is not character for
  * character.
  */
-function narrowPrinted(find: string, replace: string, scripts: { from: Script; to: Script } | undefined): { at: number; old: string; new: string } {
+function narrowPrinted(find: string, replace: string, scripts: Scripts | undefined): { at: number; old: string; new: string } {
   if (!scripts || scripts.from === scripts.to) return narrowChange(find, replace);
-  const f = convertText(find, scripts.from, scripts.to);
-  const r = convertText(replace, scripts.from, scripts.to);
+  const f = convertText(find, scripts.from, scripts.to, scripts.choices);
+  const r = convertText(replace, scripts.from, scripts.to, scripts.choices);
   if (f.length !== find.length || r.length !== replace.length) return narrowChange(find, replace);
   const printed = narrowChange(f, r);
   const oldLength = printed.old.length;
@@ -202,7 +210,7 @@ function occurrences(haystack: string, needle: string): number[] {
  * there — in the text as the edition prints it (an editor proofreading a
  * converted edition copies the printed script).
  */
-function findHits(tree: Root, fix: CorrectionEntry, scripts: { from: Script; to: Script } | undefined): Hit[] {
+function findHits(tree: Root, fix: CorrectionEntry, scripts: Scripts | undefined): Hit[] {
   const target = fix.after ?? fix.find;
   const inScope: Array<{ volume: number; node: Text; parent: Parent }> = [];
   tree.children.forEach((volume, index) => {
@@ -217,7 +225,7 @@ function findHits(tree: Root, fix: CorrectionEntry, scripts: { from: Script; to:
   if (direct.length > 0 || !scripts || scripts.from === scripts.to) return direct;
   const printed: Hit[] = [];
   for (const { volume, node, parent } of inScope) {
-    const shown = convertText(node.value, scripts.from, scripts.to);
+    const shown = convertText(node.value, scripts.from, scripts.to, scripts.choices);
     // Indices carry over only where the conversion went character for character.
     if (shown.length !== node.value.length || Array.from(shown).length !== Array.from(node.value).length) continue;
     for (const index of occurrences(shown, target)) printed.push({ volume, node, parent, index });
@@ -247,7 +255,7 @@ function reportEntry(fix: CorrectionEntry, reason: string): void {
 export function applyCorrections(
   tree: Root,
   entries: readonly CorrectionEntry[],
-  scripts?: { from: Script; to: Script },
+  scripts?: Scripts,
   own: (volume: number) => boolean = () => false,
 ): Root {
   for (const fix of entries) {
@@ -305,10 +313,10 @@ export function applyCorrections(
 }
 
 /** The old text of every correction in the edition's script (the new text is converted with the rest of the tree). */
-export function convertCorrectionsOld(tree: Root, from: Script, to: Script): Root {
+export function convertCorrectionsOld(tree: Root, from: Script, to: Script, choices?: ConversionChoices): Root {
   if (from === to) return tree;
   visit(tree, 'correction', (node: Correction) => {
-    node.old = convertText(node.old, from, to);
+    node.old = convertText(node.old, from, to, choices);
   });
   return tree;
 }

@@ -9,6 +9,7 @@ import type { Root } from '../tree/types.js';
 import { applyCharmap } from './charmap.js';
 import { applyCorrections, convertCorrectionsOld, type CorrectionEntry } from './corrections.js';
 import { classifyLayers } from './layers.js';
+import { splitCommentators } from './commentators.js';
 import { reporterFor } from './report.js';
 import { convertScript } from './script.js';
 
@@ -20,10 +21,12 @@ export interface TransformOptions {
 
 export function transformTree(parsed: Root, config: EditionConfig, options: TransformOptions = {}): Root {
   const report = reporterFor(options.files ?? []);
+  // The parser bounds nesting (parse/inline.ts MAX_DEPTH), so this clone never recurses deep.
   let tree: Root = structuredClone(parsed);
   const from = config.meta.sourceScript ?? config.meta.script;
-  if (options.corrections) tree = applyCorrections(tree, options.corrections, { from, to: config.meta.script });
+  if (options.corrections) tree = applyCorrections(tree, options.corrections, { from, to: config.meta.script, choices: config.conversion });
   tree = classifyLayers(tree, config.layerRules);
   tree = applyCharmap(tree, config.charmap, report);
-  return convertCorrectionsOld(convertScript(tree, from, config.meta.script), from, config.meta.script);
+  tree = splitCommentators(tree, report);
+  return convertCorrectionsOld(convertScript(tree, from, config.meta.script, config.conversion), from, config.meta.script, config.conversion);
 }

@@ -1,37 +1,15 @@
 /**
  * Script conversion: simplified → traditional (or back) with opencc-js, then
- * an override table for classical usage where OpenCC's modern choices are
- * wrong for a 經 text. Overrides look at the source text, so they apply where
- * OpenCC converts character for character (it nearly always does).
+ * the one-to-many decisions (one-to-many.ts) made in the open: the edition's
+ * phrases first, then what it keeps and prefers, then the table's contexts and
+ * classical defaults; where none speaks, OpenCC's pick stands. Every decision
+ * can be listed (`check --script`). Linear in the text's length.
  */
 import * as OpenCC from 'opencc-js';
 import { visit } from 'unist-util-visit';
-import type { Root, Script, Text } from '../tree/types.js';
-
-export interface Override {
-  /** Matches in the source text; the whole match is replaced. */
-  pattern: RegExp;
-  replace: string;
-  why: string;
-}
-
-/** Simplified → traditional, classical usage. */
-export const CLASSICAL_OVERRIDES: readonly Override[] = [
-  { pattern: /云/gu, replace: '云', why: '云 "to say" (鄭司農云) is 云, not 雲' },
-  { pattern: /注/gu, replace: '注', why: 'commentary is 注 in 經 editions (鄭注, 注疏), not 註' },
-  { pattern: /(?<=[皇王天帝夫太元])后|后(?=[妃稷土夫])/gu, replace: '后', why: '后 "queen, sovereign" stays 后' },
-  { pattern: /伪/gu, replace: '偽', why: '四庫 texts write 偽, not 僞' },
-  { pattern: /里(?=[面頭头边邊])/gu, replace: '裏', why: '里面 → 裏面' },
-  { pattern: /里/gu, replace: '里', why: '里 "village, li" stays 里 in classical text' },
-  { pattern: /余/gu, replace: '余', why: '余 "I" stays 余' },
-  { pattern: /采/gu, replace: '采', why: '采 (五采, 采侯) stays 采' },
-  { pattern: /于/gu, replace: '於', why: 'the 四庫 texts write 於 where simplified text has 于' },
-  { pattern: /为/gu, replace: '為', why: '四庫 texts write 為; OpenCC gives the 康熙 form 爲' },
-  { pattern: /个/gu, replace: '个', why: '个 (上个, the side of a target) is not 個 in 經 texts' },
-  { pattern: /迹/gu, replace: '迹', why: '迹 stays 迹 (OpenCC gives 跡)' },
-  { pattern: /辟/gu, replace: '辟', why: '辟 (少辟, 辟婢亦反) is 辟 "to step aside", not 闢' },
-  { pattern: /捝/gu, replace: '捝', why: '捝 "to wipe" stays 捝 (OpenCC gives 挩)' },
-];
+import type { ConversionChoices } from '../tree/edition.js';
+import type { Root, Script, SourcePosition, Text } from '../tree/types.js';
+import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
 
 type Convert = (text: string) => string;
 const converters = new Map<string, Convert>();
@@ -45,38 +23,134 @@ function converter(from: Script, to: Script): Convert {
   return convert;
 }
 
-/** Plain OpenCC, no overrides: the baseline the benchmark compares with. */
+/** Plain OpenCC, no decisions of ours: the baseline the benchmark compares with. */
 export function convertPlain(text: string, from: Script, to: Script): string {
   return from === to ? text : converter(from, to)(text);
 }
 
-export function convertText(text: string, from: Script, to: Script, overrides: readonly Override[] = CLASSICAL_OVERRIDES): string {
+export type DecisionSource = 'phrase' | 'keep' | 'prefer' | 'context' | 'classical' | 'opencc';
+
+export interface Decision {
+  /** The source character. */
+  char: string;
+  reading: string;
+  /** Offset of the character in the converted string (UTF-16 units). */
+  index: number;
+  how: DecisionSource;
+}
+
+const stickyContexts = new Map<RegExp, RegExp>();
+function sticky(pattern: RegExp): RegExp {
+  let re = stickyContexts.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '') + 'y');
+    stickyContexts.set(pattern, re);
+  }
+  return re;
+}
+
+/**
+ * Converts `text`; `onDecision` hears every one-to-many character (and every
+ * character the edition names) with the reading taken and why.
+ */
+export function convertText(text: string, from: Script, to: Script, choices?: ConversionChoices, onDecision?: (d: Decision) => void): string {
   if (from === to) return text;
   const converted = converter(from, to)(text);
-  if (from !== 'simplified' || overrides.length === 0) return converted;
-  const source = Array.from(text);
+  if (from !== 'simplified') return converted;
   const target = Array.from(converted);
-  // Overrides need the two texts aligned character for character.
-  if (source.length !== target.length) return converted;
-  const unitToIndex = (unitOffset: number) => Array.from(text.slice(0, unitOffset)).length;
-  for (const rule of overrides) {
-    for (const m of text.matchAll(rule.pattern)) {
-      const at = unitToIndex(m.index ?? 0);
-      const length = Array.from(m[0]).length;
-      const replacement = Array.from(rule.replace);
-      if (replacement.length !== length) continue;
-      for (let k = 0; k < length; k++) target[at + k] = replacement[k];
+  // Decisions need the two texts aligned character for character (OpenCC nearly always is).
+  let count = 0;
+  for (const _ of text) count++;
+  if (count !== target.length) return converted;
+  const phraseAt = new Map<number, string>();
+  for (const [phrase, as] of Object.entries(choices?.phrases ?? {})) {
+    const readings = Array.from(as);
+    const lengths = Array.from(phrase).map((c) => c.length);
+    for (let k = text.indexOf(phrase); k >= 0; k = text.indexOf(phrase, k + 1)) {
+      let u = k;
+      readings.forEach((r, j) => {
+        phraseAt.set(u, r);
+        u += lengths[j];
+      });
     }
+  }
+  let unit = 0;
+  let i = 0;
+  for (const s of text) {
+    const phrase = phraseAt.get(unit);
+    const entry = ONE_TO_MANY_BY_CHAR.get(s);
+    const kept = choices?.keep.includes(s);
+    const preferred = choices?.prefer[s];
+    if (phrase !== undefined || entry || kept || preferred) {
+      let reading = target[i];
+      let how: DecisionSource = 'opencc';
+      if (phrase !== undefined) [reading, how] = [phrase, 'phrase'];
+      else if (kept) [reading, how] = [s, 'keep'];
+      else if (preferred) [reading, how] = [preferred, 'prefer'];
+      else if (entry) {
+        const context = entry.contexts?.find((c) => {
+          const re = sticky(c.pattern);
+          re.lastIndex = unit;
+          return re.test(text);
+        });
+        if (context) [reading, how] = [context.reading, 'context'];
+        else if (entry.classical) [reading, how] = [entry.classical, 'classical'];
+      }
+      target[i] = reading;
+      onDecision?.({ char: s, reading, index: unit, how });
+    }
+    unit += s.length;
+    i++;
   }
   return target.join('');
 }
 
 /** Every text of the tree (text nodes, volume titles) into the edition's script. */
-export function convertScript(tree: Root, from: Script, to: Script, overrides: readonly Override[] = CLASSICAL_OVERRIDES): Root {
+export function convertScript(tree: Root, from: Script, to: Script, choices?: ConversionChoices): Root {
   if (from === to) return tree;
   visit(tree, 'text', (node: Text) => {
-    node.value = convertText(node.value, from, to, overrides);
+    node.value = convertText(node.value, from, to, choices);
   });
-  for (const volume of tree.children) volume.title = convertText(volume.title, from, to, overrides);
+  for (const volume of tree.children) volume.title = convertText(volume.title, from, to, choices);
   return tree;
+}
+
+export interface ScriptReading {
+  reading: string;
+  count: number;
+  how: DecisionSource;
+  /** Where it occurs (the first few). */
+  places: SourcePosition[];
+}
+
+export interface ScriptReport {
+  char: string;
+  count: number;
+  readings: ScriptReading[];
+}
+
+/** `check --script`: each one-to-many character of the sources, what it became, how often and where. */
+export function scriptReport(tree: Root, from: Script, to: Script, choices?: ConversionChoices, placesPerReading = 3): ScriptReport[] {
+  const byChar = new Map<string, Map<string, ScriptReading>>();
+  visit(tree, 'text', (node: Text) => {
+    convertText(node.value, from, to, choices, (d) => {
+      let readings = byChar.get(d.char);
+      if (!readings) byChar.set(d.char, (readings = new Map()));
+      const key = `${d.reading}|${d.how}`;
+      let r = readings.get(key);
+      if (!r) readings.set(key, (r = { reading: d.reading, count: 0, how: d.how, places: [] }));
+      r.count++;
+      if (r.places.length < placesPerReading) {
+        const s = node.position.start;
+        const at = { line: s.line, column: s.column + d.index, offset: (s.offset ?? 0) + d.index };
+        r.places.push({ file: node.position.file, start: at, end: { ...at, column: at.column + 1, offset: at.offset + 1 } });
+      }
+    });
+  });
+  return [...byChar]
+    .map(([char, readings]) => {
+      const list = [...readings.values()].sort((a, b) => b.count - a.count || (a.places[0]?.start.offset ?? 0) - (b.places[0]?.start.offset ?? 0));
+      return { char, count: list.reduce((n, r) => n + r.count, 0), readings: list };
+    })
+    .sort((a, b) => b.count - a.count || (a.char < b.char ? -1 : 1));
 }

@@ -6,12 +6,42 @@
 import type { EditionMeta, LayerId, ParagraphRole } from './types.js';
 import type { Indent } from '../layout/types.js';
 
-export type SourceFormat = 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
+/** An edition's overrides of its format's conventions (`conventions:` in edition.yaml). */
+export interface ConventionOverrides {
+  /** Note bracket pairs, each as two characters: `()`, `（）`. */
+  notes?: Array<[string, string]>;
+  /** The sub-column split mark inside notes (`/`), or '' for none. */
+  split?: string;
+  /** Labels inside notes → layer ids: `{ 集解: jijie }`. */
+  labels?: Record<string, string>;
+  /** Bracket pairs whose whole lines are commentary. */
+  commentaryLines?: Array<[string, string]>;
+  /** Extra heading patterns (regular expressions; group 1 the heading's text). */
+  headings?: string[];
+  /** Extra metadata line patterns (group 1 the key, group 2 the value). */
+  metadata?: string[];
+}
+
+/** How an edition converts one-to-many characters (`conversion:` in edition.yaml). */
+export interface ConversionChoices {
+  /** Characters left as written (于 stays 于). */
+  keep: string[];
+  /** The form this edition uses for a one-to-many character (为 → 爲). */
+  prefer: Record<string, string>;
+  /** Phrases converted as given, before anything else (后稷 → 后稷). */
+  phrases: Record<string, string>;
+}
+
+export type SourceFormat = 'kanripo' | 'chtxt' | 'guoxue' | 'wikisource-md' | 'bracketed' | 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
 
 export interface LayoutOverrides {
   columns?: number;
   cells?: number;
   indents?: Partial<Record<ParagraphRole, Indent>>;
+  /** Single-line alignment by role (layout/types.ts PageSpec.align). */
+  align?: Partial<Record<ParagraphRole, 'start' | 'center' | 'end' | 'justify'>>;
+  /** Space between characters in em (疏排 / 紧排; PageSpec.tracking). */
+  tracking?: number;
 }
 
 export interface PageOverrides {
@@ -34,6 +64,12 @@ export interface EditionConfig {
   sources: string[];
   /** Forced importer; auto-detected per file when absent. */
   format?: SourceFormat;
+  /** The sources' encoding when it is not UTF-8 and detection fails (`encoding: GB18030`). */
+  encoding?: string;
+  /** Overrides of the format's conventions (build/parse/formats.ts), as edition.yaml gives them. */
+  conventions?: ConventionOverrides;
+  /** Script conversion choices (build/transform/script.ts). */
+  conversion?: ConversionChoices;
   /** Private Use Area code point (U+E000 …) → replacement text. */
   charmap: Record<string, string>;
   /** Corrections file, relative to the edition folder. */

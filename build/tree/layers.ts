@@ -30,8 +30,24 @@ export const LAYERS: readonly LayerDef[] = [
   { id: 'fuzhu', label: '附注', description: '附注：後人補充之注' },
   { id: 'chuchu', label: '出處', description: '出處：引文所出之篇（地官、王制……）' },
   { id: 'an', label: '案', description: '案：編者按語（案、按、今按）' },
-  { id: 'jiao', label: '校', description: '校：校勘記，今本據他本所改、補、刪、乙之處，各卷末列出' },
+  { id: 'jiao', label: '校', description: '校：校勘（異文、訛脫衍倒）；今本據他本所改、補、刪、乙之處，各卷末校勘記列出' },
+  { id: 'jijie', label: '集解', description: '集解：裴駰《史記集解》' },
+  { id: 'suoyin', label: '索隱', description: '索隱：司馬貞《史記索隱》' },
+  { id: 'zhengyi', label: '正義', description: '正義：張守節《史記正義》' },
 ];
+
+/**
+ * A Markdown footnote's layer, by its content: a variant reading or an
+ * editor's correction is 校; a reference to where a passage comes from is 出處.
+ */
+export const FOOTNOTE_RULES: ReadonlyArray<{ layer: LayerId; pattern: RegExp }> = [
+  { layer: 'jiao', pattern: /一本|一作|原作|原本|本作|[諸各]本|當作|疑[是作當為爲衍脫]|[訛譌誤衍脫倒]|據.{1,12}[改補刪删]|校/u },
+  { layer: 'chuchu', pattern: /^[見见出引語语]|^《[^》]{1,20}》|出自|語出|见于|見於/u },
+];
+
+export function footnoteLayer(text: string): LayerId {
+  return FOOTNOTE_RULES.find((r) => r.pattern.test(text))?.layer ?? 'jiao';
+}
 
 /** Tried in order, first match wins; a segment nothing matches stays 注. */
 export const LAYER_RULES: readonly LayerRule[] = [
@@ -51,11 +67,23 @@ export const DEFAULT_LAYER: LayerId = 'zhu';
 
 /** Label or id → layer id: 附注 → fuzhu, 音义 → yinyi, yinyi → yinyi. */
 export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): LayerId | undefined {
-  const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案' };
+  const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案', 索隐: '索隱', 正义: '正義', 校勘: '校' };
   const label = simplified[tag] ?? tag;
   return [...LAYERS, ...extra].find((d) => d.id === tag || d.label === label)?.id;
 }
 
+/**
+ * A layer the source itself names (a 集注's commentator: 祕, 光) has the id
+ * `x-` + its label's code points in hex, so that ids stay ASCII (CSS classes,
+ * file names) and every stage can show the label without the tree.
+ */
+export function sourceLayerId(label: string): LayerId {
+  return 'x-' + Array.from(label, (c) => (c.codePointAt(0) as number).toString(16)).join('-');
+}
+
 export function layerLabel(id: LayerId): string {
-  return LAYERS.find((d) => d.id === id)?.label ?? id;
+  const known = LAYERS.find((d) => d.id === id)?.label;
+  if (known) return known;
+  const source = /^x((?:-[0-9a-f]{4,6})+)$/.exec(id);
+  return source ? source[1].slice(1).split('-').map((h) => String.fromCodePoint(parseInt(h, 16))).join('') : id;
 }

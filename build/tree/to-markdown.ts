@@ -3,8 +3,11 @@
  * (manuscript/README.md), so that any importable source can be corrected by
  * hand and read back by the `markdown` importer with the same tree.
  */
-import type { Block, Inline, Paragraph, Root } from './types.js';
+import type { Block, Inline, Mark, Paragraph, Root } from './types.js';
 import { DEFAULT_LAYER, layerLabel } from './layers.js';
+
+/** 〖…〗 with the tag of its kind (none for 著重號 dots, the default). */
+const MARK_TAG: Record<Mark['kind'], string> = { dot: '', circle: '{圈}', sesame: '{頓}', proper: '{專}', book: '{書}', box: '{亡}' };
 
 const ROLE_TAG: Record<Paragraph['role'], string> = {
   text: '',
@@ -29,6 +32,7 @@ function inline(nodes: readonly Inline[]): string {
         case 'small':
           return `〈${inline(node.children)}〉`;
         case 'mark':
+          return `〖${MARK_TAG[node.kind]}${inline(node.children)}〗`;
         case 'annotation':
         case 'correction':
           return inline(node.children);

@@ -7,6 +7,7 @@
  * See README.md in this folder for the node kinds with examples.
  */
 import type { Point as UnistPoint, Position as UnistPosition } from 'unist';
+import type { PunctuationSetting } from '../punctuation/config.js';
 
 /** A unist point: 1-based line and column, 0-based offset (in UTF-16 code units of the decoded source). */
 export type Point = UnistPoint;
@@ -89,6 +90,11 @@ export interface Note extends NodeBase {
    * source's own split, data for `layout: source`, never text.
    */
   split?: number;
+  /**
+   * A note that runs over several source lines (Kanripo `)¶\n(`): the split of
+   * each line in order (`split` is the first); the lines are parted by its line anchors.
+   */
+  splits?: number[];
   /** A note that stands at a reference mark (a Markdown footnote `[^1]`): its id. */
   footnote?: string;
   children: Inline[];
@@ -115,11 +121,12 @@ export interface Anchor extends NodeBase {
 /**
  * Marks set beside characters (clreq 5.3, 5.6; 評點本 圈點): `dot` a heavy dot
  * (著重號), `circle` ○, `sesame` 、 — right of the characters; `proper` the
- * straight 專名號 and `book` the wavy 書名號 — left of them. Takes no cell.
+ * straight 專名號 and `book` the wavy 書名號 — left of them; `box` a frame
+ * round them (示亡號, clreq 5.1.1.4). Takes no cell.
  */
 export interface Mark extends NodeBase {
   type: 'mark';
-  kind: 'dot' | 'circle' | 'sesame' | 'proper' | 'book';
+  kind: 'dot' | 'circle' | 'sesame' | 'proper' | 'book' | 'box';
   children: Inline[];
 }
 
@@ -205,6 +212,8 @@ export interface EditionMeta {
   description?: string;
   /** ISO date used for outputs, so that builds are reproducible. */
   date?: string;
+  /** edition.yaml `punctuation`: the standard and its options (defaults by template: build/punctuation/config.ts). */
+  punctuation?: PunctuationSetting;
 }
 
 /** A layer an edition's sources define beyond the built-in table (集解, 索隱, 正義; a 集注's commentators). */

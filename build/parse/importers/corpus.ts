@@ -10,6 +10,7 @@
 import type { Block, Volume } from '../../tree/types.js';
 import {
   BYLINE,
+  bareLength,
   CATEGORY_LINE,
   SIKU_BANNER,
   VOLUME_TITLE,
@@ -24,16 +25,23 @@ import {
 } from '../blocks.js';
 import type { Source } from '../source.js';
 
+/** What a source says about itself (Kanripo's org header, Markdown front matter). */
+export interface SourceMeta {
+  title?: string;
+  /** The title in other scripts (front matter `title: { zh-hans: … }`). */
+  titles?: Record<string, string>;
+  juan?: number;
+  author?: string;
+  /** Everything else, as written (BASEEDITION, source_url …). */
+  data: Record<string, string>;
+}
+
 export interface ImportResult {
   volumes: Volume[];
+  meta?: SourceMeta;
 }
 
 type Previous = 'start' | 'title' | 'byline' | 'heading' | 'label' | 'text';
-
-/** Length of a line without its bracketed notes. */
-function bareLength(content: string): number {
-  return Array.from(content.replace(/【[^】]*】|〈[^〉]*〉/gu, '')).length;
-}
 
 function hasSpace(content: string): boolean {
   return /[\s\u3000]/u.test(content);
@@ -66,7 +74,10 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers): I
   let seenContent = false;
   for (const line of contentLines(src.text)) {
     const { content } = line;
-    if (CATEGORY_LINE.test(content)) continue;
+    if (CATEGORY_LINE.test(content)) {
+      src.report('info', `catalogue line left out (data about the work, not its text): ${content}`, line.start, line.end, 'catalogue-line');
+      continue;
+    }
     if (handlers.skip?.(line, seenContent)) {
       src.report('info', 'page header of the web copy, not part of the work: left out', line.start, line.end, 'source-chrome');
       continue;

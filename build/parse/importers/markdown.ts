@@ -6,16 +6,22 @@
  * - docsify: pages of a docsify site (儀禮注疏): HTML comments, one paragraph a
  *   line indented with full-width spaces, 【】 notes holding several layers.
  * Inline text is read from the source itself (classical text uses no inline
- * Markdown), so every character keeps its exact position.
+ * Markdown), so every character keeps its exact position. One inline syntax
+ * of our own: 〖…〗 marks the characters beside which a mark is set
+ * (`markSpans`).
  */
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Content, Root as MdRoot } from 'mdast';
-import type { Block, LayerId, ParagraphRole } from '../../tree/types.js';
+import { parse as parseYaml } from 'yaml';
+import type { Block, Inline, LayerId, Mark, ParagraphRole, Text } from '../../tree/types.js';
 import { layerFromTag } from '../../tree/layers.js';
 import { VOLUME_TITLE, VolumeBuilder, chineseNumber, contentLines, heading, paragraph, textWithLabels } from '../blocks.js';
+import type { FormatConventions } from '../formats.js';
+import { DEFAULT_INLINE, type FootnoteDefinition, type InlineOptions } from '../inline.js';
 import type { Source } from '../source.js';
-import type { ImportResult } from './corpus.js';
+import type { ImportResult, SourceMeta } from './corpus.js';
+import { decideBracketLines, physicalLines } from './lines.js';
 
 const parser = unified().use(remarkParse);
 
@@ -58,10 +64,153 @@ function blockLines(src: Source, start: number, end: number) {
   });
 }
 
+/** Markdown read through remark, with what remark does not know taken out first. */
+interface PreparedMarkdown {
+  tree: MdRoot;
+  meta: SourceMeta;
+  footnotes: Map<string, FootnoteDefinition & { line: number }>;
+  inline: InlineOptions;
+}
+
+/** Blank out text[start, end) but its line ends, so that offsets stay those of the source. */
+function mask(chars: string[], start: number, end: number): void {
+  for (let i = start; i < end; i++) if (chars[i] !== '\n' && chars[i] !== '\r') chars[i] = ' ';
+}
+
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/u;
+const FOOTNOTE_DEF = /^\[\^([^\]\s]{1,20})\]:[ \t]*/u;
+
+function prepareMarkdown(src: Source, base: InlineOptions): PreparedMarkdown {
+  const chars = src.text.split('');
+  const meta: SourceMeta = { data: {} };
+  const front = FRONT_MATTER.exec(src.text);
+  if (front) {
+    try {
+      const data = parseYaml(front[1]) as Record<string, unknown> | null;
+      if (data && typeof data === 'object') {
+        const title = data.title;
+        if (typeof title === 'string') meta.title = title;
+        else if (title && typeof title === 'object') {
+          const t = title as Record<string, unknown>;
+          meta.titles = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+          meta.title = meta.titles['zh-hant'] ?? meta.titles['zh-Hant'] ?? Object.values(meta.titles)[0];
+        }
+        if (typeof data.author === 'string') meta.author = data.author;
+        for (const [k, v] of Object.entries(data)) if (k !== 'title' && (typeof v === 'string' || typeof v === 'number')) meta.data[k] = String(v);
+      }
+    } catch (error) {
+      src.report('warning', `the front matter is not valid YAML (${(error as Error).message.split('\n')[0]}): left out`, 0, front[0].length, 'front-matter');
+    }
+    mask(chars, 0, front[0].length);
+  }
+  // Footnote definitions: [^1]: text, with indented continuation lines.
+  const footnotes = new Map<string, FootnoteDefinition & { line: number }>();
+  const lines = physicalLines(src.text);
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k];
+    if (front && line.start < front[0].length) continue;
+    const m = FOOTNOTE_DEF.exec(line.content);
+    if (!m) continue;
+    let last = line;
+    while (k + 1 < lines.length && lines[k + 1].content && /^(?:\t| {2,})/u.test(src.text.slice(lineStartOf(src.text, lines[k + 1].start), lines[k + 1].start + 1))) last = lines[++k];
+    const start = line.start + m[0].length;
+    if (footnotes.has(m[1])) {
+      src.report('warning', `footnote [^${m[1]}] is defined twice: the first definition is set at the reference, this one at the end`, line.start, line.end, 'footnote-repeated');
+      footnotes.set(`${m[1]}\u0000${line.number}`, { start, end: last.end, line: line.number });
+    } else footnotes.set(m[1], { start, end: last.end, line: line.number });
+    mask(chars, line.start, last.end);
+  }
+  flattenDeepContainers(src, chars);
+  const tree = parseMarkdown(chars.join(''));
+  return { tree, meta, footnotes, inline: { ...base, html: true, footnotes } };
+}
+
+/** Markdown containers (> quotes, - lists) nested deeper than this are a broken file: flattened, reported. */
+const MAX_CONTAINERS = 16;
+const CONTAINER = /[ \t]{0,3}(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))[ \t]?/y;
+
+/**
+ * remark's work grows with the square of container nesting: markers past
+ * MAX_CONTAINERS on a line are blanked out (with full-width spaces, so that
+ * offsets stay and no indented code appears) and reported once per line.
+ */
+function flattenDeepContainers(src: Source, chars: string[]): void {
+  const text = src.text;
+  for (let lineStart = 0; lineStart < text.length; ) {
+    let k = lineStart;
+    let depth = 0;
+    let cutFrom = -1;
+    for (;;) {
+      CONTAINER.lastIndex = k;
+      const m = CONTAINER.exec(text);
+      if (!m || m[0].length === 0) break;
+      depth++;
+      if (depth === MAX_CONTAINERS + 1) cutFrom = k;
+      k += m[0].length;
+    }
+    if (cutFrom >= 0) {
+      for (let j = cutFrom; j < k; j++) chars[j] = '\u3000';
+      src.report('error', `Markdown quotes or lists nested deeper than ${MAX_CONTAINERS} levels: the deeper markers are left out, the text kept`, cutFrom, k, 'nesting-too-deep');
+    }
+    const next = text.indexOf('\n', k);
+    lineStart = next < 0 ? text.length : next + 1;
+  }
+}
+
+function lineStartOf(text: string, offset: number): number {
+  let i = offset;
+  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
+  return i;
+}
+
+/** Footnotes nothing refers to: kept at the end, said so. */
+function unusedFootnotes(src: Source, prepared: PreparedMarkdown, builder: VolumeBuilder, inline: InlineOptions): void {
+  for (const [id, def] of prepared.footnotes) {
+    if (def.used) continue;
+    // A second definition of one id (keyed id + NUL + line) was reported where it stands.
+    if (!id.includes('\u0000')) src.report('warning', `footnote [^${id}] is never referred to: its text is set at the end as commentary; add [^${id}] where it belongs`, def.start, def.end, 'footnote-unused');
+    if (def.end > def.start) builder.add(paragraph(src, 'commentary', def.start, def.end, { ...inline, footnotes: undefined }, 'jiao'));
+  }
+}
+
+/** An HTML block: a comment is left out (said once); other HTML keeps its text, its tags left out with a warning. */
+function htmlBlock(src: Source, value: string, where: [number, number], inline: InlineOptions, comments: Comments): Block[] {
+  if (/^<!--/u.test(value.trim()) && /-->\s*$/u.test(value)) {
+    comments.count++;
+    comments.first ??= where;
+    return [];
+  }
+  return blockLines(src, where[0], where[1]).map((line) => paragraph(src, 'text', line.start, line.end, inline));
+}
+
+type Comments = { count: number; first?: [number, number] };
+
+/** What every Markdown importer reads alike: HTML (its text kept, comments left out) and constructs outside the convention. */
+function otherBlock(src: Source, node: Content, where: [number, number], builder: VolumeBuilder, inline: InlineOptions, comments: Comments): void {
+  if (node.type === 'html') for (const block of htmlBlock(src, node.value, where, inline, comments)) builder.add(block);
+  else unsupported(src, node, where, builder, inline);
+}
+
+function finishMarkdown(src: Source, prepared: PreparedMarkdown, builder: VolumeBuilder, inline: InlineOptions, comments: Comments, fallbackTitle: string): ImportResult {
+  if (comments.first) src.report('info', `${comments.count} HTML comments left out (not part of the text)`, comments.first[0], comments.first[1], 'html-comment');
+  unusedFootnotes(src, prepared, builder, inline);
+  return { volumes: builder.finish(prepared.meta.title ?? fallbackTitle), meta: prepared.meta };
+}
+
+/** Markdown constructs the convention does not have: their text is kept as paragraphs, with a warning naming them. */
+function unsupported(src: Source, node: Content, where: [number, number], builder: VolumeBuilder, inline: InlineOptions): void {
+  if (node.type === 'thematicBreak') return;
+  const what = node.type === 'definition' ? 'link definition' : node.type === 'code' ? 'code block' : `Markdown ${node.type}`;
+  src.report('warning', `${what} is not part of the manuscript convention; its text is kept as a paragraph`, where[0], where[1], 'markdown-unsupported');
+  for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, 'text', line.start, line.end, inline));
+}
+
 export function importMarkdown(src: Source, fallbackTitle: string): ImportResult {
   const builder = new VolumeBuilder(src);
-  const tree = parseMarkdown(src.text);
-  for (const node of tree.children) {
+  const prepared = prepareMarkdown(src, DEFAULT_INLINE);
+  const inline = prepared.inline;
+  const comments: Comments = { count: 0 };
+  for (const node of prepared.tree.children) {
     const where = span(node);
     if (!where) continue;
     if (node.type === 'heading') {
@@ -72,12 +221,12 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
         const numeral = VOLUME_TITLE.exec(title);
         builder.open(title, numeral ? chineseNumber(numeral[2]) : null, where[0], where[1]);
       } else {
-        builder.add(heading(src, Math.min(3, node.depth - 1) as 1 | 2 | 3, hs[0], hs[1]));
+        builder.add(withMarks(src, heading(src, Math.min(3, node.depth - 1) as 1 | 2 | 3, hs[0], hs[1], inline)));
       }
       continue;
     }
     if (node.type === 'paragraph') {
-      for (const block of taggedParagraphs(src, where[0], where[1])) builder.add(block);
+      for (const block of taggedParagraphs(src, where[0], where[1], inline)) builder.add(withMarks(src, block));
       continue;
     }
     if (node.type === 'blockquote') {
@@ -91,36 +240,196 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
           if (!layerFromTag(tag[1])) src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, line.start, line.start + tag[0].length, 'layer-unknown');
           start += tag[0].length;
         }
-        if (line.end > start) builder.add(paragraph(src, 'commentary', start, line.end, undefined, layer));
+        if (line.end > start) builder.add(withMarks(src, paragraph(src, 'commentary', start, line.end, inline, layer)));
       }
       continue;
     }
-    if (node.type === 'html' || node.type === 'thematicBreak' || node.type === 'definition') continue;
-    src.report('warning', `Markdown ${node.type} is not part of the manuscript convention; its text is kept as a paragraph`, where[0], where[1], 'markdown-unsupported');
-    for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, 'text', line.start, line.end));
+    otherBlock(src, node, where, builder, inline, comments);
   }
-  return { volumes: builder.finish(fallbackTitle) };
+  return finishMarkdown(src, prepared, builder, inline, comments, fallbackTitle);
 }
 
-function taggedParagraphs(src: Source, start: number, end: number): Block[] {
+/**
+ * Wikisource pages as pandoc writes them: front matter (title in zh-hant /
+ * zh-hans, source, source_url), `[^n]` footnotes, `<sub>`, `<cn-era ce>`,
+ * `{分廾}` compositions; whole lines in 〔…〕 (or 〈…〉) commentary where the
+ * file uses them so; `〔《鬼谷子》卷上〕〈捭闔〉第一` a heading.
+ */
+export function importWikisourceMarkdown(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
+  const builder = new VolumeBuilder(src);
+  const prepared = prepareMarkdown(src, conv.inline);
+  const decisions = decideBracketLines(physicalLines(src.text), conv.commentaryLines ?? []);
+  const commentary = decisions.filter((d) => d.reading === 'commentary');
+  const inline: InlineOptions = { ...prepared.inline, notes: prepared.inline.notes.filter((n) => commentary.some((d) => d.open === n.open)) };
+  for (const d of decisions) {
+    if (d.wholeLines + d.citations === 0) continue;
+    src.report('info', d.reading === 'commentary' ? `${d.open}…${d.close}: ${d.wholeLines} whole lines read as commentary on the line before` : `${d.open}…${d.close}: read as part of the text (${d.wholeLines} whole lines, ${d.citations} citations followed by 云/曰)`, 0, 0, 'bracket-reading');
+  }
+  const comments: Comments = { count: 0 };
+  const titleLine = /^(?:[〔〈][^〔〕〈〉]{1,20}[〕〉]){1,3}第[一二三四五六七八九十百]+$/u;
+  for (const node of prepared.tree.children) {
+    const where = span(node);
+    if (!where) continue;
+    if (node.type === 'heading') {
+      const hs = headingSpan(node);
+      if (!hs) continue;
+      const title = src.text.slice(hs[0], hs[1]);
+      const numeral = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u.exec(title);
+      if (numeral) {
+        builder.open(title, chineseNumber(numeral[1]), where[0], where[1]);
+        builder.add(paragraph(src, 'title', hs[0], hs[1], inline));
+      } else builder.add(heading(src, Math.min(3, Math.max(1, node.depth)) as 1 | 2 | 3, hs[0], hs[1], inline));
+      continue;
+    }
+    if (node.type === 'paragraph') {
+      for (const line of paragraphLines(src, where, commentary)) {
+        if (titleLine.test(line.content)) builder.add(heading(src, 2, line.start, line.end, { ...inline, notes: [] }));
+        else if (line.commentary) builder.add(paragraph(src, 'commentary', line.start + 1, line.end - 1, inline, 'zhu'));
+        else builder.add(paragraph(src, 'text', line.start, line.end, inline));
+      }
+      continue;
+    }
+    if (node.type === 'blockquote') {
+      for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, 'commentary', line.start, line.end, inline, 'zhu'));
+      continue;
+    }
+    otherBlock(src, node, where, builder, inline, comments);
+  }
+  return finishMarkdown(src, prepared, builder, inline, comments, fallbackTitle);
+}
+
+/**
+ * A paragraph's lines: runs of ordinary lines stay one paragraph (a soft line
+ * break joins them); a whole line in a commentary bracket is a paragraph of its own.
+ */
+function paragraphLines(src: Source, where: [number, number], commentary: ReadonlyArray<{ open: string; close: string }>) {
+  const out: Array<{ start: number; end: number; content: string; commentary: boolean }> = [];
+  for (const line of blockLines(src, where[0], where[1])) {
+    const isCommentary = commentary.some((d) => line.content.startsWith(d.open) && line.content.endsWith(d.close) && line.content.indexOf(d.close) === line.content.length - d.close.length);
+    const last = out[out.length - 1];
+    if (!isCommentary && last && !last.commentary && !/^(?:[〔〈][^〔〕〈〉]{1,20}[〕〉]){1,3}第/u.test(line.content)) {
+      last.end = line.end;
+      last.content = src.text.slice(last.start, last.end);
+    } else out.push({ start: line.start, end: line.end, content: line.content, commentary: isCommentary });
+  }
+  return out;
+}
+
+/**
+ * 〖…〗: the characters inside get a mark beside them (tree `mark`); a tag
+ * at the head says which — 〖{專}孔子〗 專名號, 〖{書}論語〗 書名號,
+ * 〖{圈}…〗 circles, 〖{頓}…〗 sesame dots, 〖{亡}…〗 a frame (示亡號),
+ * none (or {點}) 著重號 dots.
+ * Chosen because no corpus text uses 〖〗 (manuscript/README.md).
+ */
+const MARK_TAGS: Record<string, Mark['kind']> = {
+  點: 'dot', 点: 'dot', dot: 'dot',
+  圈: 'circle', circle: 'circle',
+  頓: 'sesame', 顿: 'sesame', sesame: 'sesame',
+  專: 'proper', 专: 'proper', 名: 'proper', proper: 'proper',
+  書: 'book', 书: 'book', book: 'book',
+  亡: 'box', 框: 'box', box: 'box',
+};
+const MARK_OPEN = /〖(?:\{([^{}\s]{1,8})\})?/gu;
+
+function withMarks<B extends Block>(src: Source, block: B): B {
+  block.children = markSpans(src, block.children);
+  return block;
+}
+
+/** The inline nodes with each 〖…〗 (at one level: not across a note's bracket) made a mark node. */
+function markSpans(src: Source, nodes: Inline[]): Inline[] {
+  type Piece = Inline | { open: number; inner: number; kind: Mark['kind'] } | { close: number };
+  const pieces: Piece[] = [];
+  const text = (s: number, e: number): void => {
+    if (e > s) pieces.push({ type: 'text', value: src.text.slice(s, e), position: src.position(s, e) } satisfies Text);
+  };
+  for (const node of nodes) {
+    if (node.type === 'note') node.children = markSpans(src, node.children);
+    const base = node.position.start.offset;
+    if (node.type !== 'text' || base === undefined || !/[〖〗]/u.test(node.value)) {
+      pieces.push(node);
+      continue;
+    }
+    let at = base;
+    const end = base + node.value.length;
+    for (let i = at; i < end; i++) {
+      const ch = src.text[i];
+      if (ch !== '〖' && ch !== '〗') continue;
+      text(at, i);
+      if (ch === '〗') {
+        pieces.push({ close: i });
+        at = i + 1;
+        continue;
+      }
+      MARK_OPEN.lastIndex = i;
+      const m = MARK_OPEN.exec(src.text.slice(0, end)) as RegExpExecArray;
+      let kind: Mark['kind'] = 'dot';
+      if (m[1] !== undefined) {
+        const known = MARK_TAGS[m[1]];
+        if (known) kind = known;
+        else src.report('warning', `unknown mark {${m[1]}}; known: 點 (著重號), 圈, 頓, 專 (專名號), 書 (書名號), 亡 (示亡號) — 著重號 is used`, i, i + m[0].length, 'mark-unknown');
+      }
+      pieces.push({ open: i, inner: i + m[0].length, kind });
+      at = i + m[0].length;
+      i = at - 1;
+    }
+    text(at, end);
+  }
+  const out: Inline[] = [];
+  let open: { index: number; open: number; inner: number; kind: Mark['kind'] } | undefined;
+  const literal = (s: number, e: number): void => {
+    out.push({ type: 'text', value: src.text.slice(s, e), position: src.position(s, e) });
+  };
+  for (const piece of pieces) {
+    if ('open' in piece) {
+      if (open) {
+        src.report('warning', '〖 inside 〖…〗: marks do not nest; this 〖 is kept as text', piece.open, piece.inner, 'mark-nested');
+        literal(piece.open, piece.inner);
+      } else open = { index: out.length, open: piece.open, inner: piece.inner, kind: piece.kind };
+    } else if ('close' in piece) {
+      if (!open) {
+        src.report('warning', 'unmatched 〗: no 〖 before it; it is kept as text', piece.close, piece.close + 1, 'mark-unmatched');
+        literal(piece.close, piece.close + 1);
+        continue;
+      }
+      const children = out.splice(open.index);
+      out.push({ type: 'mark', kind: open.kind, children, position: src.position(open.open, piece.close + 1) });
+      open = undefined;
+    } else out.push(piece);
+  }
+  if (open) {
+    src.report('warning', 'unclosed 〖: add the 〗 where the marked characters end; it is kept as text', open.open, open.open + 1, 'mark-unclosed');
+    const o = open;
+    out.splice(o.index, 0, { type: 'text', value: src.text.slice(o.open, o.inner), position: src.position(o.open, o.inner) });
+  }
+  return out;
+}
+
+function taggedParagraphs(src: Source, start: number, end: number, inline: InlineOptions): Block[] {
   const text = src.text.slice(start, end);
   const tag = TAG.exec(text);
-  if (!tag) return textWithLabels(src, start, end, 'text');
+  if (!tag) return textWithLabels(src, start, end, 'text', inline);
   const role = ROLE_TAGS[tag[1]];
   const contentStart = start + tag[0].length;
   if (!role) {
     src.report('warning', `unknown paragraph tag {${tag[1]}}; known: ${Object.keys(ROLE_TAGS).join(' ')} — the paragraph is set as main text`, start, contentStart, 'role-unknown');
-    return [paragraph(src, 'text', contentStart, end)];
+    return [paragraph(src, 'text', contentStart, end, inline)];
   }
-  return [paragraph(src, role, contentStart, end)];
+  return [paragraph(src, role, contentStart, end, inline)];
 }
 
 export function importDocsify(src: Source, fallbackTitle: string): ImportResult {
   const builder = new VolumeBuilder(src);
-  const tree = parseMarkdown(src.text);
-  for (const node of tree.children) {
+  const prepared = prepareMarkdown(src, DEFAULT_INLINE);
+  const comments: Comments = { count: 0 };
+  for (const node of prepared.tree.children) {
     const where = span(node);
-    if (!where || node.type === 'html' || node.type === 'thematicBreak') continue;
+    if (!where || node.type === 'thematicBreak') continue;
+    if (node.type === 'html') {
+      otherBlock(src, node, where, builder, prepared.inline, comments);
+      continue;
+    }
     if (node.type === 'heading') {
       const hs = headingSpan(node);
       if (hs) builder.add(heading(src, Math.min(3, Math.max(1, node.depth)) as 1 | 2 | 3, hs[0], hs[1]));
@@ -128,8 +437,8 @@ export function importDocsify(src: Source, fallbackTitle: string): ImportResult 
     }
     // One paragraph a line: docsify pages indent each paragraph with full-width spaces.
     for (const line of blockLines(src, where[0], where[1])) {
-      for (const block of textWithLabels(src, line.start, line.end, 'text')) builder.add(block);
+      for (const block of textWithLabels(src, line.start, line.end, 'text', prepared.inline)) builder.add(block);
     }
   }
-  return { volumes: builder.finish(fallbackTitle) };
+  return finishMarkdown(src, prepared, builder, prepared.inline, comments, fallbackTitle);
 }

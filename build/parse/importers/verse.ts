@@ -21,7 +21,14 @@ const FANQIE = /\p{Script=Han}{2}[反切]/u;
 
 /** The paragraph without its notes and Private Use Area characters (which stand for unknown words). */
 function bare(content: string): string {
-  return content.replace(/【[^】]*】|[\uE000-\uF8FF]/gu, '');
+  let out = '';
+  let inNote = 0;
+  for (const ch of content) {
+    if (ch === '【') inNote++;
+    else if (ch === '】' && inNote > 0) inNote--;
+    else if (inNote === 0 && !(ch >= '\uE000' && ch <= '\uF8FF')) out += ch;
+  }
+  return out;
 }
 
 /**

@@ -13,11 +13,14 @@ import * as hb from 'harfbuzzjs';
 import { loadSystemFonts } from '../../fonts/load.js';
 import { cmapRanges } from '../../fonts/sfnt.js';
 import type { LoadedFont } from '../../fonts/types.js';
-import type { LayerId, Root } from '../../tree/types.js';
-import { renderEpub, editionIdentifier, packageLanguage } from './index.js';
+import type { Inline, LayerId, Root } from '../../tree/types.js';
+import { renderEpub, editionIdentifier, packageLanguage, sourcePageList } from './index.js';
 import { META, sampleTree, treeNotes, treeText } from './fixtures.test-util.js';
 import { findAll, parseXhtml, readVolume, textOf, unzip } from './read-epub.test-util.js';
-import { SAMPLES, loadSample } from '../../layout/sample-trees.js';
+import JSZip from 'jszip';
+import { SAMPLES } from '../../layout/sample-trees.js';
+import { DEFAULT_POPUP_LAYERS } from './notes-option.js';
+import { CORPUS_TEXTS, assertReaderReady, bookEpub, loadBook, pageListFor } from './books.test-util.js';
 
 const run = promisify(execFile);
 const EPUBCHECK = '/usr/share/java/epubcheck.jar';
@@ -146,6 +149,24 @@ test('package: rtl spine, language, writing mode, metadata, accessibility, cover
   assert.ok(css.startsWith('@charset "UTF-8";'));
 });
 
+test('accessibility: a WCAG 2.1 AA claim, the evaluator, summaries in the book\'s language and in English, page navigation and its source', async () => {
+  const book = await loadBook('yili-zhushu');
+  const opf = (await unzip(await bookEpub(book, fonts))).text.get('OEBPS/content.opf')!;
+  assert.match(opf, /<meta property="dcterms:conformsTo">EPUB Accessibility 1\.1 - WCAG 2\.1 Level AA<\/meta>/);
+  assert.match(opf, /<meta property="a11y:certifiedBy">diaoban<\/meta>/);
+  for (const f of ['structuralNavigation', 'tableOfContents', 'readingOrder', 'pageBreakMarkers', 'pageNavigation', 'alternativeText'])
+    assert.match(opf, new RegExp(`<meta property="schema:accessibilityFeature">${f}</meta>`), f);
+  assert.match(opf, /<meta property="schema:accessibilitySummary" xml:lang="zh-Hant">本書符合[^<]*疏為彈出注[^<]*<\/meta>/);
+  assert.match(opf, /<meta property="schema:accessibilitySummary" xml:lang="en">This publication meets[^<]*pop-up footnotes[^<]*<\/meta>/);
+  assert.match(opf, /<dc:source id="page-source">yili-zhushu\.pdf<\/dc:source>\s*<meta refines="#page-source" property="source-of">pagination<\/meta>/);
+  // A simplified edition gets its summary in simplified characters.
+  const hans = (await unzip(await renderEpub({ ...sampleTree(), edition: { ...META, language: 'zh', script: 'simplified' } }, {}))).text.get('OEBPS/content.opf')!;
+  assert.match(hans, /xml:lang="zh-Hans">本书符合/);
+  // No page list, no claim of page navigation.
+  const none = (await unzip(await renderEpub(sampleTree(), {}))).text.get('OEBPS/content.opf')!;
+  assert.doesNotMatch(none, /pageNavigation|page-source/);
+});
+
 test('language follows the target script', () => {
   assert.equal(packageLanguage({ ...META, language: 'zh', script: 'traditional' }), 'zh-Hant');
   assert.equal(packageLanguage({ ...META, language: 'zh-TW', script: 'traditional' }), 'zh-Hant-TW');
@@ -153,7 +174,7 @@ test('language follows the target script', () => {
   assert.equal(packageLanguage({ ...META, language: 'zh-Hant', script: 'traditional' }), 'zh-Hant');
 });
 
-test('fonts: subsets embedded and declared, holding exactly the characters shown, Extension B included, vert/vrt2 kept', async () => {
+test('fonts: subsets embedded and declared, holding exactly the characters shown (spaces too), Extension B included, vert/vrt2 kept', async () => {
   const bytes = await renderEpub(sampleTree(), { fonts });
   const { text, zip } = await unzip(bytes);
   const css = text.get('OEBPS/style.css')!;
@@ -177,12 +198,15 @@ test('fonts: subsets embedded and declared, holding exactly the characters shown
     if (name.endsWith('.xhtml'))
       for (const ch of textOf(parseXhtml(s))) {
         const cp = ch.codePointAt(0)!;
-        if (!/\s/.test(ch)) shown.add(cp);
+        // Spaces take their width from the font (U+3000 in the credit line, U+0020 in the author's name); line ends do not.
+        if (!/\s/.test(ch) || ch === ' ' || ch === '\u3000') shown.add(cp);
       }
   const hex = (s: Iterable<number>): string => [...s].map((c) => `U+${c.toString(16)} ${String.fromCodePoint(c)}`).join(', ');
   assert.equal(hex([...shown].filter((c) => !covered.has(c))), '', 'shown but not embedded');
   assert.equal(hex([...covered].filter((c) => !shown.has(c))), '', 'embedded but not shown');
   assert.ok(covered.has(0x20000), 'Extension B 𠀀 embedded');
+  assert.ok(covered.has(0x3000) && shown.has(0x3000), 'the ideographic space is shown and embedded');
+  assert.ok(![...shown].some((c) => (c >= 0xe000 && c <= 0xf8ff) || c >= 0xf0000), 'no Private Use Area character shown');
 });
 
 test('reproducible: same input → same bytes; the date and the edition reach the package', async () => {
@@ -194,6 +218,9 @@ test('reproducible: same input → same bytes; the date and the edition reach th
   const c = await renderEpub(sampleTree(), { fonts, popupLayers: ['shu'], date: '2030-05-06' });
   assert.ok(!Buffer.from(a).equals(Buffer.from(c)));
   assert.match((await unzip(c)).text.get('OEBPS/content.opf')!, /dcterms:modified">2030-05-06T00:00:00Z/);
+  // A real book with its page list and pop-ups, too.
+  const book = await loadBook('liuyi-gangmu');
+  assert.ok(Buffer.from(await bookEpub(book, fonts)).equals(Buffer.from(await bookEpub(book, fonts))), '六藝綱目 byte-identical');
   assert.equal(editionIdentifier(META), editionIdentifier({ ...META }));
   assert.notEqual(editionIdentifier(META), editionIdentifier({ ...META, id: 'other' }));
 });
@@ -216,25 +243,66 @@ test('progress per volume', async () => {
   assert.deepEqual(seen, ['1/2', '2/2']);
 });
 
-test('epubcheck: 0 errors, 0 warnings for a hand-made tree and the five sample works; samples keep every character and layer', async () => {
+test('epubcheck: 0 errors, 0 warnings for hand-made trees, the five sample works and the corpus texts, each ready for readers (no PUA, every character drawn, footnotes after the text and linked back, a page list); samples keep every character and layer', async () => {
   const books: Array<readonly [string, Uint8Array]> = [
     ['hand-made', await renderEpub(sampleTree(), { fonts, popupLayers: ['shu', 'fuzhu'] })],
     ['hand-made-inline', await renderEpub(sampleTree(), {})],
     ['no-volumes', await renderEpub({ type: 'root', edition: META, children: [] }, { fonts })],
+    ['no-author', await renderEpub({ ...sampleTree(), edition: { ...META, author: '', dynasty: undefined } }, { fonts })],
   ];
+  // The source edition's pages (Kanripo <pb:>), from page anchors in a hand-made tree.
+  const anchored = sampleTree();
+  const pb = (leaf: string): Inline => ({ type: 'anchor', kind: 'page', value: `<pb:KR1d0028_WYG_001-${leaf}>`, edition: 'WYG', juan: 1, leaf, position: anchored.children[0].position });
+  (anchored.children[0].children[1].children as Inline[]).unshift(pb('1a'));
+  (anchored.children[0].children[2].children as Inline[]).splice(2, 0, pb('1b'));
+  const sourcePages = sourcePageList(anchored)!;
+  assert.equal(sourcePages.volumes[0].length, 2);
+  const anchoredBytes = await renderEpub(anchored, { fonts, popupLayers: ['shu'], pageList: sourcePages });
+  await assertReaderReady('source-pages', anchoredBytes);
+  books.push(['source-pages', anchoredBytes]);
   for (const work of SAMPLES) {
-    const { config, tree } = await loadSample(work);
-    const bytes = await renderEpub(tree, { fonts, popupLayers: config.popupLayers });
-    await assertFidelity(tree, bytes);
+    const book = await loadBook(work);
+    const bytes = await bookEpub(book, fonts);
+    await assertFidelity(book.tree, bytes);
     const xhtml = [...(await unzip(bytes)).text.entries()].filter(([n]) => /vol\d+\.xhtml$/.test(n)).map(([, s]) => s).join('');
-    for (const [layer] of treeNotes(tree)) assert.ok(xhtml.includes(`note-${layer}`), `${work}: layer ${layer} in the EPUB`);
-    for (const layer of config.popupLayers)
-      if (treeNotes(tree).some(([l]) => l === layer)) assert.ok(xhtml.includes(`noteref-${layer}`), `${work}: ${layer} pops up`);
+    for (const [layer] of treeNotes(book.tree)) assert.ok(xhtml.includes(`note-${layer}`), `${work}: layer ${layer} in the EPUB`);
+    for (const layer of book.config.popupLayers)
+      if (treeNotes(book.tree).some(([l]) => l === layer)) assert.ok(xhtml.includes(`noteref-${layer}`), `${work}: ${layer} pops up`);
+    await assertReaderReady(work, bytes);
     books.push([work, bytes]);
+  }
+  for (const name of CORPUS_TEXTS) {
+    const book = await loadBook(name);
+    // Pop-up 疏 and 附注, as `--notes popup` makes them.
+    const bytes = await renderEpub(book.tree, { fonts, popupLayers: DEFAULT_POPUP_LAYERS, pageList: pageListFor(book) });
+    await assertReaderReady(name, bytes);
+    books.push([name.replace(/\.txt$/, ''), bytes]);
   }
   const results = await epubcheck(books);
   for (const [name] of books) {
     const r = results.get(name)!;
     assert.deepEqual([r.fatals, r.errors, r.warnings], [0, 0, 0], `${name}:\n${r.output}`);
   }
+});
+
+test('the reader checks can fail: a footnote in the running text, a PUA character, a page without its marker', async () => {
+  const good = await bookEpub(await loadBook('yili-zhushu'), fonts);
+  await assertReaderReady('yili-zhushu', good);
+  const zip = await JSZip.loadAsync(good);
+  const vol = await zip.file('OEBPS/vol01.xhtml')!.async('string');
+  const spoil = async (from: string | RegExp, to: string): Promise<Uint8Array> => {
+    const z = await JSZip.loadAsync(good);
+    z.file('OEBPS/vol01.xhtml', vol.replace(from, to));
+    return z.generateAsync({ type: 'uint8array' });
+  };
+  const aside = /<aside id="fn1"[\s\S]*?<\/aside>/.exec(vol)![0];
+  await assert.rejects(assertReaderReady('x', await spoil(aside, '').then(async (b) => {
+    const z = await JSZip.loadAsync(b);
+    const v = await z.file('OEBPS/vol01.xhtml')!.async('string');
+    z.file('OEBPS/vol01.xhtml', v.replace('</p>', `</p>${aside}`));
+    return z.generateAsync({ type: 'uint8array' });
+  })), /gathered after the running text/);
+  await assert.rejects(assertReaderReady('x', await spoil('乃張侯', '乃\ue000侯')), /Private Use Area/);
+  await assert.rejects(assertReaderReady('x', await spoil(/<span id="page-2"[^>]*\/>/, '')), /page-list ↔ pagebreak/);
+  await assert.rejects(assertReaderReady('x', await spoil('role="doc-backlink"', '')), /links back/);
 });

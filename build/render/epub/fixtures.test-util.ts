@@ -32,7 +32,11 @@ export const META: EditionMeta = {
   description: '測試用書。',
 };
 
-/** Two volumes; every layer; nested notes; an Extension B character (𠀀); a PUA glyph with a replacement; a lacuna; a small. */
+/**
+ * Two volumes; every layer; nested notes; an Extension B character (𠀀); a
+ * PUA glyph with a replacement, one without, a PUA character in plain text;
+ * a lacuna; a small.
+ */
 export function sampleTree(meta: EditionMeta = META): Root {
   return {
     type: 'root',
@@ -62,25 +66,31 @@ export function sampleTree(meta: EditionMeta = META): Root {
           replacement: '䡾',
           position: pos,
         }),
-        p('label', '右戒賓'),
+        p('label', '右戒賓', { type: 'glyph', value: '\uf530', codePoint: 0xf530, position: pos }, '方田\ue0c5米'),
       ),
       vol('儀禮注疏卷二', 2, h(1, '燕禮'), p('text', '燕禮小臣戒與者', note('mystery', '未知之層'), '膳宰具官饌于寢東')),
     ],
   };
 }
 
+/** What the EPUB shows for a character of the source: Private Use Area characters (which mean nothing outside their font) as 〓. */
+const shown = (s: string): string => s.replace(/[\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/gu, '〓');
+
+/** The text of an inline as the EPUB must show it: a glyph's mapping, or 〓. */
+function inl(n: Inline): string {
+  if (n.type === 'text' || n.type === 'lacuna') return shown(n.value);
+  if (n.type === 'glyph') return shown(n.replacement ?? '〓');
+  return 'children' in n ? n.children.map(inl).join('') : '';
+}
+
 /** The reading text of a tree, in order: what the EPUB must hold exactly once. */
 export function treeText(tree: Root): string[] {
-  const inl = (n: Inline): string =>
-    n.type === 'text' || n.type === 'lacuna' ? n.value : n.type === 'glyph' ? (n.replacement ?? n.value) : 'children' in n ? n.children.map(inl).join('') : '';
   return tree.children.map((v) => v.children.map((b) => b.children.map(inl).join('')).join(''));
 }
 
 /** Every note and commentary paragraph in document order, as [layer, text]. */
 export function treeNotes(tree: Root): Array<[LayerId, string]> {
   const out: Array<[LayerId, string]> = [];
-  const inl = (n: Inline): string =>
-    n.type === 'text' || n.type === 'lacuna' ? n.value : n.type === 'glyph' ? (n.replacement ?? n.value) : 'children' in n ? n.children.map(inl).join('') : '';
   const walk = (n: Inline): void => {
     if (n.type === 'note') out.push([n.layer, inl(n)]);
     if (n.type === 'note' || n.type === 'small') n.children.forEach(walk);

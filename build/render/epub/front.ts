@@ -1,8 +1,8 @@
 /** Front matter: title page and the legend of commentary layers. */
 import type { EditionMeta, LayerId, Note, Root } from '../../tree/types.js';
 import { visit } from 'unist-util-visit';
-import { layerDescription, layerLabel, layerToken, sortLayers } from './layers.js';
-import { escapeXml, inlineText } from './xhtml.js';
+import { layerDescription, layerToken, sortLayers } from './layers.js';
+import { displayString, escapeXml, inlineText, layerName, shownLabel, type Drawable, type MissingChar } from './xhtml.js';
 import { collationLegendItem } from './collation.js';
 
 /** 清 蔡德晉 撰-style credit line. */
@@ -37,39 +37,80 @@ export function layersInTree(tree: Root): Map<LayerId, string> {
 
 const SAMPLE_LENGTH = 10;
 
-/** The legend: one entry per layer, naming it and showing how it is set (a sample of its own text). */
-export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, collation = true): string {
+export interface LegendOptions {
+  /** The 校勘記 (edition.yaml collation; default true): its layer is in the legend when the book has corrections. */
+  collation?: boolean;
+  drawable?: Drawable;
+  /** Characters shown as 〓 in the volumes, with the volume they are in. */
+  missing?: ReadonlyArray<MissingChar & { volume: string }>;
+  /** The page list's source and how to read its labels, when there is one. */
+  pages?: { source: string; about: string };
+}
+
+/**
+ * The legend (凡例): how the book is set. One entry per layer in the tree,
+ * naming it and showing a sample of its own text set as in the book (with
+ * its label, or as a working pop-up); the characters shown as 〓 with the
+ * code points the source has for them; whose pages the page numbers are.
+ */
+export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: LegendOptions = {}): string {
   const layers = layersInTree(tree);
+  const declared = tree.layers ?? [];
+  const asides: string[] = [];
   const items = sortLayers(layers.keys()).map((id, i) => {
     const t = layerToken(id);
-    const chars = [...(layers.get(id) ?? '')];
-    const sample = escapeXml(chars.slice(0, SAMPLE_LENGTH).join('') + (chars.length > SAMPLE_LENGTH ? '……' : '') || layerLabel(id));
-    const label = escapeXml(layerLabel(id));
-    const description = layerDescription(id);
+    const chars = [...displayString(layers.get(id) ?? '', options.drawable)];
+    const sample = escapeXml(chars.slice(0, SAMPLE_LENGTH).join('') + (chars.length > SAMPLE_LENGTH ? '……' : '') || layerName(id, declared));
+    const name = layerName(id, declared);
+    const label = escapeXml(name);
+    const description = declared.find((d) => d.id === id)?.description ?? layerDescription(id);
     // The table's description starts with the label (注：…); the label is already shown.
     const about = description ? `<span class="legend-description">${escapeXml(description.replace(/^[^：]*：/, ''))}</span>。` : '';
     if (popup.has(id)) {
+      asides.push(
+        `<aside id="legend-${i}" class="note note-${t} popup" epub:type="footnote" role="doc-footnote" aria-label="${label}">` +
+          `<p><a class="backlink" href="#legend-${i}-ref" role="doc-backlink">〔${label}〕</a>${sample}</p></aside>`,
+      );
       return (
         `<li class="legend-item"><span class="legend-label">${label}</span>：${about}彈出注：正文中之標記` +
         `<a class="noteref noteref-${t}" id="legend-${i}-ref" href="#legend-${i}" epub:type="noteref" role="doc-noteref">${label}</a>` +
-        `，點按即見注文。</li>` +
-        `<li class="legend-aside"><aside id="legend-${i}" class="note note-${t} popup" epub:type="footnote" role="doc-footnote"><p>${sample}</p></aside></li>`
+        `，點按即見注文；注文前之〔${label}〕點按即返回正文。</li>`
       );
     }
+    const shown = shownLabel(id, layers.get(id) ?? '', undefined, declared);
+    const labelSpan = shown ? `<span class="layer-label" aria-hidden="true">〔${escapeXml(shown)}〕</span>` : '';
     return (
-      `<li class="legend-item"><span class="legend-label">${label}</span>：${about}小字夾注，如：` +
-      `<small class="note note-${t}" epub:type="diaoban:${t}" role="note">${sample}</small></li>`
+      `<li class="legend-item"><span class="legend-label">${label}</span>：${about}小字夾注${shown ? `，前標〔${escapeXml(shown)}〕` : ''}，如：` +
+      `<small class="note note-${t}" epub:type="diaoban:${t}" role="note" aria-label="${label}">${labelSpan}${sample}</small></li>`
     );
   });
-  const jiao = collation ? collationLegendItem(tree) : '';
+  const jiao = options.collation !== false ? collationLegendItem(tree) : '';
   if (jiao) items.push(jiao);
-  return [
+  const parts = [
     `<section class="legend" aria-labelledby="legend-title">`,
     `<h1 id="legend-title">凡例</h1>`,
-    `<p class="legend-intro">正文大字；注文小字，各層以字色區別。</p>`,
+    `<p class="legend-intro">正文大字，注文小字。注文各層以名稱區別：注以外之各層，注文前標其名（如〔音義〕），或注文自以其名起（如「疏曰」）；彈出注以上標之名稱為記。字色僅為輔助。</p>`,
     `<ul class="legend-list">`,
     ...items,
     `</ul>`,
-    `</section>`,
-  ].join('\n');
+  ];
+  const missing = options.missing ?? [];
+  if (missing.length) {
+    parts.push(
+      `<h2 id="legend-missing">缺字</h2>`,
+      `<p class="legend-intro">底本所用而無通行字可代之字（如私用區字），書中以〓代之，與 PDF 印本同。其原碼如下：</p>`,
+      `<ul class="legend-missing">`,
+      ...missing.map(
+        (m) =>
+          `<li><span class="glyph unmapped" title="${escapeXml(m.source)}">〓</span>　${escapeXml(m.source)}　${escapeXml(m.volume)}${m.count > 1 ? `，${m.count}處` : ''}</li>`,
+      ),
+      `</ul>`,
+    );
+  }
+  if (options.pages) {
+    parts.push(`<h2 id="legend-pages">頁碼</h2>`, `<p class="legend-intro">書中頁碼依${escapeXml(options.pages.source)}，${escapeXml(options.pages.about)}。</p>`);
+  }
+  parts.push(`</section>`);
+  if (asides.length) parts.push(`<section class="footnotes" epub:type="footnotes" aria-label="凡例　注">`, ...asides, `</section>`);
+  return parts.join('\n');
 }

@@ -4,22 +4,32 @@
  */
 import { createHash } from 'node:crypto';
 import type { Chapter, Options } from 'epub-gen-memory';
+import { coverage } from '../../fonts/coverage.js';
 import { subsetFonts } from '../../fonts/subset.js';
+import { convertText } from '../../transform/script.js';
+import { cssString } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
+import { reflowClasses } from '../../punctuation/index.js';
 import { EPUB_ASSETS } from './assets.js';
 import { coverPng } from './cover.js';
 import { creditLine, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
-import { renderVolume, VOCAB_PREFIX } from './xhtml.js';
+import { layerName, renderVolume, VOCAB_PREFIX, type Drawable } from './xhtml.js';
+import { accessibilityMetadata } from './a11y.js';
+import { sortLayers } from './layers.js';
+import type { PageList } from './pages.js';
 
 export type { EpubOptions, TocEntry } from './types.js';
 export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
 export { LAYER_LABELS, layerLabel } from './layers.js';
 export { popupLayersFromOption, DEFAULT_POPUP_LAYERS } from './notes-option.js';
+export { printPageList, sourcePageList, printedPageNumber, volumeUnits, pageStarts, type PageList, type PageBreak, type PageLabelStyle } from './pages.js';
 
 const FALLBACK_DATE = '2000-01-01';
+/** The nav's page-list heading. */
+const PAGE_LIST_TITLE = '頁碼';
 
 /** The package language: the edition's, made explicit about the script (zh-Hant for traditional). */
 export function packageLanguage(meta: EditionMeta): string {
@@ -77,9 +87,10 @@ function fontFileName(font: SubsetFont): string {
 function fontCss(subsets: readonly SubsetFont[], stack: readonly LoadedFont[]): string {
   const faces = subsets.map(
     (f) =>
-      `@font-face {\n  font-family: "${f.family}";\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
+      `@font-face {\n  font-family: ${cssString(f.family)};\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
   );
-  const families = [...stack.map((f) => `"${f.family}"`), 'serif'].join(', ');
+  // Family names come from the edition (fonts.main `#Family`): escaped, they stay one CSS string.
+  const families = [...stack.map((f) => cssString(f.family)), 'serif'].join(', ');
   return `${faces.join('\n')}\nhtml {\n  font-family: ${families};\n}\n`;
 }
 
@@ -111,12 +122,19 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const identifier = editionIdentifier(meta);
   const credit = creditLine(meta);
 
+  // Fonts first: what they draw decides which characters are shown as 〓.
+  const stack = await resolveFonts(options.fonts);
+  const drawable: Drawable | undefined = stack.length ? coverage(stack) : undefined;
+  const pageList = options.pageList;
+
   const n = tree.children.length;
   const volumes = tree.children.map((v, i) => {
-    const doc = renderVolume(v, i, n, { popup, collation: options.collation !== false });
+    const doc = renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false });
     options.onVolume?.(i + 1, n);
     return doc;
   });
+  const missing = volumes.flatMap((v) => v.missing.map((m) => ({ ...m, volume: v.title })));
+  const pageTargets = volumes.flatMap((v, i) => (pageList?.volumes[i] ?? []).slice(0, v.pageBreaks).map((b) => ({ label: b.label, href: `${v.filename}#${b.id}` })));
 
   const chapter = (c: Partial<ChapterSpec> & Pick<ChapterSpec, 'itemId' | 'filename' | 'title' | 'content'>): ChapterSpec => ({
     beforeToc: false,
@@ -128,10 +146,10 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   });
   const front: ChapterSpec[] = [
     chapter({ itemId: 'titlepage', filename: 'titlepage.xhtml', title: meta.title, content: titlePage(meta), beforeToc: true, bodyClass: 'titlepage-page', bodyType: 'frontmatter' }),
-    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, options.collation !== false), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
+    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, { drawable, missing, pages: pageTargets.length ? pageList : undefined, collation: options.collation !== false }), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
   ];
   const body = volumes.map((v) =>
-    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: 'volume-page' }),
+    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: `volume-page ${reflowClasses(meta.punctuation, meta.language)}` }),
   );
   const tocTitle = '目錄';
   // A nav list may not be empty: a book without volumes points at its title page.
@@ -146,11 +164,10 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   ];
 
   // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
-  const stack = await resolveFonts(options.fonts);
-  const text = [meta.title, credit, tocTitle, landmarksTitle, ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
+  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
   const subsets = stack.length ? await (options.subset ?? subsetFonts)(stack, text) : [];
 
-  const coverAlt = `${meta.title}　${credit}`;
+  const coverAlt = [meta.title, credit].filter(Boolean).join('　');
   const cover = new File([coverPng(meta.title, credit, subsets)], 'cover.png', { type: 'image/png' });
   const coverPage = chapter({
     itemId: 'cover',
@@ -171,7 +188,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const popupUsed = [...popup].filter((l) => layersUsed.has(l));
   const libraryOptions = {
     title: meta.title,
-    author: [credit],
+    author: credit ? [credit] : [],
     publisher: '',
     description: meta.description ?? '',
     cover,
@@ -195,11 +212,17 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     tocDepth: Math.max(1, depth(tocEntries)),
     landmarks,
     landmarksTitle,
-    accessibilitySummary:
-      `Vertical Chinese text (right to left) in ${lang}. Main text is set in full size; ` +
-      `${layersUsed.size} commentary layer(s) are set in small print, each marked with its own class and colour and named in the legend` +
-      (popupUsed.length ? `; the layers ${popupUsed.join(', ')} are pop-up footnotes linked from the text` : '') +
-      '. Navigation by volume and section through the table of contents.',
+    a11y: accessibilityMetadata({
+      lang,
+      script: meta.script,
+      layers: sortLayers(layersUsed).map((l) => layerName(l, tree.layers)),
+      popup: sortLayers(popupUsed).map((l) => layerName(l, tree.layers)),
+      pageSource: pageTargets.length ? pageList?.source : undefined,
+      missing: missing.length,
+      cover: true,
+    }),
+    pageTargets,
+    pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
   return buildPackage(libraryOptions, chapters, { identifier, date, fontBytes: subsets.map((f) => f.bytes) });

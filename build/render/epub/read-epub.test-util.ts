@@ -68,6 +68,8 @@ export function readVolume(xhtml: string): { text: string; notes: Array<[LayerId
         continue;
       }
       if (!isElement(n) || n.name === 'aside') continue;
+      // Apparatus, not text: a layer's printed label, a footnote's link back, a page break.
+      if (['layer-label', 'backlink', 'pagebreak'].some((c) => classes(n).includes(c))) continue;
       if (n.name === 'a' && classes(n).includes('noteref')) {
         const aside = asides.get(n.attribs.href.slice(1));
         if (!aside) throw new Error(`noteref ${n.attribs.href} has no aside`);

@@ -1,7 +1,12 @@
 /**
- * The EPUB as a reader sees it: epub.js (0.3, the engine of many Readium-era
- * web readers) renders it in Chromium; we read geometry from the rendered DOM
- * and keep screenshots of the first pages.
+ * The EPUBs as readers see them, in two reading engines in Chromium:
+ * epub.js 0.3 (the engine of many Readium-era web readers) and foliate-js
+ * (Foliate's engine; footnotes as pop-ups through its FootnoteHandler).
+ * For every sample: front matter, then vertical text set right to left and
+ * read on at the top right of the next page; a noteref clicked and the note
+ * shown, then its backlink back to the reference; a page reached through
+ * the page list; layers told apart in grey. Geometry is read from the
+ * rendered DOM; screenshots stay in $TMPDIR/diaoban-epub-reader/<engine>/.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,8 +18,9 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer';
 import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
 import { loadSystemFonts } from '../../fonts/load.js';
-import { renderEpub } from './index.js';
-import { loadSample } from '../../layout/sample-trees.js';
+import type { LoadedFont } from '../../fonts/types.js';
+import { SAMPLES } from '../../layout/sample-trees.js';
+import { bookEpub, loadBook } from './books.test-util.js';
 
 const require = createRequire(import.meta.url);
 /** Where the screenshots stay after the run, for a person to look at. */
@@ -23,40 +29,29 @@ const W = 600;
 const H = 800;
 
 let browser: OfflineBrowser;
-let page: Page;
 let work: string;
+let fonts: LoadedFont[];
+const epubs = new Map<string, string>();
 
 before(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'diaoban-reader-'));
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  // 儀禮注疏: real text, 疏 as pop-ups.
-  const { tree, config } = await loadSample('yili-zhushu');
-  const epub = await renderEpub(tree, { fonts: await loadSystemFonts(), popupLayers: config.popupLayers });
+  fonts = await loadSystemFonts();
+  for (const name of SAMPLES) epubs.set(name, Buffer.from(await bookEpub(await loadBook(name), fonts)).toString('base64'));
   const jszip = pathToFileURL(require.resolve('jszip/dist/jszip.min.js')).href;
   const epubjs = pathToFileURL(require.resolve('epubjs/dist/epub.min.js')).href;
+  const foliate = pathToFileURL(require.resolve('foliate-js/view.js')).href;
+  const footnotes = pathToFileURL(require.resolve('foliate-js/footnotes.js')).href;
+  const style = `<style>html,body{margin:0;background:#fff}#viewer,foliate-view{display:block;width:${W}px;height:${H}px}#popup{position:fixed;left:60px;top:200px;width:480px;height:360px;background:#fff;border:2px solid #444;box-shadow:0 4px 16px #0006}#popup foliate-view{width:480px;height:360px}</style>`;
   await writeFile(
-    path.join(work, 'reader.html'),
-    `<!DOCTYPE html><html><head><meta charset="utf-8"><script src="${jszip}"></script><script src="${epubjs}"></script>` +
-      `<style>html,body{margin:0;background:#fff}#viewer{width:${W}px;height:${H}px}</style></head><body><div id="viewer"></div></body></html>`,
+    path.join(work, 'epubjs.html'),
+    `<!DOCTYPE html><html><head><meta charset="utf-8"><script src="${jszip}"></script><script src="${epubjs}"></script>${style}</head><body><div id="viewer"></div><script>${EPUBJS_ADAPTER}</script></body></html>`,
   );
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  await page.setViewport({ width: W, height: H });
-  await page.goto(pathToFileURL(path.join(work, 'reader.html')).href);
-  await page.evaluate(
-    async (b64: string, w: number, h: number) => {
-      const bin = atob(b64);
-      const bytes = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      const g = window as unknown as Record<string, any>;
-      g.book = g.ePub(bytes.buffer);
-      g.rendition = g.book.renderTo('viewer', { width: w, height: h, flow: 'paginated', spread: 'none' });
-      await g.rendition.display();
-    },
-    Buffer.from(epub).toString('base64'),
-    W,
-    H,
+  await writeFile(
+    path.join(work, 'foliate.html'),
+    `<!DOCTYPE html><html><head><meta charset="utf-8">${style}</head><body><script type="module">import '${foliate}'; import { FootnoteHandler } from '${footnotes}'; window.FootnoteHandler = FootnoteHandler; ${FOLIATE_ADAPTER}</script></body></html>`,
   );
+  // foliate-js is native ES modules: Chromium loads module scripts from file: URLs only with this flag.
+  browser = await launchBrowser({ extraArgs: ['--allow-file-access-from-files'] });
 });
 
 after(async () => {
@@ -64,102 +59,211 @@ after(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-interface Where {
-  href: string;
-  page: number;
-}
+/**
+ * Each engine behind one small interface, window.R, run in the page:
+ * open(b64), doc() (the displayed content document), next(), goTo(href),
+ * pageHrefs(), where() (the href shown), clickAt(el) for links.
+ */
+const EPUBJS_ADAPTER = `
+window.R = {
+  async open(b64) {
+    const bin = atob(b64); const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    this.book = ePub(bytes.buffer);
+    this.rendition = this.book.renderTo('viewer', { width: ${W}, height: ${H}, flow: 'paginated', spread: 'none' });
+    await this.rendition.display();
+    await this.book.loaded.navigation;
+  },
+  doc() { const c = this.rendition.getContents()[0]; return c && c.document; },
+  async next() { await this.rendition.next(); },
+  async goTo(href) { await this.rendition.display(href); },
+  pageHrefs() { return this.book.pageList.pageList.map((p) => p.href); },
+  where() { return this.rendition.currentLocation().start.href; },
+  direction() { return this.book.package.metadata.direction; },
+  popupDoc() { return null; },
+};
+window.ready = true;
+`;
 
-async function where(): Promise<Where> {
-  return page.evaluate(() => {
-    const l = (window as unknown as Record<string, any>).rendition.currentLocation();
-    return { href: l.start.href as string, page: l.start.displayed.page as number };
-  });
-}
+const FOLIATE_ADAPTER = `
+window.R = {
+  async open(b64) {
+    const bin = atob(b64); const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const view = document.createElement('foliate-view');
+    document.body.append(view);
+    this.view = view;
+    const notes = new FootnoteHandler();
+    // A reader's pop-up (as Foliate makes it): the handler opens the book in a view of its own, which must be
+    // in the page to load; it then shows only the note. A link in the pop-up closes it and goes there in the book.
+    notes.addEventListener('before-render', (e) => {
+      const popup = document.createElement('div');
+      popup.id = 'popup';
+      popup.append(e.detail.view);
+      document.body.append(popup);
+      e.detail.view.addEventListener('link', (l) => { l.preventDefault(); popup.remove(); this.popup = null; this.view.goTo(l.detail.href); });
+    });
+    notes.addEventListener('render', (e) => { this.popup = e.detail.view; });
+    view.addEventListener('link', (e) => { notes.handle(view.book, e)?.catch((x) => console.error(String(x))); });
+    await view.open(new File([bytes], 'book.epub', { type: 'application/epub+zip' }));
+    await view.goTo(0);
+  },
+  doc() { const c = this.view.renderer.getContents()[0]; return c && c.doc; },
+  async next() { await this.view.next(); },
+  async goTo(href) { await this.view.goTo(href); },
+  pageHrefs() { return this.view.book.pageList.map((p) => p.href); },
+  where() { const i = this.view.renderer.getContents()[0].index; return this.view.book.sections[i].id.replace(/^.*\\//, ''); },
+  direction() { return this.view.book.dir; },
+  popupDoc() { const c = this.popup && this.popup.renderer && this.popup.renderer.getContents()[0]; return c ? c.doc : null; },
+};
+window.ready = true;
+`;
 
-async function settle(): Promise<void> {
-  // Fonts and layout in the epub.js iframe.
-  await page.evaluate(async () => {
-    const frame = document.querySelector('iframe');
-    await frame?.contentDocument?.fonts.ready;
+/** In-page helpers (strings: tsx's name helpers do not exist in the page). */
+const HELPERS = `
+window.H = {
+  frameRect(doc) { return doc.defaultView.frameElement.getBoundingClientRect(); },
+  rect(el) {
+    const fr = this.frameRect(el.ownerDocument);
+    const r = el.getBoundingClientRect();
+    return { x: fr.left + r.left, y: fr.top + r.top, w: r.width, h: r.height };
+  },
+  charRect(node, i) {
+    const doc = node.ownerDocument;
+    const range = doc.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+    const fr = this.frameRect(doc); const b = range.getBoundingClientRect();
+    return { x: fr.left + b.left, y: fr.top + b.top, w: b.width, h: b.height };
+  },
+  /** What the engine shows of its frame: the viewport, cut by every scrolling or clipping box around the frame. */
+  clip(doc) {
+    let box = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+    for (let el = doc.defaultView.frameElement.parentElement; el; el = el.parentElement || (el.getRootNode() && el.getRootNode().host)) {
+      const cs = getComputedStyle(el);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const r = el.getBoundingClientRect();
+      box = { left: Math.max(box.left, r.left), top: Math.max(box.top, r.top), right: Math.min(box.right, r.right), bottom: Math.min(box.bottom, r.bottom) };
+    }
+    return box;
+  },
+  onScreen(r) {
+    // The clip is cached until the next settle() (it changes only when the engine moves).
+    const c = this._clip || (this._clip = this.clip(R.doc()));
+    return r.x >= c.left - 0.5 && r.x + Math.max(r.w, 1) <= c.right + 0.5 && r.y >= c.top - 0.5 && r.y + Math.max(r.h, 1) <= c.bottom + 0.5;
+  },
+  /** Whether an element's start is shown: its first character, or its own box when it has no text (a pagebreak marker). */
+  visible(el) {
+    if (!el) return false;
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const i = n.data.search(/\\S/);
+      if (i >= 0) return this.onScreen(this.charRect(n, i));
+    }
+    return this.onScreen(this.rect(el));
+  },
+};
+`;
+
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(`(async () => {
+    H._clip = null;
+    const doc = R.doc();
+    if (doc) await doc.fonts.ready;
+    await new Promise((r) => setTimeout(r, 150));
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  });
+    H._clip = null;
+  })()`);
 }
 
-/** Geometry of the displayed volume page, in top-page coordinates. */
-async function measure(): Promise<Measured> {
-  // A string, not a function: tsx's name helpers (__name) do not exist in the page.
-  return (await page.evaluate(MEASURE_JS)) as Measured;
+interface Screens {
+  dir: string;
+  shots: string[];
 }
+
+async function shoot(page: Page, s: Screens, name: string, grey = false): Promise<void> {
+  await settle(page);
+  if (grey) await page.evaluate(`document.documentElement.style.filter = 'grayscale(1)'`);
+  const file = path.join(s.dir, `${name}.png`);
+  await page.screenshot({ path: file });
+  if (grey) await page.evaluate(`document.documentElement.style.filter = ''`);
+  s.shots.push(file);
+}
+
+/** Opens a book and pages from the cover to the first volume; returns the hrefs seen. */
+async function openToFirstVolume(page: Page, engine: string, book: string): Promise<string[]> {
+  await page.goto(pathToFileURL(path.join(work, `${engine}.html`)).href);
+  await page.waitForFunction('window.ready === true', { timeout: 20_000 });
+  await page.evaluate(HELPERS);
+  await page.evaluate(`R.open(${JSON.stringify(epubs.get(book))})`);
+  await settle(page);
+  const order: string[] = [];
+  for (;;) {
+    const at = (await page.evaluate('R.where()')) as string;
+    if (order[order.length - 1] !== at) order.push(at);
+    if (at.startsWith('vol')) break;
+    await page.evaluate('R.next()');
+    await settle(page);
+    assert.ok(order.length < 8 && (await page.evaluate('R.where()')) !== undefined, `${engine} ${book}: reaches the first volume`);
+  }
+  return order;
+}
+
+/**
+ * Vertical, right to left: three characters of main text go down one column;
+ * the screen's text starts at its right edge; notes small; the fonts used.
+ * Walks the characters on screen (they are contiguous in reading order).
+ */
+const MEASURE_JS = `(() => {
+  const doc = R.doc();
+  const walker = doc.createTreeWalker(doc.querySelector('section.volume'), NodeFilter.SHOW_TEXT);
+  let run = null, right = -Infinity, seen = false, note = null;
+  outer: for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const main = n.parentElement.matches('p.text, p.ji, p.label');
+    for (let i = 0; i < n.data.length; i++) {
+      if (/\\s/.test(n.data[i])) continue;
+      const r = H.charRect(n, i);
+      if (!H.onScreen(r)) { if (seen) break outer; continue; }
+      seen = true;
+      right = Math.max(right, r.x + r.w);
+      if (!note && n.parentElement.matches('small.note')) note = n.parentElement;
+      if (!run && main && i + 2 < n.data.length && !/\\s/.test(n.data.slice(i, i + 3)) && H.onScreen(H.charRect(n, i + 2))) run = [n, i];
+    }
+  }
+  if (!run) return null;
+  const [node, i0] = run;
+  const p = node.parentElement;
+  return {
+    writingMode: getComputedStyle(doc.body).writingMode,
+    chars: [0, 1, 2].map((k) => H.charRect(node, i0 + k)),
+    mainSize: parseFloat(getComputedStyle(p).fontSize),
+    noteSize: note ? parseFloat(getComputedStyle(note).fontSize) / parseFloat(getComputedStyle(note.parentElement).fontSize) * parseFloat(getComputedStyle(p).fontSize) : null,
+    fontsLoaded: [...doc.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/"/g, '')),
+    firstTextX: right,
+  };
+})()`;
 
 interface Measured {
   writingMode: string;
   chars: Array<{ x: number; y: number; w: number; h: number }>;
   mainSize: number;
-  noteSize: number;
-  noteCharWidth: number;
+  noteSize: number | null;
   fontsLoaded: string[];
-  firstX: number;
+  firstTextX: number;
 }
 
-const MEASURE_JS = `(() => {
-    const frame = document.querySelector('iframe');
-    const doc = frame.contentDocument;
-    const fr = frame.getBoundingClientRect();
-    const p = doc.querySelector('p.text');
-    const textNode = [...p.childNodes].find((n) => n.nodeType === 3 && (n.textContent || '').length >= 3);
-    function rectOf(node, i) {
-      const r = doc.createRange();
-      r.setStart(node, i);
-      r.setEnd(node, i + 1);
-      const b = r.getBoundingClientRect();
-      return { x: fr.left + b.left, y: fr.top + b.top, w: b.width, h: b.height };
-    }
-    const chars = [0, 1, 2].map((i) => rectOf(textNode, i));
-    const note = doc.querySelector('small.note');
-    const noteText = [...note.childNodes].find((n) => n.nodeType === 3);
-    return {
-      writingMode: getComputedStyle(doc.documentElement).writingMode,
-      chars,
-      mainSize: parseFloat(getComputedStyle(p).fontSize),
-      noteSize: parseFloat(getComputedStyle(note).fontSize),
-      noteCharWidth: rectOf(noteText, 0).w,
-      fontsLoaded: [...doc.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/"/g, '')),
-      firstX: chars[0].x,
-    };
-  })()`;
-
-/**
- * Reading order across the page break: the last character of the page that is
- * on screen and the first one after it (kept in the page as window.__nextChar).
- */
+/** The last character on screen and the first one after it (kept as window.__next). */
 const FLOW_JS = `(() => {
-  const frame = document.querySelector('iframe');
-  const doc = frame.contentDocument;
-  const fr = frame.getBoundingClientRect();
-  const W = innerWidth, H = innerHeight;
-  const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+  const doc = R.doc();
+  const walker = doc.createTreeWalker(doc.querySelector('section.volume'), NodeFilter.SHOW_TEXT);
   let last = null, next = null;
   for (let n = walker.nextNode(); n && !next; n = walker.nextNode()) {
     for (let i = 0; i < n.data.length; i++) {
       if (/\\s/.test(n.data[i])) continue;
-      const r = doc.createRange();
-      r.setStart(n, i);
-      r.setEnd(n, i + 1);
-      const b = r.getBoundingClientRect();
-      const x = fr.left + b.left, y = fr.top + b.top;
-      const visible = x >= 0 && x + b.width <= W && y >= 0 && y + b.height <= H;
-      if (visible) last = { x, y, ch: n.data[i] };
-      else if (last) { next = { x, y, ch: n.data[i] }; window.__nextChar = r; break; }
+      const r = H.charRect(n, i);
+      if (H.onScreen(r)) last = { x: r.x, y: r.y, ch: n.data[i] };
+      else if (last) { next = { x: r.x, y: r.y, ch: n.data[i] }; window.__next = [n, i]; break; }
     }
   }
   return { last, next };
-})()`;
-
-const NEXT_CHAR_JS = `(() => {
-  const frame = document.querySelector('iframe');
-  const fr = frame.getBoundingClientRect();
-  const b = window.__nextChar.getBoundingClientRect();
-  return { x: fr.left + b.left, y: fr.top + b.top, ch: window.__nextChar.toString() };
 })()`;
 
 interface At {
@@ -168,50 +272,148 @@ interface At {
   ch: string;
 }
 
-test('epub.js in Chromium: front matter first, then the volume; text vertical, right to left, notes small, pages turn to the left', async (t) => {
-  const shots: string[] = [];
-  const shoot = async (name: string): Promise<void> => {
-    await settle();
-    const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-    await page.screenshot({ path: file });
-    shots.push(file);
-  };
-  const order: string[] = [];
-  for (;;) {
-    const at = await where();
-    order.push(at.href);
-    await shoot(`${String(order.length).padStart(2, '0')}-${at.href.replace(/\.xhtml$/, '')}`);
-    if (at.href.startsWith('vol')) break;
-    await page.evaluate(() => (window as unknown as Record<string, any>).rendition.next());
-    assert.ok(order.length < 8, 'reaches the first volume');
+/** Clicks an element of the displayed document (or of the pop-up) with the mouse, as a reader would. */
+async function click(page: Page, selectorJs: string): Promise<void> {
+  const r = (await page.evaluate(`(() => { const el = ${selectorJs}; return el ? H.rect(el) : null; })()`)) as { x: number; y: number; w: number; h: number } | null;
+  assert.ok(r, `element to click: ${selectorJs}`);
+  await page.mouse.click(r.x + r.w / 2, r.y + r.h / 2);
+  // The engines navigate asynchronously.
+  await new Promise((res) => setTimeout(res, 400));
+  await settle(page);
+}
+
+async function readBook(engine: 'epubjs' | 'foliate', workName: string, t: { diagnostic(s: string): void }): Promise<void> {
+  const page = await browser.newPage();
+  try {
+    await page.setViewport({ width: W, height: H });
+    page.on('pageerror', (e) => t.diagnostic(`${engine} ${workName}: page error ${(e as Error).message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') t.diagnostic(`${engine} ${workName}: console ${m.text()}`);
+    });
+    const s: Screens = { dir: path.join(SCREENSHOT_DIR, engine), shots: [] };
+    await mkdir(s.dir, { recursive: true });
+    const order = await openToFirstVolume(page, engine, workName);
+    assert.deepEqual(order, ['cover.xhtml', 'titlepage.xhtml', 'legend.xhtml', 'toc.xhtml', 'vol01.xhtml'], `${engine} ${workName}: front matter first`);
+    assert.equal(await page.evaluate('R.direction()'), 'rtl');
+    await shoot(page, s, `${workName}-01-volume`);
+
+    // Vertical, right to left, notes small, the embedded font in use.
+    let m = (await page.evaluate(MEASURE_JS)) as Measured | null;
+    // The first screen may hold only titles and headings.
+    for (let k = 0; !m && k < 3; k++) {
+      await page.evaluate('R.next()');
+      await settle(page);
+      m = (await page.evaluate(MEASURE_JS)) as Measured | null;
+    }
+    assert.ok(m, `${engine} ${workName}: main text on the first pages`);
+    assert.equal(m.writingMode, 'vertical-rl');
+    const [c0, c1, c2] = m.chars;
+    assert.ok(Math.abs(c0.x - c1.x) < 1 && Math.abs(c1.x - c2.x) < 1, `${engine} ${workName}: one column ${JSON.stringify(m.chars)}`);
+    assert.ok(c1.y >= c0.y + c0.h * 0.8 && c2.y >= c1.y + c1.h * 0.8, `${engine} ${workName}: top to bottom`);
+    assert.ok(m.firstTextX > W * 0.75, `${engine} ${workName}: the page's text starts at the right (x=${m.firstTextX})`);
+    if (m.noteSize !== null) assert.ok(m.noteSize <= m.mainSize * 0.7, `${engine} ${workName}: notes small (${m.noteSize} vs ${m.mainSize})`);
+    assert.ok(m.fontsLoaded.includes('Noto Serif CJK TC'), `${engine} ${workName}: embedded font loaded: ${m.fontsLoaded.join(', ')}`);
+
+    // The reading runs off the left of this page and on at the top right of the next.
+    const flow = (await page.evaluate(FLOW_JS)) as { last: At | null; next: At | null };
+    if (flow.last && flow.next) {
+      assert.ok(flow.last.x < W / 2, `${engine} ${workName}: the page ends at the left (x=${flow.last.x})`);
+      await page.evaluate('R.next()');
+      await settle(page);
+      const next = (await page.evaluate(`(() => { const [n, i] = window.__next; const r = H.charRect(n, i); return { x: r.x, y: r.y, ch: n.data[i] }; })()`)) as At;
+      assert.equal(next.ch, flow.next.ch);
+      assert.ok(next.x > W / 2 && next.x < W && next.y >= 0 && next.y < H / 2, `${engine} ${workName}: the next page starts at the top right with ${next.ch} (${next.x}, ${next.y})`);
+      await shoot(page, s, `${workName}-02-next-page`);
+    }
+
+    // A page reached through the page list: the last page of the first volume.
+    const hrefs = (await page.evaluate('R.pageHrefs()')) as string[];
+    assert.ok(hrefs.length > 0, `${engine} ${workName}: a page list`);
+    const target = [...hrefs].reverse().find((h) => h.includes('vol01.xhtml#'))!;
+    const id = target.slice(target.indexOf('#') + 1);
+    await page.evaluate(`R.goTo(${JSON.stringify(target)})`);
+    await settle(page);
+    assert.equal(await page.evaluate(`R.where()`), 'vol01.xhtml');
+    const marker = (await page.evaluate(`(() => { const el = R.doc().getElementById(${JSON.stringify(id)}); return { on: H.visible(el), label: el.getAttribute('aria-label') }; })()`)) as { on: boolean; label: string };
+    assert.ok(marker.on, `${engine} ${workName}: page ${marker.label} (${id}) on screen after going there by the page list`);
+    await shoot(page, s, `${workName}-03-page-list-${id}`);
+
+    // Layers in grey: each layer's first note on screen, with its label; noterefs not link blue.
+    const layers = (await page.evaluate(`(() => {
+      const doc = R.doc();
+      const out = {};
+      for (const el of doc.querySelectorAll('section.volume small.note, section.volume p.commentary, section.volume a.noteref')) {
+        const layer = [...el.classList].find((c) => /^note(ref)?-/.test(c)).replace(/^note(ref)?-/, '');
+        if (layer && !out[layer]) {
+          const markers = [...doc.querySelectorAll('.pagebreak')].filter((m) => m.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+          out[layer] = { page: markers.length ? markers[markers.length - 1].id : null, noteref: el.localName === 'a' };
+        }
+      }
+      return out;
+    })()`)) as Record<string, { page: string | null; noteref: boolean }>;
+    for (const [layer, at] of Object.entries(layers)) {
+      if (at.page) await page.evaluate(`R.goTo(${JSON.stringify(`${target.slice(0, target.indexOf('#'))}#${at.page}`)})`);
+      await settle(page);
+      const sel = at.noteref ? `a.noteref-${layer}` : `.note-${layer}:not(a)`;
+      let shown = (await page.evaluate(`(() => { const el = [...R.doc().querySelectorAll(${JSON.stringify(`section.volume ${sel}`)})][0]; return H.visible(el); })()`)) as boolean;
+      for (let k = 0; !shown && k < 3; k++) {
+        await page.evaluate('R.next()');
+        await settle(page);
+        shown = (await page.evaluate(`(() => { const el = [...R.doc().querySelectorAll(${JSON.stringify(`section.volume ${sel}`)})][0]; return H.visible(el); })()`)) as boolean;
+      }
+      assert.ok(shown, `${engine} ${workName}: a note of layer ${layer} on screen`);
+      const look = (await page.evaluate(`(() => {
+        const el = [...R.doc().querySelectorAll(${JSON.stringify(`section.volume ${sel}`)})][0];
+        const label = el.querySelector(':scope > .layer-label');
+        const cs = getComputedStyle(el);
+        return { tag: el.tagName, label: label ? label.textContent : null, text: el.textContent.slice(0, 6), color: cs.color, name: el.getAttribute('aria-label') };
+      })()`)) as { tag: string; label: string | null; text: string; color: string; name: string | null };
+      if (at.noteref) assert.notEqual(look.color, 'rgb(0, 0, 238)', `${engine} ${workName}: a ${layer} noteref is not link blue`);
+      else {
+        assert.ok(look.name, `${engine} ${workName}: the ${layer} note is named for screen readers`);
+        if (layer !== 'zhu') assert.ok(look.label || look.text.startsWith(look.name!), `${engine} ${workName}: the ${layer} note shows its label (${look.text}…)`);
+      }
+      await shoot(page, s, `${workName}-04-grey-${layer}`, true);
+    }
+
+    // A pop-up note: its reference clicked, the note shown; its backlink clicked, the reference shown again.
+    const ref = (await page.evaluate(`(() => { const a = R.doc().querySelector('section.volume a.noteref'); return a ? a.id : null; })()`)) as string | null;
+    if (ref) {
+      const note = ref.replace(/-ref$/, '');
+      await page.evaluate(`R.goTo(${JSON.stringify(`${target.slice(0, target.indexOf('#'))}#${ref}`)})`);
+      await settle(page);
+      assert.ok(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`), `${engine} ${workName}: noteref ${ref} on screen`);
+      await shoot(page, s, `${workName}-05-note-closed`);
+      await click(page, `R.doc().getElementById(${JSON.stringify(ref)})`);
+      // A pop-up opens the book again in a view of its own: give it time.
+      await page
+        .waitForFunction(`(() => { const d = R.popupDoc(); return !!(d && d.body && d.body.textContent.trim()) || H.visible(R.doc().getElementById(${JSON.stringify(note)})); })()`, { timeout: 10_000 })
+        .catch(() => undefined);
+      await settle(page);
+      const opened = (await page.evaluate(`(() => {
+        const pop = R.popupDoc();
+        if (pop) return { how: 'pop-up', text: pop.body.textContent };
+        const aside = R.doc().getElementById(${JSON.stringify(note)});
+        return aside && H.visible(aside) ? { how: 'page', text: aside.textContent } : null;
+      })()`)) as { how: string; text: string } | null;
+      assert.ok(opened, `${engine} ${workName}: clicking ${ref} shows note ${note}`);
+      const expected = (await page.evaluate(`R.doc().getElementById(${JSON.stringify(note)}).textContent`)) as string;
+      assert.equal(opened.text.trim(), expected.trim(), `${engine} ${workName}: the note shown is ${note}`);
+      t.diagnostic(`${engine} ${workName}: note ${note} shown as a ${opened.how}`);
+      await shoot(page, s, `${workName}-06-note-open`);
+      await click(page, opened.how === 'pop-up' ? `R.popupDoc().querySelector('a.backlink')` : `R.doc().getElementById(${JSON.stringify(note)}).querySelector('a.backlink')`);
+      assert.ok(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`), `${engine} ${workName}: back at the reference ${ref}`);
+      assert.equal(await page.evaluate(`R.popupDoc()`), null);
+      await shoot(page, s, `${workName}-07-note-back`);
+    }
+    t.diagnostic(`screenshots: ${s.shots.join(' ')}`);
+  } finally {
+    await page.close();
   }
-  assert.deepEqual(order, ['cover.xhtml', 'titlepage.xhtml', 'legend.xhtml', 'toc.xhtml', 'vol01.xhtml']);
+}
 
-  const m1 = await measure();
-  assert.equal(m1.writingMode, 'vertical-rl');
-  const [c0, c1, c2] = m1.chars;
-  // Vertical: consecutive characters share a column and go down.
-  assert.ok(Math.abs(c0.x - c1.x) < 1 && Math.abs(c1.x - c2.x) < 1, `one column: ${JSON.stringify(m1.chars)}`);
-  assert.ok(c1.y >= c0.y + c0.h * 0.8 && c2.y >= c1.y + c1.h * 0.8, 'top to bottom');
-  // Right to left: the text starts in the right half of the page.
-  assert.ok(c0.x > W / 2 && c0.x < W, `first column on the right (x=${c0.x})`);
-  // Notes are small print.
-  assert.ok(m1.noteSize <= m1.mainSize * 0.7, `note ${m1.noteSize}px vs main ${m1.mainSize}px`);
-  assert.ok(m1.noteCharWidth < c0.w * 0.75, `note column narrower (${m1.noteCharWidth} vs ${c0.w})`);
-  // The embedded subsets are what the reader draws with.
-  assert.ok(m1.fontsLoaded.includes('Noto Serif CJK TC'), `embedded font loaded: ${m1.fontsLoaded.join(', ')}`);
-
-  // Pages turn right to left: reading runs to the left edge of page 1 and goes on at the right edge of page 2.
-  assert.equal(await page.evaluate(() => (window as unknown as Record<string, any>).book.package.metadata.direction), 'rtl');
-  const flow = (await page.evaluate(FLOW_JS)) as { last: At | null; next: At | null };
-  assert.ok(flow.last && flow.next, 'page 1 is full and the text goes on');
-  assert.ok(flow.last.x < W / 2, `page 1 ends at the left (x=${flow.last.x})`);
-  await page.evaluate(() => (window as unknown as Record<string, any>).rendition.next());
-  const at2 = await where();
-  await shoot(`06-${at2.href.replace(/\.xhtml$/, '')}-p${at2.page}`);
-  assert.deepEqual(at2, { href: 'vol01.xhtml', page: 2 });
-  const next = (await page.evaluate(NEXT_CHAR_JS)) as At;
-  assert.equal(next.ch, flow.next.ch);
-  assert.ok(next.x > W / 2 && next.x < W && next.y >= 0 && next.y < H / 2, `page 2 starts at the top right with ${next.ch} (${next.x}, ${next.y})`);
-  t.diagnostic(`screenshots: ${shots.join(' ')}`);
-});
+for (const engine of ['epubjs', 'foliate'] as const) {
+  test(`${engine} in Chromium, every sample: vertical right-to-left pages, a page by the page list, layers in grey, a pop-up note and back`, async (t) => {
+    for (const name of SAMPLES) await readBook(engine, name, t);
+  });
+}

@@ -1,5 +1,6 @@
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { LayerId } from '../../tree/types.js';
+import type { PageList } from './pages.js';
 
 export interface EpubOptions {
   /** Layers set as pop-up footnotes (noteref → aside); the others stay inline. */
@@ -16,6 +17,12 @@ export interface EpubOptions {
   collation?: boolean;
   /** Subsets the fonts to the book's text (default: fonts/subset.ts subsetFonts); the CLI passes one that remembers. */
   subset?: (fonts: readonly LoadedFont[], text: string) => Promise<SubsetFont[]>;
+  /**
+   * Where the pages of an edition start (pages.ts: printPageList for the PDF's
+   * pages, sourcePageList for the source edition's): pagebreak markers, the
+   * nav's page-list and pageBreakSource. No page list when absent.
+   */
+  pageList?: PageList;
   /** Called after each volume is rendered: i = 1…n. */
   onVolume?: (i: number, n: number) => void;
 }

@@ -26,6 +26,11 @@ test('main text is plain; each inline note is a <small> whose class names its la
     assert.equal(e.attribs['epub:type'], `diaoban:${layer}`);
     assert.equal(e.attribs.role, 'note');
   }
+  // Each note is named by its layer for assistive technology.
+  assert.deepEqual(
+    notes.map((e) => e.attribs['aria-label']),
+    ['注', '音義', '疏', '出處', '案'],
+  );
   // The 音義 note sits inside the 注 note.
   const zhu = byLayer.get('note note-zhu')!;
   assert.equal(findAll(zhu.children, (e) => e.name === 'small')[0].attribs.class, 'note note-yinyi');
@@ -40,15 +45,18 @@ test('main text is plain; each inline note is a <small> whose class names its la
 test('an unknown layer survives as class note-<id>', () => {
   const tree = sampleTree();
   const doc = renderVolume(tree.children[1], 1, 2, { popup: new Set() });
-  assert.match(doc.body, /<small class="note note-mystery" epub:type="diaoban:mystery" role="note">未知之層<\/small>/);
+  assert.match(
+    doc.body,
+    /<small class="note note-mystery" epub:type="diaoban:mystery" role="note" aria-label="mystery"><span class="layer-label" aria-hidden="true">〔mystery〕<\/span>未知之層<\/small>/,
+  );
   assert.ok(doc.layers.has('mystery'));
 });
 
-test('pop-up layers become noteref → aside in the same document, after the block; other layers stay inline', () => {
+test('pop-up layers become noteref → aside gathered after the running text, linking back; other layers stay inline', () => {
   const tree = sampleTree();
   const doc = renderVolume(tree.children[0], 0, 2, { popup: new Set(['shu', 'fuzhu']) });
   const nodes = parseXhtml(wrap(doc.body));
-  const refs = findAll(nodes, (e) => e.name === 'a');
+  const refs = findAll(nodes, (e) => e.name === 'a' && e.attribs.role === 'doc-noteref');
   assert.deepEqual(
     refs.map((r) => [r.attribs.class, r.attribs['epub:type'], r.attribs.role, r.attribs.href]),
     [
@@ -64,16 +72,29 @@ test('pop-up layers become noteref → aside in the same document, after the blo
       ['fn2', 'commentary note-fuzhu popup', 'footnote', 'doc-footnote'],
     ],
   );
-  assert.equal(textOf(asides[0].children), '疏曰此一經論戒賓之事');
-  // No aside inside a paragraph (XHTML forbids it); 注 stays inline.
-  assert.equal(findAll(nodes, (e) => e.name === 'p' && findAll(e.children, (x) => x.name === 'aside').length > 0).length, 0);
+  assert.equal(textOf(asides[0].children), '〔疏〕疏曰此一經論戒賓之事');
+  // Every aside leads with a link back to its reference, which exists.
+  for (const a of asides) {
+    const back = findAll(a.children, (e) => e.name === 'a')[0];
+    assert.equal(back.attribs.role, 'doc-backlink');
+    assert.equal(back.attribs.href, `#${a.attribs.id}-ref`);
+    assert.equal(refs.filter((r) => r.attribs.id === `${a.attribs.id}-ref`).length, 1, `reference of ${a.attribs.id}`);
+  }
+  // The asides do not interrupt the running text: all of them stand after it, in a section of their own.
+  const [main, notes] = findAll(nodes, (e) => e.name === 'section');
+  assert.equal(findAll(main.children, (e) => e.name === 'aside').length, 0);
+  assert.equal(notes.attribs.class, 'footnotes');
+  assert.equal(findAll(notes.children, (e) => e.name === 'aside').length, asides.length);
+  assert.ok(doc.body.indexOf('<section id="vol01-notes"') > doc.body.indexOf('</section>'), 'notes after the running text');
+  // 注 stays inline.
   assert.ok(findAll(nodes, (e) => e.attribs.class === 'note note-zhu').length === 1);
 });
 
 test('a pop-up commentary paragraph at the head of a volume gets its own noteref anchor', () => {
   const v = vol('卷一', 1, commentary('shu', '疏文'), p('text', '經文'));
   const doc = renderVolume(v, 0, 1, { popup: new Set(['shu']) });
-  assert.match(doc.body, /<p class="noteref-anchor"><a class="noteref noteref-shu"[^>]*>疏<\/a><\/p><aside id="fn1"/);
+  assert.match(doc.body, /<p class="noteref-anchor"><a class="noteref noteref-shu"[^>]*>疏<\/a><\/p>\n<p class="text">經文<\/p>/);
+  assert.match(doc.body, /<aside id="fn1"[^>]*><p><a class="backlink" href="#fn1-ref" role="doc-backlink">〔疏〕<\/a>疏文<\/p><\/aside>/);
   assert.equal(readVolume(wrap(doc.body)).text, '疏文經文');
 });
 
@@ -114,6 +135,53 @@ test('the legend names each layer of the tree and shows it set as it is in the t
   const html = legendPage(sampleTree(), new Set(['shu']));
   for (const label of ['注', '音義', '附注', '出處', '案', 'mystery']) assert.ok(html.includes(`<span class="legend-label">${label}</span>`), label);
   assert.match(html, /<small class="note note-zhu"[^>]*>主人州長也長丁丈反<\/small>/);
+  assert.match(html, /<small class="note note-yinyi"[^>]*><span class="layer-label" aria-hidden="true">〔音義〕<\/span>長丁丈反<\/small>/);
   assert.match(html, /<a class="noteref noteref-shu"[^>]*href="#legend-\d+"[^>]*>疏<\/a>/);
-  assert.match(html, /<aside id="legend-\d+" class="note note-shu popup" epub:type="footnote"/);
+  assert.match(html, /<aside id="legend-\d+" class="note note-shu popup" epub:type="footnote"[^>]*><p><a class="backlink" href="#legend-\d+-ref"/);
+  // The sample asides stand after the legend, not inside its list.
+  assert.ok(html.indexOf('<aside') > html.indexOf('</ul>'));
+});
+
+test('a layer is told apart without colour: its printed label in front, unless its text starts with it; 注 unlabelled', () => {
+  const v = vol('卷一', 1, p('text', '經', note('zhu', '注文'), note('yinyi', '食亦反'), note('shu', '疏曰云云'), note('shu', '又云'), { ...note('jijie', '徐廣曰'), label: '集解' }));
+  const doc = renderVolume(v, 0, 1, { popup: new Set() });
+  const labels = findAll(parseXhtml(wrap(doc.body)), (e) => e.name === 'small').map((e) => {
+    const l = findAll(e.children, (x) => x.attribs.class === 'layer-label')[0];
+    return l ? textOf(l.children) : '';
+  });
+  assert.deepEqual(labels, ['', '〔音義〕', '', '〔疏〕', '〔集解〕']);
+  assert.equal(readVolume(wrap(doc.body)).text, '經注文食亦反疏曰云云又云徐廣曰');
+});
+
+test('headings never skip a level: a depth-2 heading after the volume title is h2', () => {
+  const v = vol('禮書卷一百十', 110, p('title', '禮書卷一百十'), h(2, '鹿中'), h(3, '兕中'), h(1, '嘉禮'), h(3, '孤項'));
+  const doc = renderVolume(v, 0, 1, { popup: new Set() });
+  const levels = [...doc.body.matchAll(/<h(\d)/g)].map((m) => Number(m[1]));
+  assert.deepEqual(levels, [1, 2, 3, 2, 3]);
+  for (let i = 1; i < levels.length; i++) assert.ok(levels[i] <= levels[i - 1] + 1, `h${levels[i - 1]} → h${levels[i]}`);
+});
+
+test('characters no font draws and Private Use Area characters are 〓 with their code point; mapped glyphs show the mapping', () => {
+  const pua = { type: 'glyph' as const, value: '\uf530', codePoint: 0xf530, position: sampleTree().children[0].position };
+  const mapped = { ...pua, value: '\ue000', codePoint: 0xe000, replacement: '䡾' };
+  const entity = { type: 'glyph' as const, value: '&KR0433;', entity: 'KR0433', position: pua.position };
+  const v = vol('卷一', 1, p('text', '方田\ue0c5米', pua, mapped, entity, '丁\u{30000}'));
+  const drawable = (cp: number): boolean => cp !== 0x30000;
+  const doc = renderVolume(v, 0, 1, { popup: new Set(), drawable });
+  assert.doesNotMatch(doc.body, /[\uE000-\uF8FF]/u, 'no Private Use Area character');
+  assert.doesNotMatch(doc.body, /\u{30000}/u, 'nothing no font draws');
+  assert.match(doc.body, /方田<span class="glyph unmapped" title="U\+E0C5">〓<\/span>米/);
+  assert.match(doc.body, /<span class="glyph unmapped" title="U\+F530">〓<\/span><span class="glyph" title="U\+E000">䡾<\/span><span class="glyph unmapped" title="&amp;KR0433;">〓<\/span>/);
+  assert.match(doc.body, /丁<span class="glyph unmapped" title="U\+30000">〓<\/span>/);
+  assert.deepEqual(
+    doc.missing.map((m) => m.source),
+    ['U+E0C5', 'U+F530', '&KR0433;', 'U+30000'],
+  );
+  // Without fonts, only Private Use Area characters are replaced.
+  assert.match(renderVolume(v, 0, 1, { popup: new Set() }).body, /丁\u{30000}/u);
+});
+
+test('the legend lists the characters shown as 〓 with the code points of the source', () => {
+  const html = legendPage(sampleTree(), new Set(), { missing: [{ source: 'U+F530', count: 2, volume: '卷一' }] });
+  assert.match(html, /<li><span class="glyph unmapped" title="U\+F530">〓<\/span>　U\+F530　卷一，2處<\/li>/);
 });

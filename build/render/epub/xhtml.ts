@@ -2,36 +2,68 @@
  * Tree → XHTML body markup, one document per volume. Pure string building.
  *
  * Shape (the contract the stylesheet, the tests and readers rely on):
- * - main text is plain; a note is `<small class="note note-<layer>" …>`;
- *   notes nest;
+ * - main text is plain; an inline note is `<small class="note note-<layer>"
+ *   epub:type="diaoban:<layer>" role="note" aria-label="<label>">`, led by
+ *   the layer's printed label `<span class="layer-label">〔音義〕</span>`
+ *   unless the note's text starts with it (疏曰…) or the layer is 注; notes nest;
  * - a pop-up layer's note becomes `<a class="noteref noteref-<layer>"
- *   epub:type="noteref" role="doc-noteref" href="#fnN">label</a>` plus
- *   `<aside id="fnN" class="note note-<layer> popup" epub:type="footnote"
- *   role="doc-footnote">` right after the block that refers to it;
- * - a commentary paragraph is `<p class="commentary note-<layer>">` (or an
- *   aside, when its layer pops up, referred to from the block before it).
+ *   epub:type="noteref" role="doc-noteref" href="#fnN">label</a>` in the
+ *   text and `<aside id="fnN" … epub:type="footnote" role="doc-footnote">`
+ *   gathered after the running text in `<section class="footnotes">`, led by
+ *   a backlink `<a class="backlink" role="doc-backlink" href="#fnN-ref">〔疏〕</a>`;
+ * - a commentary paragraph is `<p class="commentary note-<layer>" …>` (or an
+ *   aside, when its layer pops up, referred to from the block before it);
+ * - a character no embedded font draws, or a Private Use Area character,
+ *   is 〓 in `<span class="glyph unmapped" title="U+E000">`, as in the PDF;
+ * - a page of the page list starts at `<span class="pagebreak"
+ *   epub:type="pagebreak" role="doc-pagebreak" id=… aria-label="三a">`.
  * Layers are classes because epub-gen-memory drops data-* attributes.
  */
-import type { Block, Inline, LayerId, Note, Paragraph, Volume } from '../../tree/types.js';
+import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
+import type { Block, Glyph, Inline, LayerDeclaration, LayerId, Note, Paragraph, Volume } from '../../tree/types.js';
 import { collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
 import { layerLabel, layerToken } from './layers.js';
+import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
 import type { TocEntry } from './types.js';
 
 /** The custom vocabulary prefix used for per-layer epub:type values. */
 export const VOCAB_PREFIX = 'diaoban: https://diaoban.org/vocab#';
 
+/** The one escaping helper for everything the EPUB writes (text and attribute values). */
 export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The text a reader sees for an inline, notes included. */
+/** Private Use Area code points: they mean nothing outside the font that defined them. */
+export function isPrivateUse(cp: number): boolean {
+  return (cp >= 0xe000 && cp <= 0xf8ff) || (cp >= 0xf0000 && cp <= 0xffffd) || (cp >= 0x100000 && cp <= 0x10fffd);
+}
+
+export const codePointLabel = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Whether an embedded font draws a code point. */
+export type Drawable = (cp: number) => boolean;
+
+/** Whether the EPUB shows a character as it is (else 〓): not Private Use, and drawn when the fonts are known. */
+export function showsAsIs(ch: string, drawable?: Drawable): boolean {
+  const cp = ch.codePointAt(0)!;
+  return !isPrivateUse(cp) && (!drawable || isWhitespace(ch) || cp < 0x20 || drawable(cp));
+}
+
+/** A plain string (a title, a label) with every character drawable: the others as 〓. */
+export function displayString(s: string, drawable?: Drawable): string {
+  return Array.from(s, (ch) => (showsAsIs(ch, drawable) ? ch : GLYPH_PLACEHOLDER)).join('');
+}
+
+/** The text a reader sees for an inline, notes included (glyphs without a mapping as 〓). */
 export function inlineText(node: Inline): string {
   switch (node.type) {
     case 'text':
-    case 'lacuna':
       return node.value;
+    case 'lacuna':
+      return lacunaText(node.value);
     case 'glyph':
-      return node.replacement ?? node.value;
+      return glyphText(node);
     case 'small':
     case 'note':
     case 'mark':
@@ -44,6 +76,18 @@ export function inlineText(node: Inline): string {
   }
 }
 
+function glyphText(g: Glyph): string {
+  return g.replacement !== undefined && [...g.replacement].some((c) => !isWhitespace(c)) ? g.replacement : GLYPH_PLACEHOLDER;
+}
+
+/** How the source writes a glyph, for scholars (a title): the code point, the entity, the description. */
+export function glyphSource(g: Glyph): string {
+  if (g.codePoint !== undefined) return codePointLabel(g.codePoint);
+  if (g.entity) return `&${g.entity};`;
+  if (g.description) return `{${g.description}}`;
+  return Array.from(g.value, (ch) => (isPrivateUse(ch.codePointAt(0)!) ? codePointLabel(ch.codePointAt(0)!) : ch)).join('');
+}
+
 /** Text without notes: for TOC labels. */
 export function plainText(nodes: readonly Inline[]): string {
   return nodes.map((n) => (n.type === 'note' ? '' : inlineText(n))).join('');
@@ -53,62 +97,174 @@ export interface RenderContext {
   popup: ReadonlySet<LayerId>;
   /** Corrections marked and listed in a 校勘記 per volume (default true). */
   collation?: boolean;
+  /** Whether an embedded font draws a code point; without it only Private Use characters become 〓. */
+  drawable?: Drawable;
+  /** Where this volume's pages start (unit indices, in order; pages.ts). */
+  pages?: readonly PageBreak[];
+  /** Layers the sources define, for their labels. */
+  layers?: readonly LayerDeclaration[];
+}
+
+/** A character shown as 〓: how the source writes it, and how often. */
+export interface MissingChar {
+  source: string;
+  count: number;
 }
 
 interface VolumeState {
   ctx: RenderContext;
-  /** Pop-up notes waiting to be written after the current block. */
-  asides: string[];
+  /** Pop-up notes, gathered after the running text. */
+  footnotes: string[];
   notes: number;
   headings: number;
   layers: Set<LayerId>;
   jiao: CollationState;
+  /** Units written so far (pages.ts volumeUnits counts the same). */
+  count: number;
+  nextBreak: number;
+  /** >0 inside a pop-up note: its page breaks go after its noteref, in the running text. */
+  popupDepth: number;
+  deferred: string[];
+  missing: Map<string, MissingChar>;
 }
 
-function noteAttributes(layer: LayerId): string {
-  return `epub:type="diaoban:${layerToken(layer)}" role="note"`;
+/** The name of a layer as readers know it (the table's, or the one the sources declare). */
+export function layerName(layer: LayerId, declared: readonly LayerDeclaration[] = []): string {
+  return declared.find((d) => d.id === layer)?.label ?? layerLabel(layer);
 }
 
-function renderNoteref(layer: LayerId, id: string): string {
+/** The layer that needs no label: plain small print is 注, as in the print. */
+const UNLABELLED: LayerId = 'zhu';
+
+/**
+ * The label shown before a note, in 〔〕, so that layers differ without
+ * colour: the source's own label, or the layer's name; none for 注, nor where
+ * the note's text already starts with it (疏曰…, 附注：…).
+ */
+export function shownLabel(layer: LayerId, text: string, sourceLabel: string | undefined, declared: readonly LayerDeclaration[] = []): string | undefined {
+  const label = sourceLabel ?? (layer === UNLABELLED ? undefined : layerName(layer, declared));
+  if (!label) return undefined;
+  return text.trimStart().startsWith(label) ? undefined : label;
+}
+
+export function pagebreakMarker(b: PageBreak): string {
+  const label = escapeXml(b.label);
+  return `<span id="${escapeXml(b.id)}" class="pagebreak" epub:type="pagebreak" role="doc-pagebreak" title="${label}" aria-label="${label}"></span>`;
+}
+
+/** Page breaks due before the next unit: in place, or deferred while inside a pop-up note. */
+function pendingBreaks(st: VolumeState): string {
+  const pages = st.ctx.pages ?? [];
+  let out = '';
+  while (st.nextBreak < pages.length && pages[st.nextBreak].index <= st.count) {
+    const m = pagebreakMarker(pages[st.nextBreak++]);
+    if (st.popupDepth > 0) st.deferred.push(m);
+    else out += m;
+  }
+  return out;
+}
+
+function missingChar(source: string, st: VolumeState): string {
+  const m = st.missing.get(source);
+  if (m) m.count++;
+  else st.missing.set(source, { source, count: 1 });
+  return `<span class="glyph unmapped" title="${escapeXml(source)}">${GLYPH_PLACEHOLDER}</span>`;
+}
+
+/** Characters of a text, counted as units, with page breaks and 〓 where no font draws them. */
+function renderChars(value: string, st: VolumeState): string {
+  let out = '';
+  for (const ch of value) {
+    if (isWhitespace(ch)) {
+      out += escapeXml(ch);
+      continue;
+    }
+    out += pendingBreaks(st);
+    out += showsAsIs(ch, st.ctx.drawable) ? escapeXml(ch) : missingChar(codePointLabel(ch.codePointAt(0)!), st);
+    st.count++;
+  }
+  return out;
+}
+
+function renderGlyph(g: Glyph, st: VolumeState): string {
+  const before = pendingBreaks(st);
+  st.count++;
+  const source = glyphSource(g);
+  const text = glyphText(g);
+  if (text === GLYPH_PLACEHOLDER) return before + missingChar(source, st);
+  const shown = Array.from(text, (ch) => (showsAsIs(ch, st.ctx.drawable) ? escapeXml(ch) : GLYPH_PLACEHOLDER)).join('');
+  return `${before}<span class="glyph" title="${escapeXml(source)}">${shown}</span>`;
+}
+
+function labelSpan(label: string | undefined): string {
+  return label ? `<span class="layer-label" aria-hidden="true">〔${escapeXml(label)}〕</span>` : '';
+}
+
+function noteAttributes(layer: LayerId, st: VolumeState): string {
+  return `epub:type="diaoban:${layerToken(layer)}" role="note" aria-label="${escapeXml(layerName(layer, st.ctx.layers))}"`;
+}
+
+function renderNoteref(layer: LayerId, id: string, st: VolumeState): string {
   const t = layerToken(layer);
-  return `<a class="noteref noteref-${t}" id="${id}-ref" href="#${id}" epub:type="noteref" role="doc-noteref">${escapeXml(layerLabel(layer))}</a>`;
+  return `<a class="noteref noteref-${t}" id="${id}-ref" href="#${id}" epub:type="noteref" role="doc-noteref">${escapeXml(layerName(layer, st.ctx.layers))}</a>`;
+}
+
+/** A pop-up note's aside: named by its layer, led by a link back to its reference that shows the layer's label. */
+function renderAside(id: string, cls: string, layer: LayerId, label: string, inner: string, st: VolumeState): string {
+  const name = escapeXml(layerName(layer, st.ctx.layers));
+  return (
+    `<aside id="${id}" class="${cls} popup" epub:type="footnote" role="doc-footnote" aria-label="${name}">` +
+    `<p><a class="backlink" href="#${id}-ref" role="doc-backlink">〔${escapeXml(label)}〕</a>${inner}</p></aside>`
+  );
 }
 
 function renderInline(node: Inline, st: VolumeState): string {
   switch (node.type) {
     case 'text':
-      return escapeXml(node.value);
+      return renderChars(node.value, st);
     case 'lacuna':
-      return `<span class="lacuna">${escapeXml(node.value)}</span>`;
+      return `<span class="lacuna">${renderChars(lacunaText(node.value), st)}</span>`;
     case 'glyph':
-      return `<span class="glyph">${escapeXml(node.replacement ?? node.value)}</span>`;
+      return renderGlyph(node, st);
     case 'small':
-      return `<span class="small">${node.children.map((c) => renderInline(c, st)).join('')}</span>`;
+      return `<span class="small">${inlines(node.children, st)}</span>`;
     case 'note':
       return renderNote(node, st);
     case 'correction':
       return correctionMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
     case 'mark':
+      // 著重號, 圈點, 專名號, 書名號: styled beside the text (styles/epub.css).
+      return `<span class="mark mark-${node.kind}">${node.children.map((c) => renderInline(c, st)).join('')}</span>`;
     case 'annotation':
-      return node.children.map((c) => renderInline(c, st)).join('');
+      return inlines(node.children, st);
     case 'anchor':
     case 'raise':
       return '';
   }
 }
 
+/** Renders children inside a pop-up (its page breaks deferred); returns the markup and the breaks to write after the noteref. */
+function insidePopup(render: () => string, st: VolumeState): { inner: string; after: string } {
+  st.popupDepth++;
+  const inner = render();
+  st.popupDepth--;
+  return { inner, after: st.popupDepth === 0 ? st.deferred.splice(0).join('') : '' };
+}
+
 function renderNote(note: Note, st: VolumeState): string {
   st.layers.add(note.layer);
   const t = layerToken(note.layer);
+  const text = note.children.map(inlineText).join('');
   if (st.ctx.popup.has(note.layer)) {
     const id = `fn${++st.notes}`;
     // Reserve the aside's place first so that asides keep reading order even when notes nest.
-    const slot = st.asides.push('') - 1;
-    const inner = note.children.map((c) => renderInline(c, st)).join('');
-    st.asides[slot] = `<aside id="${id}" class="note note-${t} popup" epub:type="footnote" role="doc-footnote"><p>${inner}</p></aside>`;
-    return renderNoteref(note.layer, id);
+    const slot = st.footnotes.push('') - 1;
+    const { inner, after } = insidePopup(() => inlines(note.children, st), st);
+    st.footnotes[slot] = renderAside(id, `note note-${t}`, note.layer, note.label ?? layerName(note.layer, st.ctx.layers), inner, st);
+    return renderNoteref(note.layer, id, st) + after;
   }
-  return `<small class="note note-${t}" ${noteAttributes(note.layer)}>${note.children.map((c) => renderInline(c, st)).join('')}</small>`;
+  const label = labelSpan(shownLabel(note.layer, text, note.label, st.ctx.layers));
+  return `<small class="note note-${t}" ${noteAttributes(note.layer, st)}>${label}${inlines(note.children, st)}</small>`;
 }
 
 function inlines(nodes: readonly Inline[], st: VolumeState): string {
@@ -117,10 +273,11 @@ function inlines(nodes: readonly Inline[], st: VolumeState): string {
 
 /** A rendered block: markup split so that a noteref can still be appended before its end tag. */
 interface BlockOut {
+  /** Page breaks that fall between the previous block and this one. */
+  before: string;
   open: string;
   inner: string;
   close: string;
-  after: string[];
 }
 
 function paragraphClass(p: Paragraph): string {
@@ -131,10 +288,16 @@ function paragraphClass(p: Paragraph): string {
 export interface VolumeDocument {
   filename: string;
   title: string;
-  /** The `<section>` markup for the document body. */
+  /** The body markup: the volume's `<section>`, then its pop-up notes. */
   body: string;
   toc: TocEntry;
   layers: Set<LayerId>;
+  /** Characters shown as 〓, by how the source writes them. */
+  missing: MissingChar[];
+  /** Page breaks written. */
+  pageBreaks: number;
+  /** Units written (equals pages.ts volumeUnits(volume).length). */
+  units: number;
 }
 
 /** vol01.xhtml … (zero-padded to the width of the volume count, at least 2). */
@@ -150,19 +313,35 @@ export function volumeLabel(volume: Volume, index: number): string {
 export function renderVolume(volume: Volume, index: number, count: number, ctx: RenderContext): VolumeDocument {
   const filename = volumeFilename(index, count);
   const id = filename.replace(/\.xhtml$/, '');
-  const st: VolumeState = { ctx, asides: [], notes: 0, headings: 0, layers: new Set(), jiao: collationState(id, ctx.collation !== false) };
-  const title = volumeLabel(volume, index);
+  const st: VolumeState = {
+    ctx,
+    footnotes: [],
+    notes: 0,
+    headings: 0,
+    layers: new Set(),
+    count: 0,
+    nextBreak: 0,
+    popupDepth: 0,
+    deferred: [],
+    missing: new Map(),
+    jiao: collationState(id, ctx.collation !== false),
+  };
+  const title = displayString(volumeLabel(volume, index), ctx.drawable);
   const toc: TocEntry = { label: title, href: filename, children: [] };
   // Open TOC entries by heading depth, so that a depth-3 heading nests under the last depth-2 one.
   const open: Array<TocEntry | undefined> = [toc, undefined, undefined, undefined];
   const out: BlockOut[] = [];
   let h1Done = false;
+  // Heading levels never skip one (h1 → h3 is an error for assistive technology): a heading is at most one below the last.
+  let lastLevel = 1;
 
   const renderBlock = (block: Block): void => {
     if (block.type === 'heading') {
+      const before = pendingBreaks(st);
       const hid = `${id}-h${++st.headings}`;
-      const level = block.depth + 1;
-      const entry: TocEntry = { label: plainText(block.children), href: `${filename}#${hid}`, children: [] };
+      const level = Math.min(block.depth + 1, lastLevel + 1);
+      lastLevel = level;
+      const entry: TocEntry = { label: displayString(plainText(block.children), ctx.drawable), href: `${filename}#${hid}`, children: [] };
       let parent: TocEntry = toc;
       for (let d = block.depth - 1; d >= 1; d--) {
         const o = open[d];
@@ -175,36 +354,47 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
       open[block.depth] = entry;
       for (let d = block.depth + 1; d <= 3; d++) open[d] = undefined;
       const inner = inlines(block.children, st);
-      out.push({ open: `<h${level} id="${hid}" class="heading heading-${block.depth}">`, inner, close: `</h${level}>`, after: st.asides.splice(0) });
+      out.push({ before, open: `<h${level} id="${hid}" class="heading heading-${block.depth}">`, inner, close: `</h${level}>` });
       return;
     }
     if (block.role === 'commentary' && block.layer !== undefined) st.layers.add(block.layer);
     if (block.role === 'commentary' && block.layer !== undefined && ctx.popup.has(block.layer)) {
+      const layer = block.layer;
       const nid = `fn${++st.notes}`;
-      const inner = inlines(block.children, st);
-      const aside = `<aside id="${nid}" class="${paragraphClass(block)} popup" epub:type="footnote" role="doc-footnote"><p>${inner}</p></aside>`;
-      const ref = renderNoteref(block.layer, nid);
+      const before = pendingBreaks(st);
+      const slot = st.footnotes.push('') - 1;
+      const { inner, after } = insidePopup(() => inlines(block.children, st), st);
+      st.footnotes[slot] = renderAside(nid, paragraphClass(block), layer, layerName(layer, ctx.layers), inner, st);
+      const ref = before + renderNoteref(layer, nid, st) + after;
       const prev = out[out.length - 1];
-      if (prev) {
-        prev.inner += ref;
-        prev.after.push(aside, ...st.asides.splice(0));
-      } else {
-        out.push({ open: '<p class="noteref-anchor">', inner: ref, close: '</p>', after: [aside, ...st.asides.splice(0)] });
-      }
+      if (prev) prev.inner += ref;
+      else out.push({ before: '', open: '<p class="noteref-anchor">', inner: ref, close: '</p>' });
       return;
     }
-    const inner = inlines(block.children, st);
+    const before = pendingBreaks(st);
+    const label =
+      block.role === 'commentary' ? labelSpan(shownLabel(block.layer ?? 'zhu', block.children.map(inlineText).join(''), undefined, ctx.layers)) : '';
+    const inner = label + inlines(block.children, st);
     if (block.role === 'title' && !h1Done) {
       h1Done = true;
-      out.push({ open: `<h1 class="title">`, inner, close: '</h1>', after: st.asides.splice(0) });
+      out.push({ before, open: `<h1 class="title">`, inner, close: '</h1>' });
       return;
     }
-    const extra = block.role === 'commentary' ? ` ${noteAttributes(block.layer ?? 'zhu')}` : '';
-    out.push({ open: `<p class="${paragraphClass(block)}"${extra}>`, inner, close: '</p>', after: st.asides.splice(0) });
+    const extra = block.role === 'commentary' ? ` ${noteAttributes(block.layer ?? 'zhu', st)}` : '';
+    out.push({ before, open: `<p class="${paragraphClass(block)}"${extra}>`, inner, close: '</p>' });
   };
   volume.children.forEach(renderBlock);
+  const units = st.count;
+  // Breaks past the last character: a blank page at the volume's end.
+  st.count = Number.MAX_SAFE_INTEGER;
+  const tail = pendingBreaks(st);
 
-  const blocks = [...out.map((b) => b.open + b.inner + b.close + b.after.join('')), collationSection(st.jiao)].filter(Boolean).join('\n');
-  const body = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}\n</section>`;
-  return { filename, title, body, toc, layers: st.layers };
+  // The 校勘記 after the text and after the page breaks past its end (the PDF's 校勘記 pages).
+  const jiao = collationSection(st.jiao);
+  const blocks = out.map((b) => b.before + b.open + b.inner + b.close).join('\n');
+  const section = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}${tail}${jiao ? `\n${jiao}` : ''}\n</section>`;
+  const notes = st.footnotes.length
+    ? `\n<section id="${id}-notes" class="footnotes" epub:type="footnotes" aria-label="${escapeXml(`${title}　注`)}">\n${st.footnotes.join('\n')}\n</section>`
+    : '';
+  return { filename, title, body: section + notes, toc, layers: st.layers, missing: [...st.missing.values()], pageBreaks: st.nextBreak, units };
 }

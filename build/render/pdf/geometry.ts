@@ -108,6 +108,11 @@ export function computeGeometry(def: TemplateDefinition, spec: PageSpec, size: s
   const colWidth = (area.width - 2 * frame) / (spec.columns + banxinUnits);
   const cellHeight = (area.height - 2 * frame) / spec.cells;
   const bw = banxinUnits * colWidth;
+  // The type: the template's share of the cell, or — with tracking (疏排/紧排) — the cell less that space; never wider than the column.
+  const mainSize =
+    spec.tracking === undefined
+      ? def.charScale * Math.min(cellHeight, colWidth)
+      : Math.min(cellHeight / (1 + spec.tracking), def.charScale * colWidth);
   const columnRight: Record<Side, number[]> = { recto: [], verso: [] };
   for (let i = 0; i < spec.columns; i++) {
     columnRight.recto.push(round(frame + i * colWidth));
@@ -125,8 +130,8 @@ export function computeGeometry(def: TemplateDefinition, spec: PageSpec, size: s
     cellHeight: round(cellHeight),
     gridTop: round(frame),
     columnRight,
-    fontSize: round(def.charScale * Math.min(cellHeight, colWidth)),
-    noteSize: round(Math.min(def.noteScale * def.charScale * Math.min(cellHeight, colWidth), 0.92 * (colWidth / 2), cellHeight)),
+    fontSize: round(mainSize),
+    noteSize: round(Math.min(def.noteScale * mainSize, 0.92 * (colWidth / 2), cellHeight)),
   };
   if (def.banxin) {
     geometry.banxin = {

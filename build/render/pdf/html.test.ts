@@ -14,6 +14,7 @@ import {
   outlineEntries,
   parsePageSize,
   parseTemplateDefinition,
+  pageInnerHtml,
   planPages,
   renderHtml,
   repairRadical,
@@ -49,6 +50,14 @@ function options(layout: BookLayout, name = 'siku', covers?: (cp: number) => boo
     fonts: [{ local: 'Noto Serif CJK TC' }, { file: '/usr/share/fonts/truetype/hanazono/HanaMinA.ttf' }],
     covers,
   };
+}
+
+/** The document as PAGINATE_SCRIPT leaves it, without the page model: the head, then each placeholder filled with its page. */
+function filled(html: string): string {
+  const fills = JSON.parse(/<script type="application\/json" id="diaoban-fill">([\s\S]*?)<\/script>/.exec(html)![1]) as string[];
+  const placeholders = /<template id="diaoban-pages">\n([\s\S]*?)\n<\/template>/.exec(html)![1].split('\n');
+  assert.equal(placeholders.length, fills.length);
+  return html.slice(0, html.indexOf('<body')) + placeholders.map((p, i) => p.replace(/<\/div>$/, `${fills[i]}</div>`)).join('\n');
 }
 
 function page(partial: Partial<Page> & Pick<Page, 'columns'>): Page {
@@ -143,8 +152,9 @@ test('renderHtml puts every character in its cell class, jiazhu right sub-column
       },
     ],
   };
-  const { html, planned } = renderHtml(layout, { ...options(layout) });
-  assert.equal(planned.length, 1);
+  const rendered = renderHtml(layout, { ...options(layout) });
+  assert.equal(rendered.planned.length, 1);
+  const html = filled(rendered.html);
   // CJK stretches are one element on the strict grid (g), starting at their first cell; others one per cell.
   assert.match(html, /<i class="g r0">大夫<\/i><i class="r2">&#60;<\/i><i class="r3">&#38;<\/i>/);
   assert.match(html, /<i class="n R L-zhu g r4">右一<\/i><i class="n L L-zhu d2 g r4">左<\/i><i class="s r6">臣<\/i>/);
@@ -165,7 +175,7 @@ test('an uncovered character prints as 〓', () => {
     volumes: [{ index: 0, title: 'x', pages: [page({ columns: [{ index: 0, runs: [{ type: 'text', start: 0, text: '甲\u{30000}乙' }] }] })] }],
   };
   const covers = (cp: number): boolean => cp !== 0x30000;
-  const { html } = renderHtml(layout, { ...options(layout, 'siku', covers) });
+  const html = filled(renderHtml(layout, { ...options(layout, 'siku', covers) }).html);
   assert.match(html, new RegExp(`<i class="g r0">甲${MISSING_GLYPH}乙</i>`));
   assert.doesNotMatch(html, /\u{30000}/u);
 });
@@ -177,18 +187,29 @@ test('a character that needs no glyph (zero-width space) is not 〓, as check an
     volumes: [{ index: 0, title: 'x', pages: [page({ columns: [{ index: 0, runs: [{ type: 'text', start: 0, text: '甲\u200b' }] }] })] }],
   };
   const none = (): boolean => false;
-  const { html } = renderHtml(layout, { ...options(layout, 'siku', none) });
+  const html = filled(renderHtml(layout, { ...options(layout, 'siku', none) }).html);
   assert.match(html, /\u200b/);
   assert.equal(html.split(MISSING_GLYPH).length - 1, 1);
 });
 
-test('pages are printed as they are: no script, a block per page, running head and folio drawn in the modern block', () => {
+test('Paged.js sees light placeholders with the running-head strings; the characters wait aside', () => {
   const layout = syntheticLayout(pageSpecFor('modern'), 3, 1);
-  const { html } = renderHtml(layout, options(layout, 'modern'));
-  assert.doesNotMatch(html, /<script/);
-  assert.equal((html.match(/<div class="pg /g) ?? []).length, 3);
-  assert.match(html, /<div class="rh-head">卷一<\/div><div class="rh-foot">一<\/div>/);
-  assert.match(html, /<div class="rh-head">禮經本義<\/div><div class="rh-foot">二<\/div>/);
+  const { html } = renderHtml(layout, { ...options(layout, 'modern'), nonce: 'n0nce' });
+  const template = /<template id="diaoban-pages">([\s\S]*?)<\/template>/.exec(html)![1];
+  assert.equal((template.match(/class="pg /g) ?? []).length, 3);
+  assert.doesNotMatch(template, /<i /);
+  // The margin boxes' strings: the volume (recto), the book (verso), the folio from the layout.
+  assert.match(template, /<div class="pg recto vstart" data-i="0"><span class="rh-book">禮經本義<\/span><span class="rh-volume">卷一<\/span><span class="rh-folio">一<\/span><\/div>/);
+  assert.match(template, /<div class="pg verso" data-i="1">.*<span class="rh-folio">二<\/span><\/div>/);
+  const island = /<script type="application\/json" id="diaoban-fill">([\s\S]*?)<\/script>/.exec(html)![1];
+  const fills = JSON.parse(island) as string[];
+  assert.equal(fills.length, 3);
+  assert.match(fills[0], /<i class="g r\d+">/);
+  // The page model is Paged.js's: named pages with their margins, the modern template's margin boxes.
+  assert.match(html, /@page recto\{margin:[^}]+\}/);
+  assert.match(html, /@page verso\{margin:[^}]+\}/);
+  assert.match(html, /@top-left \{ content: string\(volume\)/);
+  assert.match(html, /script-src &#39;nonce-n0nce&#39;/);
 });
 
 test('correction marks take no cell: a ○ beside the column (四庫), a number (modern), placed from the geometry', () => {
@@ -196,8 +217,9 @@ test('correction marks take no cell: a ○ beside the column (四庫), a number 
     const layout = syntheticLayout(pageSpecFor(template), 1, 1);
     const first = layout.volumes[0].pages[0];
     first.corrections = [{ number: 2, column: 1, cell: 3 }];
-    const without = renderHtml(syntheticLayout(pageSpecFor(template), 1, 1), options(layout, template)).html;
-    const { html } = renderHtml(layout, options(layout, template));
+    const plain = syntheticLayout(pageSpecFor(template), 1, 1);
+    const without = pageInnerHtml(planPages(plain)[0], options(plain, template));
+    const html = pageInnerHtml(planPages(layout)[0], options(layout, template));
     const marks = html.match(/<b class="jiao-mark [^"]*" style="right:([\d.]+)mm;top:([\d.]+)mm[^"]*">([^<]*)<\/b>/g) ?? [];
     assert.equal(marks.length, 1, template);
     assert.ok(marks[0].endsWith(`>${mark}</b>`), marks[0]);
@@ -206,14 +228,13 @@ test('correction marks take no cell: a ○ beside the column (四庫), a number 
   }
 });
 
-test('crop marks in the bleed, outside the trimmed page, only when asked for', () => {
+test('bleed and crop marks are asked of Paged.js only when the edition wants them', () => {
   const layout = syntheticLayout(pageSpecFor('siku'), 1, 1);
   const base = options(layout, 'siku');
-  assert.doesNotMatch(renderHtml(layout, { ...base, bleed: '3mm' }).html, /class="crop"/);
-  const { html } = renderHtml(layout, { ...base, bleed: '3mm', marks: true });
-  assert.equal((html.match(/class="crop"/g) ?? []).length, 8);
-  // The sheet is the page plus the bleed on each side.
-  assert.match(html, new RegExp(`@page\\{size:${base.geometry.width + 6}mm ${base.geometry.height + 6}mm`));
+  const size = `size:${base.geometry.width}mm ${base.geometry.height}mm`;
+  assert.match(renderHtml(layout, base).html, new RegExp(`@page\\{${size};margin:[^;]+;\\}`));
+  assert.match(renderHtml(layout, { ...base, bleed: '3mm' }).html, new RegExp(`@page\\{${size};margin:[^;]+;bleed:3mm;\\}`));
+  assert.match(renderHtml(layout, { ...base, bleed: '3mm', marks: true }).html, new RegExp(`@page\\{${size};margin:[^;]+;bleed:3mm;marks:crop cross;\\}`));
 });
 
 test('radicals in ToUnicode maps read as the ideograph the text has', () => {

@@ -1,18 +1,28 @@
 /**
  * BookLayout → one HTML document for Chromium.
  *
- * Each laid-out page becomes one block of the sheet's size (`.pg`,
- * break-after: page) holding the page area (`.area`) with every character
+ * Each laid-out page becomes one block of the page area's exact size
+ * (`.pg`, break-after: page, named page recto/verso) with every character
  * absolutely placed in its cell: the grid engine already decided every
- * cell, so nothing here measures text. Chromium prints the blocks as they
- * are (page.pdf): running heads, folios, correction marks and crop marks are
- * drawn in each block too, so no script runs in the page.
+ * cell, so nothing here measures text.
+ *
+ * The body holds light placeholders for Paged.js, which only places blocks
+ * on pages and draws the page model: @page size and margins, named pages
+ * recto/verso, margin boxes (running heads, folios), bleed and crop marks.
+ * The characters (and correction marks) are kept in a JSON island and
+ * filled into the placed blocks afterwards (PAGINATE_SCRIPT), so Paged.js's
+ * chunker never walks them.
  */
 import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
-import { lengthToMm, type PageGeometry, type Side } from './geometry.js';
-import { correctionMarksHtml, cropMarksHtml } from './marks.js';
+import type { PunctuationStandard } from '../../punctuation/index.js';
+import { slotsHtml, slotsOf, type CellContext } from './cells.js';
+import type { PageGeometry, Side } from './geometry.js';
+import type { InkTable } from './ink.js';
+import { correctionMarksHtml } from './marks.js';
 import { chineseNumeral } from './numerals.js';
+import { pathToFileURL } from 'node:url';
+import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
 
 /** The placeholder for a character no configured font covers. */
@@ -50,9 +60,40 @@ export interface RenderOptions {
   fonts: readonly FontSource[];
   /** Whether some configured font draws a code point; uncovered characters print as 〓. */
   covers?: (codePoint: number) => boolean;
-  /** CSS bleed (3mm) around the trimmed page, and crop marks in it, for print shops. */
+  /** CSS bleed (3mm) and crop marks, for print shops (Paged.js draws them). */
   bleed?: string;
   marks?: boolean;
+  /**
+   * The nonce of the run: the page's Content-Security-Policy lets only a
+   * script carrying it run (Paged.js, loaded by cli/pdf.ts); no script at all without one.
+   */
+  nonce?: string;
+  /** The ink of the marks placed by their ink (ink.ts `markInk`); centred ink is assumed without it. */
+  ink?: InkTable;
+  /** The punctuation standard the pages are set in; renderHtml takes it from the layout's spec. */
+  punctuation?: PunctuationStandard;
+}
+
+/**
+ * The page's Content-Security-Policy: our scripts only (by nonce), fonts
+ * from files, no connection, frame, object, form or base URL. Request
+ * interception (cli/browser.ts) stays as a second wall; WebSockets only meet this one.
+ */
+export function contentSecurityPolicy(nonce?: string): string {
+  return [
+    "default-src 'none'",
+    `script-src ${nonce ? `'nonce-${nonce}'` : "'none'"}`,
+    "style-src 'unsafe-inline'",
+    'font-src file:',
+    'img-src file: data:',
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 }
 
 /** One PDF page: a laid-out page, or a blank one inserted to keep rectos on odd pages. */
@@ -105,38 +146,32 @@ export function volumeLabel(volumeTitle: string, bookTitle: string): string {
 
 const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
 
+/** The @font-face rules of the stack; the names and paths an edition gives are CSS-escaped (they sit in <style>). */
 function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: string } {
   const rules: string[] = [];
   const names: string[] = [];
   fonts.forEach((f, i) => {
     const src: string[] = [];
-    if (f.local) src.push(`local(${JSON.stringify(f.local)})`);
-    if (f.file) src.push(`url(${JSON.stringify('file://' + encodeURI(f.file))})`);
+    if (f.local) src.push(`local(${cssString(f.local)})`);
+    if (f.file) src.push(`url(${cssString(pathToFileURL(f.file).href)})`);
     if (src.length === 0) return;
     const name = `diaoban-${i}`;
-    names.push(JSON.stringify(name));
+    names.push(cssString(name));
     const range = f.unicodeRange ? `unicode-range:${f.unicodeRange};` : '';
-    rules.push(`@font-face{font-family:${JSON.stringify(name)};src:${src.join(',')};${range}font-display:block}`);
+    rules.push(`@font-face{font-family:${cssString(name)};src:${src.join(',')};${range}font-display:block}`);
   });
   return { css: rules.join('\n'), families: names.join(',') };
 }
 
-/**
- * The geometry as CSS: the page rule, the block, column and cell positions.
- * Each block is the whole sheet (the trimmed page and its bleed), with the
- * page area placed in it by side: running heads, folios and crop marks lie
- * inside the block, so nothing overflows onto a page of its own.
- */
-export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed'>): string {
+/** The geometry as CSS: page rules, the block, column and cell positions. */
+export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed' | 'marks'>): string {
   const out: string[] = [];
-  const bleed = options.bleed ? lengthToMm(options.bleed) : 0;
-  const width = g.width + 2 * bleed;
-  const height = g.height + 2 * bleed;
-  out.push(`@page{size:${mm(width)} ${mm(height)};margin:0}`);
-  // A hair under the sheet, so that rounding never pushes a block onto a second page.
-  out.push(`.pg{width:${mm(width - 0.2)};height:${mm(height - 0.2)}}`);
-  out.push(`.pg .area{top:${mm(g.margins.recto.top + bleed)};width:${mm(g.area.width)};height:${mm(g.area.height)}}`);
-  for (const side of ['recto', 'verso'] as const) out.push(`.pg.${side} .area{left:${mm(g.margins[side].left + bleed)}}`);
+  const box = (b: { top: number; right: number; bottom: number; left: number }): string =>
+    `${mm(b.top)} ${mm(b.right)} ${mm(b.bottom)} ${mm(b.left)}`;
+  const extra = options.bleed ? `bleed:${options.bleed};${options.marks ? 'marks:crop cross;' : ''}` : '';
+  out.push(`@page{size:${mm(g.width)} ${mm(g.height)};margin:${box(g.margins.recto)};${extra}}`);
+  for (const side of ['recto', 'verso'] as const) out.push(`@page ${side}{margin:${box(g.margins[side])}}`);
+  out.push(`.pg{width:${mm(g.area.width)};height:${mm(g.area.height)}}`);
   out.push(`.pg .col{width:${mm(g.colWidth)};top:${mm(g.gridTop)};height:${mm(g.cells * g.cellHeight)}}`);
   for (const side of ['recto', 'verso'] as const) {
     g.columnRight[side].forEach((r, i) => out.push(`.pg.${side} .c${i}{right:${mm(r)}}`));
@@ -186,78 +221,37 @@ function glyph(ch: string, covers: Covers | undefined): string {
   return escapeHtml(ch);
 }
 
-/**
- * Characters whose vertical advance is exactly one em in our fonts (CJK
- * ideographs, radicals, kana, full-width punctuation, 〓, □): a stretch of
- * them is set as one element on a strict grid (letter-spacing makes every
- * advance one cell), which prints far faster than an element per character.
- * Any other character gets an element of its own in its cell.
- */
-const GRID_SAFE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303F\uFF01-\uFF60\u25A1\u2E80-\u2FDF]$/u;
-
-function cells(
-  chars: readonly string[],
-  start: number,
-  cls: string,
-  covers: Covers | undefined,
-  grouped: boolean,
-): string {
-  let out = '';
-  let group = '';
-  let groupStart = start;
-  const flush = (): void => {
-    if (group) out += `<i class="${cls}g r${groupStart}">${group}</i>`;
-    group = '';
-  };
-  chars.forEach((ch, k) => {
-    const cell = start + k;
-    if (ch === ' ' || ch === '\u3000') {
-      flush();
-      return;
-    }
-    const shown = glyph(ch, covers);
-    if (grouped && GRID_SAFE.test(shown === MISSING_GLYPH ? shown : ch)) {
-      if (!group) groupStart = cell;
-      group += shown;
-    } else {
-      flush();
-      out += `<i class="${cls}r${cell}">${shown}</i>`;
-    }
-  });
-  flush();
-  return out;
-}
-
-function textRunHtml(run: TextRun, covers: Covers | undefined): string {
+function textRunHtml(run: TextRun, ctx: CellContext): string {
   const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : '';
-  return cells(Array.from(run.text), run.start, style, covers, run.style !== 'small');
+  return slotsHtml(slotsOf(run.start, run.text, run.advances), { cls: style, note: false, grouped: run.style !== 'small', style: run.style, mark: run.mark }, ctx);
 }
 
-function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, covers: Covers | undefined): string {
+function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, ctx: CellContext): string {
   let out = '';
   let cell = start;
   for (const seg of segments) {
     const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : '';
     const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} ${style}`;
-    const chars = Array.from(seg.text);
-    out += cells(chars, cell, cls, covers, true);
-    cell += chars.length;
+    const slots = slotsOf(cell, seg.text, seg.advances);
+    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style, mark: seg.mark }, ctx);
+    cell = slots.length > 0 ? slots[slots.length - 1].at + slots[slots.length - 1].advance : cell;
   }
   return out;
 }
 
-function noteHtml(chunk: NoteChunk, covers: Covers | undefined): string {
+function noteHtml(chunk: NoteChunk, ctx: CellContext): string {
   // Right sub-column first: the reading order is the document order, so copy and search follow it.
-  return segmentsHtml(chunk.right, 'R', chunk.start, covers) + segmentsHtml(chunk.left, 'L', chunk.start, covers);
+  return segmentsHtml(chunk.right, 'R', chunk.start, ctx) + segmentsHtml(chunk.left, 'L', chunk.start, ctx);
 }
 
 /** The grid of one page: columns in reading order, each with its runs. */
-export function pageGridHtml(page: Page, covers?: Covers): string {
+export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation'> = {}): string {
+  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers) };
   let out = '';
   for (const column of page.columns) {
     const role = column.role ? ` role-${column.role}` : '';
     out += `<div class="col c${column.index}${role}">`;
-    for (const run of column.runs) out += run.type === 'text' ? textRunHtml(run, covers) : noteHtml(run, covers);
+    for (const run of column.runs) out += run.type === 'text' ? textRunHtml(run, ctx) : noteHtml(run, ctx);
     out += '</div>';
   }
   return out;
@@ -276,52 +270,96 @@ function rulesHtml(g: PageGeometry, side: Side): string {
 }
 
 /** The folio of a page: its number within the volume, counted by leaves (they start again after front matter). */
-function folio(page: Page): string {
+export function folioOf(page: Pick<Page, 'leaf' | 'side'>): string {
   return chineseNumeral(2 * page.leaf - (page.side === 'recto' ? 1 : 0));
 }
 
-function pageFields(p: PlannedPage, options: RenderOptions): Record<string, string> {
+/** The running head of a page: the volume on a recto, the book on a verso; none on a blank page. */
+function runningHead(p: PlannedPage, options: RenderOptions): string {
+  if (!p.page) return '';
+  return p.side === 'recto' ? volumeLabel(p.volumeTitle, options.meta.title) : options.meta.title;
+}
+
+/** The fields page.html may use (fillFields escapes them). */
+export function pageFields(p: PlannedPage, options: RenderOptions): Record<string, string> {
   const def = options.template.definition;
-  const volume = volumeLabel(p.volumeTitle, options.meta.title);
   return {
     book: options.meta.title,
     author: options.meta.author,
     heading: def.banxin?.heading ?? '',
-    volume,
+    volume: volumeLabel(p.volumeTitle, options.meta.title),
     volumeTitle: p.volumeTitle,
     leaf: chineseNumeral(p.leaf),
     side: p.side,
-    // A blank page has neither running head nor folio.
-    runningHead: p.page ? (p.side === 'recto' ? volume : options.meta.title) : '',
-    folio: p.page ? folio(p.page) : '',
+    runningHead: runningHead(p, options),
+    folio: p.page ? folioOf(p.page) : '',
   };
 }
 
-/** The filled inside of one page block: template decoration, rules, grid, correction marks, crop marks. */
+/** The filled inside of one page block: template decoration, rules, grid, correction marks. */
 export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   const def = options.template.definition;
   const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
   const rules = def.rules ? rulesHtml(options.geometry, p.side) : '';
-  const grid = p.page ? pageGridHtml(p.page, options.covers) : '';
+  const grid = p.page ? pageGridHtml(p.page, options.geometry, options.covers, options) : '';
   const marks = p.page?.corrections ? correctionMarksHtml(p.page.corrections, p.side, options.geometry, def.correctionMark ?? 'circle') : '';
-  const crop = options.bleed && options.marks ? cropMarksHtml(options.geometry, p.side, lengthToMm(options.bleed)) : '';
-  return decoration + rules + grid + marks + crop;
+  return decoration + rules + grid + marks;
 }
 
-/** One page: its block, named by side; the first page of a volume is marked for the stylesheet. */
-function pageBlockHtml(p: PlannedPage, options: RenderOptions, first: boolean): string {
-  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
-  return `<div class="${cls}"><div class="area">${pageInnerHtml(p, options)}</div></div>`;
+/** The strings of a page's margin boxes — book, volume, folio (the page within the volume, counted by leaves); all empty on a blank page. */
+function marginStrings(p: PlannedPage, options: RenderOptions): { book: string; volume: string; folio: string } {
+  if (!p.page) return { book: '', volume: '', folio: '' };
+  return { book: options.meta.title, volume: volumeLabel(p.volumeTitle, options.meta.title), folio: folioOf(p.page) };
 }
 
 /**
- * The HTML of a book, or of some of its planned pages (one browser run of
- * several): `planned` defaults to all pages of the layout.
+ * What Paged.js sees of a page: the block and the named strings for the
+ * margin boxes. The folio is a string from the layout rather than
+ * counter(page): Chromium keeps a page-counter reset on one page only, and
+ * the volumes are printed in separate runs.
  */
-export function renderHtml(layout: BookLayout, options: RenderOptions, planned: PlannedPage[] = planPages(layout)): RenderedHtml {
-  const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
+function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
+  const strings = marginStrings(p, options);
+  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
+  return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(strings.book)}</span><span class="rh-volume">${escapeHtml(strings.volume)}</span><span class="rh-folio">${escapeHtml(strings.folio)}</span></div>`;
+}
+
+/** Keeps a JSON island safe inside <script>. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** The options with the punctuation standard the layout was set in (renderRun and renderHtml take it from the layout's spec). */
+export function withPunctuation(layout: BookLayout, given: RenderOptions): RenderOptions {
+  const standard = layout.spec.punctuation?.standard;
+  return { ...given, punctuation: given.punctuation ?? (standard === 'auto' ? undefined : standard) };
+}
+
+/**
+ * The document a browser tab loads once a build: the page's language, title
+ * and Content-Security-Policy (our nonce-carrying scripts only), an empty
+ * body. Each run is put into it (its style and body: RunParts) and paginated
+ * there, so that a tab loads the document and Paged.js once, not once a run.
+ */
+export function renderShell(options: Pick<RenderOptions, 'meta' | 'nonce'>): string {
+  const csp = `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(options.nonce))}">`;
+  return `<!doctype html>\n<html lang="${escapeHtml(options.meta.language)}"><head><meta charset="utf-8">${csp}<title>${escapeHtml(options.meta.title)}</title></head>\n<body></body></html>\n`;
+}
+
+/** What a browser run puts into the shell: its stylesheet (fonts, page model, grid), its body's class and its body. */
+export interface RunParts {
+  css: string;
+  bodyClass: string;
+  /** The placeholders Paged.js places (a <template>) and the pages' filling (a JSON island) that PAGINATE_SCRIPT puts in them. */
+  body: string;
+  /** Every character the run prints (grid, decoration, margin boxes): what its fonts must draw, what its ToUnicode maps may name. */
+  chars: Set<string>;
+}
+
+/** A run's stylesheet: its fonts, the template's CSS and the geometry (@page size, margins, named pages, bleed and marks). */
+export function runCss(options: RenderOptions): string {
   const fonts = fontFaceCss(options.fonts);
-  const css = [
+  return [
     fonts.css,
     options.template.baseCss,
     `body{font-family:${fonts.families || 'serif'}}`,
@@ -329,7 +367,85 @@ export function renderHtml(layout: BookLayout, options: RenderOptions, planned: 
     originCorrectionCss(options.geometry, options.fonts),
     options.template.css,
   ].join('\n');
-  const head = `<!doctype html>\n<html lang="${escapeHtml(options.meta.language)}"><head><meta charset="utf-8"><title>${escapeHtml(options.meta.title)}</title>\n<style>\n${css}\n</style></head>`;
-  const body = planned.map((p, i) => pageBlockHtml(p, options, isFirst(i))).join('\n');
-  return { html: `${head}\n<body class="tpl-${options.template.definition.name}">\n${body}\n</body></html>\n`, planned };
 }
+
+/** A run's body (its pages: placeholders and filling) and the characters it prints; `options` as withPunctuation gives them. The fonts play no part. */
+export function runBody(options: RenderOptions, planned: readonly PlannedPage[]): Omit<RunParts, 'css'> {
+  const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
+  const placeholders = planned.map((p, i) => placeholderHtml(p, i, options, isFirst(i))).join('\n');
+  const fills = planned.map((p) => pageInnerHtml(p, options));
+  const chars = new Set<string>();
+  const add = (text: string): void => {
+    for (const c of text) chars.add(c);
+  };
+  add(options.meta.title);
+  add(options.template.definition.banxin?.heading ?? '');
+  planned.forEach((p, i) => {
+    add(p.volumeTitle);
+    const strings = marginStrings(p, options);
+    add(strings.book + strings.volume + strings.folio);
+    // The decoration (版心) and the grid, as text.
+    add(fills[i].replace(/<[^>]*>/g, ''));
+  });
+  const body =
+    `<template id="diaoban-pages">\n${placeholders}\n</template>\n` +
+    `<script type="application/json" id="diaoban-fill">${jsonForScript(fills)}</script>`;
+  return { bodyClass: `tpl-${options.template.definition.name}`, body, chars };
+}
+
+/** A browser run: its parts (`planned`: its pages). */
+export function renderRun(layout: BookLayout, given: RenderOptions, planned: readonly PlannedPage[]): RunParts {
+  const options = withPunctuation(layout, given);
+  return { css: runCss(options), ...runBody(options, planned) };
+}
+
+/**
+ * The HTML of a book, or of some of its planned pages (one browser run of
+ * several), as one document: the shell with the run's style and body (what
+ * a tab holds once the run is put into it). `planned` defaults to all pages.
+ */
+export function renderHtml(layout: BookLayout, given: RenderOptions, planned: PlannedPage[] = planPages(layout)): RenderedHtml {
+  const run = renderRun(layout, given, planned);
+  const html = renderShell(given)
+    .replace('</head>', `\n<style>\n${run.css}\n</style></head>`)
+    .replace('<body></body>', `<body class="${run.bodyClass}">\n${run.body}\n</body>`);
+  return { html, planned };
+}
+
+/**
+ * Runs in the browser after paged.js is loaded and a run put in the page:
+ * paginates the placeholders, then fills each placed block with its
+ * characters. Resolves to the number of pages Paged.js made.
+ */
+export const PAGINATE_SCRIPT = `(async () => {
+  const Paged = window.Paged;
+  const source = document.getElementById('diaoban-pages');
+  const fillIsland = document.getElementById('diaoban-fill');
+  const fills = JSON.parse(fillIsland.textContent);
+  fillIsland.remove();
+  const content = source.content;
+  source.remove();
+  await document.fonts.ready;
+  // A finished page is hidden until the end, so that laying out the next one reflows little (registered once a document).
+  if (!window.diaobanHandlers) {
+    class HideFinishedPages extends Paged.Handler {
+      afterPageLayout(pageElement) { pageElement.style.display = 'none'; }
+    }
+    Paged.registerHandlers(HideFinishedPages);
+    window.diaobanHandlers = true;
+  }
+  const previewer = new Paged.Previewer();
+  // Paged.js waits for an animation frame (16.7 ms) between pages; nobody watches this tab.
+  // A message tick, unlike setTimeout, is not clamped to 4 ms.
+  const channel = new MessageChannel();
+  const ticks = [];
+  channel.port1.onmessage = () => ticks.shift()();
+  previewer.chunker.q.tick = (fn) => { ticks.push(fn); channel.port2.postMessage(0); };
+  const flow = await previewer.preview(content, undefined, document.body);
+  for (const page of document.querySelectorAll('.pagedjs_page')) page.style.display = '';
+  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
+    block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
+  }
+  await document.fonts.ready;
+  return flow.total;
+})()`;

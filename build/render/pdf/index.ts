@@ -4,19 +4,29 @@
  * drives the browser and writes the file.
  */
 import type { BookLayout } from '../../layout/types.js';
-import { planPages, pageInnerHtml, type PlannedPage, type RenderOptions } from './html.js';
+import { runBody, type PlannedPage, type RenderOptions } from './html.js';
 import type { OutlineEntry } from './postprocess.js';
 
 export {
   renderHtml,
+  renderRun,
+  renderShell,
+  runBody,
+  runCss,
+  withPunctuation,
   planPages,
   pageGridHtml,
   pageInnerHtml,
   geometryCss,
   volumeLabel,
+  PAGINATE_SCRIPT,
+  contentSecurityPolicy,
+  pageFields,
+  folioOf,
   MISSING_GLYPH,
   type RenderOptions,
   type RenderedHtml,
+  type RunParts,
   type PlannedPage,
   type FontSource,
   type PdfMeta,
@@ -38,8 +48,10 @@ export {
 export { chineseNumeral } from './numerals.js';
 export { assemblePdf, type AssembleOptions } from './assemble.js';
 export type { RunPdf } from './concat.js';
-export { correctionMarksHtml, cropMarksHtml, CORRECTION_CIRCLE, type CorrectionMarkStyle } from './marks.js';
+export { correctionMarksHtml, CORRECTION_CIRCLE, type CorrectionMarkStyle } from './marks.js';
 export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
+export { markInk, type Ink, type InkTable } from './ink.js';
+export { slotsOf, type Slot } from './cells.js';
 export { repairRadical, isRadical, ideographsForRadical } from './radicals.js';
 
 /** The outline: each page's bookmarks, at its PDF page index. */
@@ -51,20 +63,9 @@ export function outlineEntries(planned: readonly PlannedPage[]): OutlineEntry[] 
   return out;
 }
 
-/** Every character the pages print (grid and decoration), for the ToUnicode repair. */
+/** Every character the pages print (grid, decoration, margin boxes), for font subsets and the ToUnicode repair. */
 export function printedChars(planned: readonly PlannedPage[], options: RenderOptions): Set<string> {
-  const chars = new Set<string>();
-  const add = (s: string): void => {
-    for (const c of s) chars.add(c);
-  };
-  add(options.meta.title);
-  add(options.template.definition.banxin?.heading ?? '');
-  for (const p of planned) {
-    add(p.volumeTitle);
-    // The decoration (版心, running heads) and the grid, as text.
-    add(pageInnerHtml(p, options).replace(/<[^>]*>/g, ''));
-  }
-  return chars;
+  return runBody(options, planned).chars;
 }
 
 /** Splits a layout into books of a few volumes each, for parallel browser runs. */

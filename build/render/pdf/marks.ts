@@ -1,9 +1,9 @@
 /**
  * What is drawn on a page beside the grid and takes no cell: the marks of
  * corrections (a ○ beside the column in the 四庫 template, the entry's number
- * in the modern one, each pointing to the volume's 校勘記) and crop marks in
- * the bleed. Positions in mm from the page area's top-right (columns are
- * counted from the right, as the grid is).
+ * in the modern one, each pointing to the volume's 校勘記). Positions in mm
+ * from the page area's top-right (columns are counted from the right, as the
+ * grid is). (Crop marks are Paged.js's: `marks: crop cross`.)
  */
 import type { CorrectionMark } from '../../layout/types.js';
 import type { PageGeometry, Side } from './geometry.js';
@@ -35,33 +35,6 @@ export function correctionMarksHtml(marks: readonly CorrectionMark[], side: Side
     const edge = m.sub === 'left' ? right + g.colWidth - size : right + Math.max(0, inset);
     const text = style === 'circle' ? CORRECTION_CIRCLE : String(m.number);
     out += `<b class="jiao-mark ${style}" style="right:${mm(edge)};top:${mm(top)};font-size:${mm(size)};line-height:${mm(size)}">${text}</b>`;
-  }
-  return out;
-}
-
-/**
- * Crop marks: the trim lines drawn on outward into the bleed, at the four
- * corners of the trimmed page, stopping short of it.
- */
-export function cropMarksHtml(g: PageGeometry, side: Side, bleed: number): string {
-  if (bleed <= 0) return '';
-  const m = g.margins[side];
-  // The trimmed page's edges, from the page area's top-left corner.
-  const left = -m.left;
-  const top = -m.top;
-  const right = g.width - m.left;
-  const bottom = g.height - m.top;
-  const gap = Math.min(1, bleed / 3);
-  const length = bleed - gap;
-  const line = (x: number, y: number, w: number, h: number): string =>
-    `<b class="crop" style="left:${mm(x)};top:${mm(y)};width:${mm(w)};height:${mm(h)}"></b>`;
-  let out = '';
-  for (const x of [left, right]) {
-    for (const y of [top, bottom]) {
-      const outX = x === left ? x - bleed : x + gap;
-      const outY = y === top ? y - bleed : y + gap;
-      out += line(outX, y, length, 0) + line(x, outY, 0, length);
-    }
   }
   return out;
 }

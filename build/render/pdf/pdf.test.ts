@@ -311,11 +311,15 @@ test('a hung browser step times out with a message that says what to do', async 
 
 test('a Chromium that dies mid-build gives a BrowserError, not a half-written file', async () => {
   const doomed = await launchBrowser();
-  const out = join(work, 'crash', 'book.pdf');
-  const pending = writePdf(syntheticLayout(pageSpecFor('siku'), 60, 1), config('siku'), out, { browser: doomed });
-  // Killed while its first tab is printing.
-  doomed.browser.once('targetcreated', () => setTimeout(() => doomed.browser.process()?.kill('SIGKILL'), 100));
-  await assert.rejects(pending, (e: unknown) => e instanceof BrowserError && /crashed.*run the build again/.test(e.message));
-  assert.equal(existsSync(out), false);
-  await doomed.close();
+  try {
+    const out = join(work, 'crash', 'book.pdf');
+    const pending = writePdf(syntheticLayout(pageSpecFor('siku'), 60, 1), config('siku'), out, { browser: doomed });
+    // Killed while its first tab is printing.
+    doomed.browser.once('targetcreated', () => setTimeout(() => doomed.browser.process()?.kill('SIGKILL'), 100));
+    await assert.rejects(pending, (e: unknown) => e instanceof BrowserError && /crashed.*run the build again/.test(e.message));
+    assert.equal(existsSync(out), false);
+  } finally {
+    // Its renderers outlive the killed browser process for a moment: close() ends the whole group before removing the profile.
+    await doomed.close();
+  }
 });

@@ -9,9 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { needsNoGlyph } from '../../fonts/index.js';
-import type { NoteSegment, Page } from '../../layout/types.js';
+import type { NoteSegment, Page, TextRun } from '../../layout/types.js';
+import { markOf, type PunctuationStandard } from '../../punctuation/index.js';
+import { slotsOf } from './cells.js';
 import { cellBox, noteBox, type PageGeometry, type Side } from './geometry.js';
 import { MISSING_GLYPH, type PlannedPage } from './html.js';
+import type { InkTable } from './ink.js';
 
 /** A text item as pdf.js gives it, in points with y measured from the page top. */
 export interface TextItem {
@@ -68,6 +71,14 @@ export interface ExpectedGlyph {
   char: string;
   box: PtBox;
   note: boolean;
+  /** 縱中橫 digits and rotated Latin: not centred in the cell, nor upright (only the text is compared). */
+  loose?: boolean;
+}
+
+/** How marks are set on the pages: their standard and the ink the renderer anchored them by. */
+export interface ExpectedPunctuation {
+  standard?: PunctuationStandard | 'auto';
+  ink?: InkTable;
 }
 
 function toPage(g: PageGeometry, side: Side, b: { x: number; y: number; w: number; h: number }): PtBox {
@@ -78,27 +89,51 @@ function toPage(g: PageGeometry, side: Side, b: { x: number; y: number; w: numbe
 /**
  * What the grid of a page says, in reading order: columns right to left,
  * each from the top; a jiazhu chunk's right sub-column before its left.
+ * Each glyph's box is the cell (or sub-column cell) at its place; a mark
+ * set in a modern standard is in its whole (virtual) cell, moved as the
+ * renderer moves it to anchor its ink (cells.ts).
  */
-export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number) => boolean): ExpectedGlyph[] {
+export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number) => boolean, punctuation: ExpectedPunctuation = {}): ExpectedGlyph[] {
   const out: ExpectedGlyph[] = [];
   const shown = (ch: string): string => {
     const cp = ch.codePointAt(0)!;
     return covers && !needsNoGlyph(cp) && !covers(cp) ? MISSING_GLYPH : ch;
   };
+  const standard = punctuation.standard;
+  const place = (at: number, advance: number, ch: string, size: number): { at: number; dx: number; dy: number } => {
+    const row = markOf(ch);
+    if (!row || (standard !== 'mainland' && standard !== 'taiwan') || advance === 0) return { at, dx: 0, dy: 0 };
+    const side = row.ink[standard];
+    const shift = advance < 1 - 1e-6 ? (side === 'end' ? advance - 1 : side === 'centre' ? (advance - 1) / 2 : 0) : 0;
+    const target = row.place[standard];
+    if (typeof target !== 'object') return { at: at + shift, dx: 0, dy: 0 };
+    const ink = punctuation.ink?.[ch] ?? { x: 0.5, y: 0.5 };
+    return { at: at + shift, dx: (target.x - ink.x) * size, dy: (target.y - ink.y) * size };
+  };
+  const moved = (b: PtBox, dx: number, dy: number): PtBox => ({ ...b, x: b.x + dx * PT_PER_MM, y: b.y + dy * PT_PER_MM });
+  const cellAt = (column: number, at: number, sub?: 'right' | 'left'): { x: number; y: number; w: number; h: number } => {
+    const base = sub ? noteBox(g, page.side, column, sub, 0) : cellBox(g, page.side, column, 0);
+    return { ...base, y: base.y + at * g.cellHeight };
+  };
   for (const column of page.columns) {
     for (const run of column.runs) {
       if (run.type === 'text') {
-        Array.from(run.text).forEach((ch, k) => {
-          if (ch.trim() === '' ) return;
-          out.push({ char: shown(ch), box: toPage(g, page.side, cellBox(g, page.side, column.index, run.start + k)), note: false });
-        });
+        const loose = run.style === 'tcy' || run.style === 'latin';
+        for (const slot of slotsOf(run.start, run.text, (run as TextRun).advances)) {
+          if (slot.ch.trim() === '') continue;
+          const p = place(slot.at, slot.advance, slot.ch, g.fontSize);
+          out.push({ char: shown(slot.ch), box: moved(toPage(g, page.side, cellAt(column.index, p.at)), p.dx, p.dy), note: false, ...(loose ? { loose } : {}) });
+        }
       } else {
         const sub = (segments: NoteSegment[], side: 'right' | 'left'): void => {
           let cell = run.start;
           for (const seg of segments) {
-            for (const ch of Array.from(seg.text)) {
-              if (ch.trim() !== '') out.push({ char: shown(ch), box: toPage(g, page.side, noteBox(g, page.side, column.index, side, cell)), note: true });
-              cell++;
+            for (const slot of slotsOf(cell, seg.text, seg.advances)) {
+              if (slot.ch.trim() !== '') {
+                const p = place(slot.at, slot.advance, slot.ch, g.noteSize);
+                out.push({ char: shown(slot.ch), box: moved(toPage(g, page.side, cellAt(column.index, p.at, side)), p.dx, p.dy), note: true });
+              }
+              cell = slot.at + slot.advance;
             }
           }
         };
@@ -110,11 +145,16 @@ export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number
   return out;
 }
 
-/** The grid's rectangle on a page, in points: text outside it is a running head, a folio or the 版心. */
+/**
+ * The grid's rectangle on a page, in points, reaching 0.65 cell below the
+ * last cell: the centre of a hanging point, or of a mark after a column's
+ * last character, is half a cell below it; a modern folio's is lower.
+ * Text outside it is a running head, a folio or the 版心.
+ */
 export function gridBox(g: PageGeometry, side: Side): PtBox {
   const first = cellBox(g, side, 0, 0);
   const last = cellBox(g, side, g.columns - 1, g.cells - 1);
-  return toPage(g, side, { x: last.x, y: first.y, w: first.x + first.w - last.x, h: last.y + last.h - first.y });
+  return toPage(g, side, { x: last.x, y: first.y, w: first.x + first.w - last.x, h: last.y + 1.65 * last.h - first.y });
 }
 
 /** The em box of a text item (ideographic: 0.88 em above the baseline, 0.12 below). */
@@ -185,4 +225,38 @@ export function imageDifference(a: GreyImage, b: GreyImage, threshold = 64): num
   let differing = 0;
   for (let i = 0; i < a.pixels.length; i++) if (Math.abs(a.pixels[i] - b.pixels[i]) > threshold) differing++;
   return differing / a.pixels.length;
+}
+
+/**
+ * 禁則 read back: per page, each column — its main text, and each of its
+ * two sub-columns — its glyphs top to bottom; counts the columns headed by
+ * a mark that may not head one or ended by one that may not end one. A
+ * glyph belongs to the column whose box holds its centre; main text and
+ * notes are told apart by size, the sub-columns by side.
+ */
+export function kinsokuBreaksInPdf(pages: ReadonlyArray<{ side: Side }>, text: readonly TextItem[][], g: PageGeometry): number {
+  let breaks = 0;
+  pages.forEach((page, i) => {
+    const m = g.margins[page.side];
+    const lanes = new Map<string, Array<{ ch: string; y: number }>>();
+    for (const t of gridItems(text[i], g, page.side)) {
+      const ch = t.str.trim();
+      if (!ch) continue;
+      const cx = t.x + t.width / 2;
+      for (let c = 0; c < g.columns; c++) {
+        const box = cellBox(g, page.side, c, 0);
+        const left = (m.left + box.x) * PT_PER_MM;
+        const width = box.w * PT_PER_MM;
+        if (cx < left || cx >= left + width) continue;
+        const lane = t.size < 0.9 * g.fontSize * PT_PER_MM ? (cx > left + width / 2 ? 'R' : 'L') : 'M';
+        lanes.set(`${c}${lane}`, [...(lanes.get(`${c}${lane}`) ?? []), ...Array.from(ch, (x) => ({ ch: x, y: t.y }))]);
+      }
+    }
+    for (const glyphs of lanes.values()) {
+      glyphs.sort((a, b) => a.y - b.y);
+      if (markOf(glyphs[0].ch)?.noStart) breaks++;
+      if (markOf(glyphs[glyphs.length - 1].ch)?.noEnd) breaks++;
+    }
+  });
+  return breaks;
 }

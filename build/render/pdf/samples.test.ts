@@ -40,11 +40,12 @@ for (const id of readdirSync(MANUSCRIPTS).filter((d) => existsSync(join(MANUSCRI
     assert.equal(text.length, planned.length, 'one PDF page per planned page');
     let glyphs = 0;
     for (const { index, page } of laidOutPages(planned)) {
-      const expected = expectedGlyphs(page, options.geometry, options.covers);
+      const expected = expectedGlyphs(page, options.geometry, options.covers, { standard: layout.spec.punctuation?.standard, ink: options.ink });
       // The sources hold no real radicals, so a radical in the PDF could only be a ToUnicode slip.
       for (const e of expected) assert.ok(!isRadical(e.char.codePointAt(0)!), `${id}: the layout has a real radical ${e.char}`);
       const items = gridItems(text[index], options.geometry, page.side);
-      const got = items.map((i) => i.str).join('');
+      // pdf.js adds a space after a glyph it thinks ends a word (…); the grid has none.
+      const got = items.map((i) => i.str.trim()).join('');
       const want = expected.map((e) => e.char).join('');
       if (got !== want) {
         let k = 0;
@@ -52,6 +53,7 @@ for (const id of readdirSync(MANUSCRIPTS).filter((d) => existsSync(join(MANUSCRI
         assert.fail(`${id} page ${index + 1}: differs at ${k}: got …${got.slice(Math.max(0, k - 10), k + 10)}… want …${want.slice(Math.max(0, k - 10), k + 10)}…`);
       }
       items.forEach((item, k) => {
+        if (expected[k].loose) return;
         const box = expected[k].box;
         assert.ok(inside(itemBox(item), box, 1), `${id} p${index + 1} ${item.str} outside its cell`);
         assert.ok(Math.abs(centre(itemBox(item)).x - (box.x + box.w / 2)) < 1.5, `${id} p${index + 1} ${item.str} off-centre: ${JSON.stringify(item)} cell ${JSON.stringify(box)}`);

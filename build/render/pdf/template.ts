@@ -3,6 +3,9 @@
  * page.html, styles/<name>.css) says about the page around the grid.
  * The CLI reads the files; everything here works on their text.
  */
+import { escapeHtml } from '../escape.js';
+
+export { escapeHtml };
 
 /** Margins as fractions of the page size; `inside` is the binding side. */
 export interface TemplateMargins {
@@ -89,6 +92,3 @@ export function fillFields(html: string, fields: Readonly<Record<string, string>
   return html.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, key: string) => escapeHtml(fields[key] ?? ''));
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}

@@ -1,0 +1,246 @@
+/**
+ * What a build leaves behind if it dies: temp folders (Chromium's profile,
+ * the PDF's work folder), temp outputs and cache entries, Chromium's process
+ * group, the font converter kept running between builds.
+ *
+ * - On any exit this process sees (normal end, an error, SIGINT/SIGTERM/SIGHUP
+ *   once installSignalCleanup ran) the groups are killed and the temps removed.
+ * - SIGKILL runs nothing: Chromium, launched over a pipe, and the font
+ *   converter, reading jobs from a pipe, exit by themselves when their parent
+ *   is gone (its ends of the pipes close); what is left on disk carries its owner's tag
+ *   (pid and start time) and the next build removes it (removeStale) once
+ *   that owner is dead. A running build's files are never touched.
+ */
+import { readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** `<pid>_<start time in clock ticks>` of a process (Linux); the pid alone elsewhere. */
+function tagOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name: state is field 3, starttime field 22.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return `${pid}_${start}`;
+  } catch {
+    return process.platform === 'linux' ? null : String(pid);
+  }
+}
+
+/** This process's tag, in the name of everything it leaves in a temp folder or an output folder. */
+export const OWNER = tagOf(process.pid) ?? String(process.pid);
+
+/** Whether the process a tag names still runs (the same pid with another start time is another process). */
+export function ownerAlive(tag: string): boolean {
+  const [pid, start] = tag.split('_');
+  try {
+    process.kill(Number(pid), 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return start === undefined || tagOf(Number(pid)) === tag;
+}
+
+/** The profile's folder in a Chromium temp folder (browser.ts). */
+export const CHROMIUM_PROFILE = 'profile';
+/** The file in a Chromium temp folder that names Chromium's own temp folder (noteChromiumTemp). */
+const CHROMIUM_TEMP_NOTE = 'chromium-temp';
+
+/** Chromium's own temp folder for its profile's lock socket (org.chromium.Chromium.*), as the profile links to it. */
+function chromiumTempOf(home: string): string | undefined {
+  let folder: string;
+  try {
+    folder = readFileSync(path.join(home, CHROMIUM_TEMP_NOTE), 'utf8');
+  } catch {
+    try {
+      folder = path.dirname(readlinkSync(path.join(home, CHROMIUM_PROFILE, 'SingletonSocket')));
+    } catch {
+      return undefined;
+    }
+  }
+  return path.dirname(folder) === tmpdir() && /^\.?(org\.chromium|com\.google)\./.test(path.basename(folder)) ? folder : undefined;
+}
+
+/**
+ * Notes, in our Chromium temp folder `home`, the temp folder Chromium made
+ * for its profile's lock socket: a Chromium that is killed leaves it, and
+ * the note is what lets the exit cleanup or the next build find it even when
+ * the profile's link to it is gone. (Pointing Chromium's TMPDIR into our
+ * folder instead would make the socket's path too long for a deep TMPDIR,
+ * and Chromium would not start.)
+ */
+export function noteChromiumTemp(home: string): void {
+  const folder = chromiumTempOf(home);
+  if (folder) writeFileSync(path.join(home, CHROMIUM_TEMP_NOTE), folder);
+}
+
+/** A temp folder and what goes with it (Chromium's own temp folder). */
+function withCompanions(file: string): string[] {
+  const chromium = chromiumTempOf(file);
+  return chromium ? [chromium, file] : [file];
+}
+
+const temps = new Set<string>();
+const groups = new Set<number>();
+const children = new Set<number>();
+const ownedFolders = new Set<string>();
+let hooked = false;
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const pgid of groups) killProcessGroup(pgid);
+    for (const pid of children) killProcess(pid);
+    for (const temp of temps) for (const file of withCompanions(temp)) rmSync(file, { recursive: true, force: true, maxRetries: 3 });
+    for (const folder of ownedFolders) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(folder);
+      } catch {
+        // gone
+      }
+      for (const name of names) if (name.startsWith(`${OWNER}.`)) rmSync(path.join(folder, name), { force: true });
+    }
+  });
+}
+
+/** A fresh folder in the temp folder, removed on exit if not before: `diaoban-<owner>-<kind>-XXXXXX`. */
+export async function makeTempDir(kind: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), `diaoban-${OWNER}-${kind}-`));
+  trackTemp(dir);
+  return dir;
+}
+
+/**
+ * A folder whose entries named `<owner>.…` are this process's temp files
+ * (the build cache's tmp/, where the EPUB's worker thread writes too):
+ * removed on exit.
+ */
+export function trackOwnedFolder(folder: string): void {
+  hookExit();
+  ownedFolders.add(folder);
+}
+
+/** Removes `file` (or folder) on exit unless untrackTemp is called first. */
+export function trackTemp(file: string): void {
+  hookExit();
+  temps.add(file);
+}
+
+export function untrackTemp(file: string): void {
+  temps.delete(file);
+}
+
+/** Removes a temp folder or file now (retrying while a dying process still writes into it). */
+export async function removeTemp(file: string): Promise<void> {
+  for (const f of withCompanions(file)) await rm(f, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  temps.delete(file);
+}
+
+/** Kills `pgid`'s process group on exit unless endProcessGroup ended it first. */
+export function trackProcessGroup(pgid: number): void {
+  hookExit();
+  groups.add(pgid);
+}
+
+/** Kills a child process (the font converter) on exit unless untrackChild is called first (it ended). */
+export function trackChild(pid: number): void {
+  hookExit();
+  children.add(pid);
+}
+
+export function untrackChild(pid: number): void {
+  children.delete(pid);
+}
+
+function killProcess(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+
+function killProcessGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+
+/** The processes of a group that still run (zombies waiting for their parent do not count). */
+function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return members;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , pgrp] = fields.slice(fields.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') members.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return members;
+}
+
+/** Kills a process group and waits (at most `ms`) until none of it runs. */
+export async function endProcessGroup(pgid: number, ms = 3000): Promise<void> {
+  killProcessGroup(pgid);
+  const until = Date.now() + ms;
+  while (groupMembers(pgid).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+  groups.delete(pgid);
+}
+
+/** SIGINT, SIGTERM and SIGHUP end the process through 'exit', so that the cleanup above runs (the CLI only). */
+export function installSignalCleanup(): void {
+  hookExit();
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.once(signal, () => process.exit(code));
+  }
+}
+
+const STALE_TEMP = /^diaoban-(\d+(?:_\d+)?)-/;
+/** `.<name>.<owner>.tmp`: a temp output (tempName), in the output folder or the font cache. */
+const STALE_OUTPUT = /^\..+\.(\d+(?:_\d+)?)\.tmp$/;
+
+/** The temp file an output is written to before it is renamed over `target`. */
+export function tempName(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${OWNER}.tmp`);
+}
+
+/**
+ * Removes what dead builds left: their temp folders in the temp folder, and
+ * their temp outputs in `folders` (output folder, font cache). Returns what it removed.
+ */
+export async function removeStale(folders: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
+  const sweep = async (dir: string, pattern: RegExp): Promise<void> => {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const owner = pattern.exec(name)?.[1];
+      if (owner === undefined || owner === OWNER || ownerAlive(owner)) continue;
+      for (const file of withCompanions(path.join(dir, name))) {
+        await rm(file, { recursive: true, force: true, maxRetries: 3 });
+        removed.push(file);
+      }
+    }
+  };
+  await sweep(tmpdir(), STALE_TEMP);
+  for (const folder of folders) await sweep(folder, STALE_OUTPUT);
+  return removed;
+}

@@ -1,0 +1,42 @@
+/**
+ * edition.yaml's keys for the corpora: encoding, conventions (overrides of
+ * the format's table row) and conversion choices; a bad value is an error at
+ * its line and the rest still reads. A charmap may map entities too, or be
+ * Kanripo's own character list.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VFile } from 'vfile';
+import { parseCharmap, parseEditionYaml } from './edition.js';
+import { parseEdition } from './index.js';
+import { fileOf, rootText } from './test-helpers.js';
+
+const BASE = 'title: 試\nauthor: 某\nsources:\n  - a.txt\n';
+
+test('encoding, conventions and conversion are read; bad values are errors at their line', () => {
+  const yaml = BASE + 'format: chtxt\nencoding: Big5\nconventions:\n  notes: ["（）"]\n  labels: { 鄭注: zhu }\n  split: ""\nconversion:\n  keep: [于]\n  prefer: { 为: 爲 }\n  phrases: { 于是: 於是 }\n';
+  const file = new VFile({ path: 'edition.yaml', value: yaml });
+  const { config } = parseEditionYaml(file, 'x');
+  assert.equal(config?.format, 'chtxt');
+  assert.equal(config?.encoding, 'Big5');
+  assert.deepEqual(config?.conventions, { notes: [['（', '）']], labels: { 鄭注: 'zhu' }, split: '' });
+  assert.deepEqual(config?.conversion, { keep: ['于'], prefer: { 为: '爲' }, phrases: { 于是: '於是' } });
+  assert.deepEqual(file.messages, []);
+  const bad = new VFile({ path: 'edition.yaml', value: BASE + 'encoding: EBCDIC\nconventions:\n  notes: ["(((" ]\nconversion:\n  prefer: { 为: 爲爲 }\n' });
+  const r = parseEditionYaml(bad, 'x');
+  assert.ok(r.config, 'the rest still reads');
+  assert.deepEqual(bad.messages.map((m) => `${m.line} ${m.ruleId}`), ['5 edition-field', '7 edition-field', '9 edition-field']);
+});
+
+test('conventions override the format: notes in （） under chtxt', () => {
+  const { config } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: BASE + 'format: chtxt\nconventions:\n  notes: ["（）"]\n' }), 'x');
+  const { tree } = parseEdition(config!, [fileOf('主人戒賓（戒猶警也）(不是注)\n', 'a.txt')]);
+  const para = tree.children[0].children[0];
+  assert.deepEqual(para.children.map((c) => c.type), ['text', 'note', 'text']);
+  assert.equal(rootText(tree), '主人戒賓戒猶警也(不是注)');
+});
+
+test('a charmap maps entities and compositions; Kanripo\'s character list reads as a charmap', () => {
+  assert.deepEqual(parseCharmap(new VFile({ path: 'c.yaml', value: '"&KR0433;": 霤\nKR0764: 內\n"{艹虑}": 䕡\n' })), { '&KR0433;': '霤', '&KR0764;': '內', '{艹虑}': '䕡' });
+  assert.deepEqual(parseCharmap(new VFile({ path: 'charlist.org', value: '#+STARTUP: x\nKR0007\t00022701\t𤣥\t玄\timg\nKR0002\t00039893\t\t若\timg\nKR0008\t00022501\t\t\timg\n' })), { '&KR0007;': '𤣥', '&KR0002;': '若' });
+});

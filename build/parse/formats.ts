@@ -1,0 +1,186 @@
+/**
+ * The source formats and their conventions: one declarative row a corpus.
+ * Detection, the importers and `check` read this table; an edition names a
+ * format (`format:`) and overrides entries (`conventions:`) in edition.yaml.
+ * A new corpus is a new row; new code only where its structure is new.
+ */
+import type { LayerId } from '../tree/types.js';
+import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
+import { DEFAULT_INLINE, type InlineOptions, type LayerLabel, type NoteBracket } from './inline.js';
+import { KANRIPO_ENTITIES } from './kanripo-entities.js';
+
+const NUMERAL = '〇零一二三四五六七八九十百千';
+
+export interface HeadingRule {
+  /** Group 1: the heading's text; group 2 (optional): a byline after it. */
+  pattern: RegExp;
+  depth: 1 | 2 | 3;
+}
+
+export interface CommentaryBlock {
+  /** The line that opens the block (`[疏]“陳服”至“北上”。`); group 1 is its label, left out of the text. */
+  start: RegExp;
+  /** Lines that continue it (`○釋曰…`); the block ends at the first line that does not. */
+  continues: RegExp;
+  layer: LayerId;
+}
+
+export interface FormatConventions {
+  format: SourceFormat;
+  /** What `check` and `init` call it. */
+  name: string;
+  /** File names of this format (Markdown importers). */
+  extensions?: RegExp;
+  /** Signs in the head of a file: the format whose signs weigh most is detected. */
+  signs: ReadonlyArray<{ pattern: RegExp; weight: number }>;
+  inline: InlineOptions;
+  /** Whole lines that are data, never text (org header, `# src:`). Group 1 the key, group 2 the value. */
+  metadata?: ReadonlyArray<RegExp>;
+  /** `line`: one paragraph a line; `blank`: lines run on until a blank line. */
+  paragraphs?: 'line' | 'blank';
+  /** Heading lines, tried in order. A heading whose text has 卷N opens a volume. */
+  headings?: ReadonlyArray<HeadingRule>;
+  /** Whole lines in one of these bracket pairs are commentary on the line before (if the file uses them so). */
+  commentaryLines?: ReadonlyArray<readonly [string, string]>;
+  /** Runs of lines that are one commentary (國學導航's [疏] + ○釋曰). */
+  commentaryBlocks?: ReadonlyArray<CommentaryBlock>;
+  /** A paragraph that starts with an inner label (【集解】…) is commentary. */
+  labelledParagraphs?: boolean;
+}
+
+/** Labels of the 三家注 and of the built-in layers, as they stand inside a note. */
+const SANJIA_LABELS: LayerLabel[] = [
+  ['集解', 'jijie'],
+  ['索隱', 'suoyin'],
+  ['索隐', 'suoyin'],
+  ['正義', 'zhengyi'],
+  ['正义', 'zhengyi'],
+  ['注', 'zhu'],
+  ['鄭注', 'zhu'],
+  ['音義', 'yinyi'],
+  ['音义', 'yinyi'],
+  ['釋文', 'yinyi'],
+  ['疏', 'shu'],
+  ['案', 'an'],
+].map(([label, layer]) => ({ text: `【${label}】`, layer, label: label.replace('索隐', '索隱').replace('正义', '正義').replace('音义', '音義') }));
+
+const SIKU_HEADINGS: HeadingRule[] = [
+  // 士昬禮第二　儀禮　鄭氏注 / 鄉射禮第五: a chapter, perhaps with the work and its commentator after it.
+  { pattern: new RegExp(`^([^\\s\\u3000()（）【】〈〉]{1,10}第[${NUMERAL}]+)(?:[\\s\\u3000]+(\\S.{0,30}))?$`, 'u'), depth: 2 },
+];
+
+export const FORMATS: readonly FormatConventions[] = [
+  {
+    format: 'kanripo',
+    name: 'Kanripo (mandoku)',
+    signs: [
+      { pattern: /^# -\*- mode: mandoku/mu, weight: 10 },
+      { pattern: /^#\+TITLE:/mu, weight: 3 },
+      { pattern: /<pb:[^<>\n]{1,80}>/u, weight: 5 },
+      { pattern: /¶$/mu, weight: 5 },
+      { pattern: /&KR\d{4,};/u, weight: 3 },
+    ],
+    inline: {
+      notes: [{ open: '(', close: ')' }],
+      smallWords: new Set(),
+      split: '/',
+      lineAnchor: '¶',
+      pageAnchor: /<(?:pb|md):([^>\s]+)>/y,
+      entity: /&(KR\d+);/y,
+      entities: KANRIPO_ENTITIES,
+      continuedNotes: true,
+      // 四庫 注疏: the 音義 and the 疏 are notes after their labels.
+      noteLabels: [
+        { text: '音義', layer: 'yinyi', label: '音義' },
+        { text: '疏', layer: 'shu', label: '疏' },
+      ],
+    },
+    metadata: [/^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
+    paragraphs: 'blank',
+    headings: [{ pattern: /^\*\*\*+[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 3 }, { pattern: /^\*\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 2 }, { pattern: /^\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 1 }, ...SIKU_HEADINGS],
+  },
+  {
+    format: 'chtxt',
+    name: 'chtxt (ctext-like)',
+    signs: [
+      { pattern: /^## \S/mu, weight: 4 },
+      { pattern: /\(【(?:集解|索隱|正義)】/u, weight: 8 },
+      { pattern: /^【(?:集解|索隱|正義)】/mu, weight: 4 },
+      { pattern: /[\p{Script=Han}，。]\([^()\n]{2,500}\)/u, weight: 3 },
+    ],
+    inline: { notes: [{ open: '(', close: ')' }], smallWords: new Set(), innerLabels: SANJIA_LABELS },
+    paragraphs: 'blank',
+    headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
+    labelledParagraphs: true,
+  },
+  {
+    format: 'guoxue',
+    name: '國學導航',
+    signs: [
+      { pattern: /^[ \t\u3000]*●卷/mu, weight: 8 },
+      { pattern: /^[ \t\u3000]*\[疏\]/mu, weight: 8 },
+      { pattern: /^[ \t\u3000]*○[释釋]曰/mu, weight: 4 },
+    ],
+    inline: { notes: [{ open: '（', close: '）' }], smallWords: new Set(), compositions: [['{', '}'], ['<', '>']] },
+    paragraphs: 'line',
+    headings: [{ pattern: new RegExp(`^●((?:[^\\s卷]{0,12})?卷[${NUMERAL}]+)(?:[\\s\\u3000]*(\\S.*))?$`, 'u'), depth: 1 }],
+    commentaryBlocks: [{ start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' }],
+  },
+  {
+    format: 'wikisource-md',
+    name: 'Wikisource (pandoc Markdown)',
+    extensions: /\.(md|markdown)$/i,
+    signs: [
+      { pattern: /^---\n[\s\S]*?\bsource_url:/u, weight: 10 },
+      { pattern: /\[\^[^\]\s[]{1,20}\]/u, weight: 3 },
+      { pattern: /<cn-era\b/u, weight: 8 },
+      { pattern: /<sub>/u, weight: 2 },
+    ],
+    inline: { notes: [{ open: '〔', close: '〕' }], smallWords: new Set(), compositions: [['{', '}']] },
+    commentaryLines: [['〔', '〕'], ['〈', '〉']],
+  },
+  {
+    format: 'bracketed',
+    name: 'plain text with commentary lines in brackets',
+    signs: [
+      { pattern: /^〔[^〔〕\n]{1,500}〕$/mu, weight: 3 },
+      { pattern: /^〈[^〈〉\n]{1,500}〉$/mu, weight: 2 },
+    ],
+    inline: { notes: [{ open: '〔', close: '〕' }, { open: '〈', close: '〉', citation: true }], smallWords: new Set(['臣']) },
+    paragraphs: 'line',
+    headings: [{ pattern: /^((?:[〔〈][^〔〕〈〉\n]{1,20}[〕〉]){1,3}第[一二三四五六七八九十百]+)$/u, depth: 2 }],
+    commentaryLines: [['〔', '〕'], ['〈', '〉']],
+  },
+  { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
+  { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },
+  { format: 'verse', name: 'verse with commentary', signs: [{ pattern: /^【附[注註]】/mu, weight: 6 }], inline: DEFAULT_INLINE },
+  { format: 'docsify', name: 'docsify Markdown', extensions: /\.(md|markdown)$/i, signs: [{ pattern: /^\u3000/mu, weight: 1 }], inline: DEFAULT_INLINE },
+  { format: 'markdown', name: 'diaoban Markdown', extensions: /\.(md|markdown)$/i, signs: [{ pattern: /^#\s/mu, weight: 1 }], inline: DEFAULT_INLINE },
+];
+
+export const FORMAT_NAMES: readonly SourceFormat[] = FORMATS.map((f) => f.format);
+
+export function conventionsOf(format: SourceFormat): FormatConventions {
+  return FORMATS.find((f) => f.format === format) ?? FORMATS[FORMATS.length - 1];
+}
+
+/** The format's row with an edition's overrides applied. */
+export function withOverrides(row: FormatConventions, overrides: ConventionOverrides | undefined): FormatConventions {
+  if (!overrides) return row;
+  const inline: InlineOptions = { ...row.inline };
+  if (overrides.notes) inline.notes = overrides.notes.map(([open, close]): NoteBracket => ({ open, close }));
+  if (overrides.split !== undefined) inline.split = overrides.split || undefined;
+  if (overrides.labels) {
+    const labels = Object.entries(overrides.labels).map(([label, layer]) => ({ text: `【${label}】`, layer, label }));
+    inline.innerLabels = [...labels, ...(inline.innerLabels ?? [])];
+  }
+  return {
+    ...row,
+    inline,
+    commentaryLines: overrides.commentaryLines ?? row.commentaryLines,
+    headings: overrides.headings ? [...overrides.headings.map((p) => ({ pattern: new RegExp(p, 'u'), depth: 2 as const })), ...(row.headings ?? [])] : row.headings,
+    metadata: overrides.metadata ? [...overrides.metadata.map((p) => new RegExp(p, 'u')), ...(row.metadata ?? [])] : row.metadata,
+  };
+}
+
+export { NUMERAL };

@@ -1,0 +1,404 @@
+/**
+ * The line importer driven by a format's row in formats.ts: Kanripo, chtxt,
+ * 國學導航 and plain text with commentary lines in brackets. Per line it asks
+ * the row: metadata? a heading or a volume? a whole line of commentary? a
+ * commentary block? Paragraphs are one a line or run until a blank line; a
+ * line of nothing but page markers goes to the head of the next block.
+ */
+import type { Block, Inline, Paragraph, Volume } from '../../tree/types.js';
+import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, heading, paragraph, physicalLines, type Line } from '../blocks.js';
+export { physicalLines } from '../blocks.js';
+import type { FormatConventions } from '../formats.js';
+import { parseInline, splitLabelledNote, type InlineOptions } from '../inline.js';
+import type { Source } from '../source.js';
+import type { ImportResult, SourceMeta } from './corpus.js';
+
+type PhysicalLine = Line;
+
+const SPACE = /[\s\u3000]/u;
+
+/** Where the bracket opened at the head of `content` closes, or -1 (one pass). */
+function closingOfHead(content: string, open: string, close: string): number {
+  let depth = 0;
+  for (let i = 0; i < content.length; i++) {
+    if (content.startsWith(open, i)) depth++;
+    else if (content.startsWith(close, i) && --depth === 0) return i;
+  }
+  return -1;
+}
+
+export type BracketReading = 'commentary' | 'text';
+
+export interface BracketDecision {
+  open: string;
+  close: string;
+  reading: BracketReading;
+  wholeLines: number;
+  citations: number;
+}
+
+/**
+ * Whole lines in a bracket pair: commentary on the line before, or not? From
+ * the whole file: a file that writes two or more such lines, more than it
+ * starts lines with a 〈citation〉云, uses the pair for commentary.
+ */
+export function decideBracketLines(lines: readonly PhysicalLine[], pairs: ReadonlyArray<readonly [string, string]>): BracketDecision[] {
+  return pairs.map(([open, close]) => {
+    let wholeLines = 0;
+    let citations = 0;
+    for (const { content } of lines) {
+      if (!content.startsWith(open)) continue;
+      const at = closingOfHead(content, open, close);
+      if (at === content.length - close.length) wholeLines++;
+      else if (at > 0 && /^[云曰]/u.test(content.slice(at + close.length))) citations++;
+    }
+    return { open, close, reading: wholeLines >= 2 && wholeLines > citations ? 'commentary' : 'text', wholeLines, citations };
+  });
+}
+
+/** Cells a source line takes: main characters one each, a note's two sub-columns half. */
+function lineCells(content: string, open: string, close: string, split: string | undefined): number {
+  let cells = 0;
+  let note = -1;
+  let right = 0;
+  for (const ch of content.replace(/<[^>]*>|¶/gu, '').replace(/&[A-Za-z0-9]+;/gu, '字')) {
+    if (ch === open) {
+      note = 0;
+      right = -1;
+    } else if (ch === close && note >= 0) {
+      cells += right >= 0 ? Math.max(right, note - right) : Math.ceil(note / 2);
+      note = -1;
+    } else if (note >= 0) {
+      if (ch === split) right = note;
+      else note++;
+    } else if (!SPACE.test(ch)) cells++;
+  }
+  return cells;
+}
+
+/** The most frequent cell count of the text lines: the source's column length. */
+function typicalCells(counts: number[]): number {
+  const freq = new Map<number, number>();
+  for (const c of counts) if (c >= 10) freq.set(c, (freq.get(c) ?? 0) + 1);
+  let best = 0;
+  let bestCount = 0;
+  for (const [c, n] of freq) if (n > bestCount || (n === bestCount && c > best)) [best, bestCount] = [c, n];
+  return bestCount >= 5 ? best : 0;
+}
+
+/** A line of nothing but page markers and ¶. */
+const ANCHORS_ONLY = /^(?:<(?:pb|md):[^<>]*>|¶)+$/u;
+
+/** The line without the ¶ and page markers at its end (a loop, not a backtracking regex). */
+function withoutTrailingAnchors(content: string, anchor: string): string {
+  let end = content.length;
+  for (;;) {
+    if (content.endsWith(anchor, end)) end -= anchor.length;
+    else if (content[end - 1] === '>') {
+      const open = content.lastIndexOf('<', end - 1);
+      if (open >= 0 && /^<(?:pb|md):[^<>]*>$/u.test(content.slice(open, end))) end = open;
+      else break;
+    } else break;
+  }
+  return content.slice(0, end);
+}
+
+const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
+
+export function importLines(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
+  const { text } = src;
+  const inline: InlineOptions = conv.inline;
+  const lines = physicalLines(text);
+  const builder = new VolumeBuilder(src);
+  const meta: SourceMeta = { data: {} };
+  const decisions = conv.commentaryLines ? decideBracketLines(lines, conv.commentaryLines) : [];
+  const commentaryPairs = decisions.filter((d) => d.reading === 'commentary');
+  for (const d of decisions) {
+    if (d.wholeLines + d.citations === 0) continue;
+    const at = lines.find((l) => l.content.startsWith(d.open));
+    src.report(
+      'info',
+      d.reading === 'commentary'
+        ? `${d.open}…${d.close}: ${d.wholeLines} whole lines read as commentary on the line before${d.citations ? `, ${d.citations} lines ${d.open}…${d.close}云/曰 as main text (citations)` : ''}`
+        : `${d.open}…${d.close}: read as part of the text, not commentary (${d.wholeLines} whole lines, ${d.citations} citations followed by 云/曰)`,
+      at?.start ?? 0,
+      at?.end ?? 0,
+      'bracket-reading',
+    );
+  }
+  // An inline 〈…〉 is a note only where the file uses the pair for commentary.
+  const inlineOptions: InlineOptions = decisions.length
+    ? { ...inline, notes: inline.notes.filter((n) => !decisions.some((d) => d.open === n.open && d.reading === 'text')) }
+    : inline;
+
+  // Kanripo: when ¶ ends (nearly) every line, the file's lines are the source's columns.
+  const anchor = inline.lineAnchor;
+  let sourceColumns = false;
+  let typical = 0;
+  if (anchor && inline.notes[0]) {
+    let ends = 0;
+    let inside = 0;
+    for (const l of lines) {
+      if (!l.content) continue;
+      const k = l.content.indexOf(anchor);
+      if (k < 0) continue;
+      if (k === l.content.length - anchor.length) ends++;
+      else inside++;
+    }
+    sourceColumns = ends > 20 && inside * 50 < ends;
+    if (sourceColumns) {
+      const { open, close } = inline.notes[0];
+      typical = typicalCells(lines.filter((l) => l.content && !l.content.startsWith('<') && !l.content.startsWith('#')).map((l) => lineCells(l.content, open, close, inline.split)));
+    }
+  }
+
+  // A short first line standing before the first heading (仪礼注疏 above ●卷一) is the work's title.
+  const texts = lines.filter((l) => l.content && !conv.metadata?.some((r) => r.test(l.content)));
+  const titleLine =
+    texts.length > 1 && Array.from(texts[0].content).length <= 16 && !/[\p{P}\s]/u.test(texts[0].content) && conv.headings?.some((h) => h.pattern.test(texts[1].content)) && !conv.headings.some((h) => h.pattern.test(texts[0].content)) ? texts[0] : null;
+
+  let para: { start: number; end: number; data?: Record<string, string> } | null = null;
+  let pendingAnchors: Inline[] = [];
+  let pendingData: Record<string, string> = {};
+  let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
+  let block: { layer: string } | null = null;
+  let lastBlock: Block | null = null;
+
+  const add = (b: Block) => {
+    if (pendingAnchors.length > 0) {
+      b.children.unshift(...pendingAnchors);
+      pendingAnchors = [];
+    }
+    if (Object.keys(pendingData).length > 0 && b.type === 'paragraph') {
+      b.data = { ...(b.data ?? {}), ...pendingData };
+      pendingData = {};
+    }
+    builder.add(b);
+    lastBlock = b;
+  };
+  const textParagraph = (start: number, end: number, data?: Record<string, string>): Paragraph => {
+    let s = start;
+    let section: string | undefined;
+    const number = /^\d+(?:\.\d+)+/.exec(text.slice(s, Math.min(end, s + 20)));
+    if (number && anchor) {
+      // TLS paragraph numbers (2.1): data, not text.
+      section = number[0];
+      s += number[0].length;
+    }
+    const p = paragraph(src, 'text', s, end, inlineOptions);
+    if (section || data) p.data = { ...(data ?? {}), ...(section ? { section } : {}) };
+    return p;
+  };
+  const flush = () => {
+    if (para) add(textParagraph(para.start, para.end, para.data));
+    para = null;
+  };
+  const span = (m: RegExpExecArray, line: PhysicalLine, group: number): [number, number] | null => {
+    const idx = (m as RegExpExecArray & { indices?: Array<[number, number] | undefined> }).indices?.[group];
+    return idx ? [line.start + idx[0], line.start + idx[1]] : null;
+  };
+
+  /** The ¶ (and page markers) after a title or heading line go into its block. */
+  let tail: [number, number] | null = null;
+  const addTail = () => {
+    if (!tail) return;
+    const anchors = parseInline(src, tail[0], tail[1], inlineOptions);
+    if (lastBlock) lastBlock.children.push(...anchors);
+    else pendingAnchors.push(...anchors);
+    tail = null;
+  };
+  for (const full of lines) {
+    addTail();
+    let line = full;
+    if (anchor && full.content.endsWith(anchor) && !ANCHORS_ONLY.test(full.content)) {
+      const bare = withoutTrailingAnchors(full.content, anchor);
+      line = { ...full, content: bare, end: full.start + bare.length };
+      tail = [line.end, full.end];
+    }
+    const { content } = line;
+    if (!content) {
+      // A blank line ends a paragraph where paragraphs run on; a commentary block runs to the next line of text.
+      if (conv.paragraphs === 'blank') {
+        flush();
+        block = null;
+      }
+      continue;
+    }
+    // Metadata: the org header, comment lines.
+    const metaRule = conv.metadata?.find((r) => r.test(content));
+    if (metaRule) {
+      flush();
+      const m = metaRule.exec(content) as RegExpExecArray;
+      const key = (m[1] ?? '').toLowerCase();
+      const value = (m[2] ?? '').trim();
+      if (key === 'title' && value) meta.title = value;
+      else if (key === 'property') {
+        const [name, ...rest] = value.split(/\s+/);
+        const v = rest.join(' ');
+        if (name === 'JUAN' && /^\d+$/.test(v)) meta.juan = Number(v);
+        else if (name) meta.data[name.toLowerCase()] = v;
+      } else if (key === 'src' || key === 'dating') pendingData[key] = value;
+      else if (key === '-*-' || key.startsWith('+')) meta.data[key] = value;
+      else meta.data.comment = [meta.data.comment, content.replace(/^#\s*/u, '')].filter(Boolean).join('\n');
+      continue;
+    }
+    // A line of page markers and ¶ only.
+    if (anchor && ANCHORS_ONLY.test(content)) {
+      if (para) para.end = full.end;
+      else pendingAnchors.push(...parseInline(src, line.start, line.end, inlineOptions));
+      continue;
+    }
+    // A commentary block (國學導航 [疏] and the ○釋曰 lines after it).
+    const blockRule = conv.commentaryBlocks?.find((b) => b.start.test(content));
+    if (blockRule || (block && conv.commentaryBlocks?.some((b) => b.layer === block?.layer && b.continues.test(content)))) {
+      flush();
+      const rule = blockRule ?? conv.commentaryBlocks!.find((b) => b.layer === block!.layer)!;
+      const label = blockRule ? (blockRule.start.exec(content)?.[1] ?? '') : '';
+      const start = line.start + label.length;
+      if (line.end > start) {
+        const p = paragraph(src, 'commentary', start, line.end, inlineOptions, rule.layer);
+        // The block's marker ([疏]) is markup; it is kept as data of its first paragraph.
+        if (label) p.data = { label };
+        add(p);
+      } else if (label) src.report('info', `${label} stands alone on its line: the 疏 that follows is marked by it`, line.start, line.end, 'commentary-label');
+      block = { layer: rule.layer };
+      previous = 'text';
+      continue;
+    }
+    block = null;
+    if (line === titleLine) {
+      meta.title ??= content;
+      add(paragraph(src, 'title', line.start, line.end, inlineOptions));
+      previous = 'title';
+      continue;
+    }
+    const title = VOLUME_TITLE.exec(content);
+    if (title && !/^[#*●]/u.test(content) && !/[()（）【】〈〉〔〕，。]/u.test(content)) {
+      flush();
+      const [, name, numeral, byline] = title;
+      const titleEnd = line.start + name.length;
+      if (builder.isClosingTitle(name)) {
+        add(paragraph(src, 'title', line.start, titleEnd, inlineOptions));
+        builder.close();
+      } else {
+        builder.open(name, chineseNumber(numeral), line.start, line.end);
+        add(paragraph(src, 'title', line.start, titleEnd, inlineOptions));
+      }
+      if (byline) add(paragraph(src, 'byline', line.start + content.indexOf(byline, name.length), line.end, inlineOptions));
+      previous = byline ? 'byline' : 'title';
+      continue;
+    }
+    // Headings and volumes.
+    const headingRule = conv.headings?.find((h) => h.pattern.test(content));
+    if (headingRule) {
+      flush();
+      const m = new RegExp(headingRule.pattern.source, headingRule.pattern.flags + 'd').exec(content) as RegExpExecArray;
+      const main = span(m, line, 1) ?? [line.start, line.end];
+      const headText = text.slice(main[0], main[1]);
+      const volume = VOLUME_IN_HEADING.exec(headText);
+      if (volume && (headingRule.depth === 1 || conv.format === 'chtxt')) {
+        builder.open(headText, chineseNumber(volume[1]), line.start, line.end);
+        add(paragraph(src, 'title', main[0], main[1], inlineOptions));
+      } else {
+        // A title line in brackets (〔《鬼谷子》卷上〕〈捭闔〉第一): its brackets are the title's, not notes.
+        add(heading(src, headingRule.depth, main[0], main[1], /^[〔〈]/u.test(headText) ? { ...inlineOptions, notes: [] } : inlineOptions));
+      }
+      const after = span(m, line, 2);
+      if (after) {
+        const afterText = text.slice(after[0], after[1]);
+        if (BYLINE.test(afterText) || /[注註疏撰]$/u.test(afterText)) add(paragraph(src, 'byline', after[0], after[1], inlineOptions));
+        else add(heading(src, 2, after[0], after[1], inlineOptions));
+      }
+      previous = 'heading';
+      continue;
+    }
+    if (SIKU_BANNER.test(content)) {
+      flush();
+      add(paragraph(src, 'title', line.start, line.end, inlineOptions));
+      previous = 'title';
+      continue;
+    }
+    if ((previous === 'start' || previous === 'title' || previous === 'heading') && BYLINE.test(content) && !/[(（【〔]/u.test(content)) {
+      flush();
+      add(paragraph(src, 'byline', line.start, line.end, inlineOptions));
+      previous = 'byline';
+      continue;
+    }
+    // A whole line in a commentary bracket pair.
+    const pair = commentaryPairs.find((d) => content.startsWith(d.open) && closingOfHead(content, d.open, d.close) === content.length - d.close.length);
+    if (pair) {
+      flush();
+      add(paragraph(src, 'commentary', line.start + pair.open.length, line.end - pair.close.length, inlineOptions, 'zhu'));
+      continue;
+    }
+    // 三家注: a paragraph that starts with 【集解】 is commentary, one note a commentator.
+    if (conv.labelledParagraphs && inline.innerLabels?.some((l) => content.startsWith(l.text))) {
+      flush();
+      const children = parseInline(src, line.start, line.end, inlineOptions);
+      const whole = { type: 'note' as const, layer: 'zhu', children, position: src.position(line.start, line.end) };
+      add({ type: 'paragraph', role: 'text', children: splitLabelledNote(whole, inline.innerLabels), position: src.position(line.start, line.end) });
+      previous = 'text';
+      continue;
+    }
+    previous = 'text';
+    tail = null;
+    if (conv.paragraphs === 'blank') {
+      if (para) para.end = full.end;
+      else para = { start: line.start, end: full.end };
+      // The source's column ended early: its paragraph ends there.
+      if (sourceColumns && typical > 0 && inline.notes[0] && lineCells(content, inline.notes[0].open, inline.notes[0].close, inline.split) < typical - 2) {
+        // Not when a note runs on to the next line.
+        if (!/\)¶?$/u.test(content) || !/^\(/u.test(lines[line.number]?.content ?? '')) flush();
+      }
+    } else {
+      add(textParagraph(line.start, full.end));
+    }
+  }
+  addTail();
+  flush();
+  if (pendingAnchors.length > 0 && lastBlock) {
+    (lastBlock as Block).children.push(...pendingAnchors);
+    pendingAnchors = [];
+  }
+  const volumes = builder.finish(fallbackTitle);
+  nameVolumes(volumes, meta, fallbackTitle);
+  if (pendingAnchors.length > 0) {
+    // Nothing but markers in the file: they stand in a paragraph of their own.
+    const first = pendingAnchors[0].position;
+    volumes.push({ type: 'volume', number: null, title: meta.title ?? fallbackTitle, children: [{ type: 'paragraph', role: 'text', children: pendingAnchors, position: first }], position: first });
+  }
+  return { volumes, meta };
+}
+
+/** A volume the text did not title gets the work's title and the juan the metadata or the page markers give. */
+function nameVolumes(volumes: Volume[], meta: SourceMeta, fallbackTitle: string): void {
+  for (const v of volumes) {
+    if (v.number !== null || v.title !== fallbackTitle) continue;
+    let juan: number | undefined;
+    const firstPage = findPageJuan(v);
+    juan = firstPage ?? meta.juan;
+    if (juan !== undefined) {
+      v.number = juan;
+      v.title = `${meta.title ?? fallbackTitle}卷${toChineseNumber(juan)}`;
+    } else if (meta.title) v.title = meta.title;
+  }
+}
+
+function findPageJuan(v: Volume): number | undefined {
+  for (const b of v.children) {
+    for (const c of b.children) if (c.type === 'anchor' && c.kind === 'page' && c.juan !== undefined) return c.juan;
+  }
+  return undefined;
+}
+
+export function toChineseNumber(n: number): string {
+  const digits = '〇一二三四五六七八九';
+  if (n < 10) return digits[n];
+  if (n < 20) return '十' + (n % 10 ? digits[n % 10] : '');
+  if (n < 100) return digits[Math.floor(n / 10)] + '十' + (n % 10 ? digits[n % 10] : '');
+  if (n < 1000) {
+    const rest = n % 100;
+    return digits[Math.floor(n / 100)] + '百' + (rest === 0 ? '' : rest < 10 ? '〇' + digits[rest] : rest < 20 ? '一' + toChineseNumber(rest) : toChineseNumber(rest));
+  }
+  return String(n);
+}

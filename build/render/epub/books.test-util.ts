@@ -1,0 +1,107 @@
+/**
+ * Test support: the books the EPUB tests build — the sample editions and the
+ * real corpus texts in ../shared/corpora/ (each as a lone source file) — with
+ * the page list a build gives them, and the checks every EPUB must pass for
+ * readers: no Private Use Area character, every character drawn by an
+ * embedded font, no footnote in the running text, every footnote linked
+ * back, a page list with a marker for each page.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Element } from 'domhandler';
+import { loadEdition } from '../../cli/load.js';
+import { layoutBook, pageSpecFor } from '../../layout/index.js';
+import { REPO, SAMPLES, loadSample } from '../../layout/sample-trees.js';
+import { cmapRanges } from '../../fonts/sfnt.js';
+import type { LoadedFont } from '../../fonts/types.js';
+import type { EditionConfig } from '../../tree/edition.js';
+import type { Root } from '../../tree/types.js';
+import { printPageList, renderEpub, sourcePageList, type PageList } from './index.js';
+import { findAll, parseXhtml, textOf, unzip } from './read-epub.test-util.js';
+
+export const CORPUS_DIR = path.join(REPO, '..', 'shared', 'corpora');
+
+/** The corpus texts, by file name (the tests read them in place, never copy them). */
+export const CORPUS_TEXTS: readonly string[] = readdirSync(CORPUS_DIR)
+  .filter((f) => f.endsWith('.txt'))
+  .sort();
+
+export interface Book {
+  name: string;
+  tree: Root;
+  config: EditionConfig;
+}
+
+export async function loadBook(name: string): Promise<Book> {
+  if ((SAMPLES as readonly string[]).includes(name)) return { name, ...(await loadSample(name)) };
+  const { tree, config } = await loadEdition(path.join(CORPUS_DIR, name));
+  assert.ok(config, `${name} loads`);
+  return { name, tree, config };
+}
+
+/** What `diaoban build` gives the EPUB: the PDF's pages (四庫 leaves for siku, folios else), or the source's. */
+export function pageListFor(book: Book, pages: 'print' | 'source' = 'print'): PageList {
+  const source = pages === 'source' ? sourcePageList(book.tree) : undefined;
+  if (source) return source;
+  const layout = layoutBook(book.tree, pageSpecFor(book.config.meta.template, book.config.layout));
+  return printPageList(book.tree, layout, { style: book.config.meta.template === 'modern' ? 'folio' : 'leaf', source: `${book.name}.pdf` });
+}
+
+export async function bookEpub(book: Book, fonts: readonly LoadedFont[]): Promise<Uint8Array> {
+  return renderEpub(book.tree, { fonts, popupLayers: book.config.popupLayers, pageList: pageListFor(book) });
+}
+
+const PUA = /[\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/u;
+
+/** The checks of issue 14's "done when" that read the EPUB itself. */
+export async function assertReaderReady(name: string, bytes: Uint8Array): Promise<{ pages: number; footnotes: number }> {
+  const { text, zip } = await unzip(bytes);
+  const opf = text.get('OEBPS/content.opf')!;
+  // Every character shown has a glyph in an embedded subset, spaces included.
+  const covered = new Set<number>();
+  for (const m of opf.matchAll(/href="(fonts\/[^"]+)"/g)) {
+    for (const [a, b] of cmapRanges(await zip.file(`OEBPS/${m[1]}`)!.async('uint8array'))) for (let c = a; c <= b; c++) covered.add(c);
+  }
+  const docs = new Map<string, ReturnType<typeof parseXhtml>>();
+  for (const [file, s] of text) if (file.endsWith('.xhtml')) docs.set(file.replace(/^OEBPS\//, ''), parseXhtml(s));
+  for (const [file, nodes] of docs) {
+    const body = findAll(nodes, (e) => e.name === 'body');
+    const shown = textOf(body).replace(/[\n\r\t]/g, '');
+    assert.doesNotMatch(text.get(`OEBPS/${file}`)!, PUA, `${name} ${file}: no Private Use Area character`);
+    const bare = [...new Set(shown)].filter((ch) => !covered.has(ch.codePointAt(0)!));
+    assert.deepEqual(bare, [], `${name} ${file}: characters without a glyph in an embedded font`);
+  }
+  // Footnotes: outside the running text, each linked back to its noteref, which points at it.
+  let footnotes = 0;
+  for (const [file, nodes] of docs) {
+    const ids = new Map(findAll(nodes, (e) => e.attribs.id !== undefined).map((e) => [e.attribs.id, e]));
+    for (const aside of findAll(nodes, (e) => e.attribs['epub:type'] === 'footnote')) {
+      footnotes++;
+      const holder = findAll(nodes, (e) => e.name === 'section' && findAll(e.children, (x) => x === aside).length > 0).pop();
+      assert.equal(holder?.attribs.class, 'footnotes', `${name} ${file}#${aside.attribs.id}: gathered after the running text`);
+      const back = findAll(aside.children, (e) => e.attribs.role === 'doc-backlink')[0];
+      assert.ok(back, `${name} ${file}#${aside.attribs.id}: links back`);
+      const ref = ids.get(back.attribs.href.slice(1)) as Element | undefined;
+      assert.equal(ref?.attribs['epub:type'], 'noteref', `${name} ${file}#${aside.attribs.id}: back to a noteref`);
+      assert.equal(ref?.attribs.href, `#${aside.attribs.id}`, `${name} ${file}#${aside.attribs.id}: whose link is this note`);
+    }
+  }
+  // Page list: every entry reaches a pagebreak marker, and every marker is listed.
+  const nav = docs.get('toc.xhtml')!;
+  const list = findAll(nav, (e) => e.name === 'nav' && e.attribs['epub:type'] === 'page-list')[0];
+  assert.ok(list, `${name}: a page-list`);
+  const targets = findAll(list.children, (e) => e.name === 'a').map((a) => a.attribs.href);
+  const markers: string[] = [];
+  for (const [file, nodes] of docs)
+    for (const m of findAll(nodes, (e) => e.attribs['epub:type'] === 'pagebreak')) {
+      assert.equal(m.attribs.role, 'doc-pagebreak');
+      assert.ok(m.attribs['aria-label'], `${name} ${file}#${m.attribs.id}: labelled`);
+      markers.push(`${file}#${m.attribs.id}`);
+    }
+  assert.ok(targets.length > 0, `${name}: pages listed`);
+  assert.deepEqual(targets, markers, `${name}: page-list ↔ pagebreak markers, in order`);
+  assert.match(opf, /<meta refines="#page-source" property="source-of">pagination<\/meta>/, `${name}: the page list's source`);
+  assert.match(opf, /<meta property="dcterms:conformsTo">EPUB Accessibility 1\.1 - WCAG 2\.\d Level AA<\/meta>/, `${name}: conformance claim`);
+  return { pages: targets.length, footnotes };
+}

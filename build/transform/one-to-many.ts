@@ -1,0 +1,71 @@
+/**
+ * Simplified characters that stand for several traditional ones: the one
+ * table of these decisions. OpenCC picks one reading (by phrase where its
+ * dictionary knows the phrase); for a classical text some picks are wrong as a
+ * rule (占 is not 佔, 云 "to say" is not 雲), others depend on the edition
+ * (于 or 於, 為 or 爲). `classical` is the reading taken when the edition says
+ * nothing, where it is the better bet for classical text in general; without
+ * it OpenCC's pick stands. An edition decides the rest in edition.yaml
+ * (`conversion: keep / prefer / phrases`), and `check --script` shows them all.
+ */
+
+export interface OneToMany {
+  simplified: string;
+  /** The traditional readings, the usual one first. */
+  readings: string[];
+  /** The reading for classical text when the edition does not choose; OpenCC's pick when absent. */
+  classical?: string;
+  /** Contexts that decide, before the default: the reading where `pattern` matches at the character. */
+  contexts?: ReadonlyArray<{ pattern: RegExp; reading: string }>;
+  why: string;
+}
+
+export const ONE_TO_MANY: readonly OneToMany[] = [
+  { simplified: '于', readings: ['於', '于'], why: '於 in most 四庫 texts; the 經 of 儀禮 writes 于 (keep: [于])' },
+  { simplified: '为', readings: ['為', '爲'], why: '為 in 四庫 texts, 爲 in 康熙-style and 四部叢刊 editions (prefer: { 为: 為 })' },
+  { simplified: '后', readings: ['後', '后'], contexts: [{ pattern: /(?<=[皇王天帝夫太元])后|后(?=[妃稷土夫])/u, reading: '后' }], why: '后 "sovereign, queen" (皇后, 后稷) stays 后; "after" is 後' },
+  { simplified: '云', readings: ['雲', '云'], classical: '云', why: '云 "to say" (鄭司農云) far outnumbers 雲 "cloud" in classical text' },
+  { simplified: '余', readings: ['餘', '余'], classical: '余', why: '余 "I" stays 余; 餘 "remainder" by phrase or choice' },
+  { simplified: '干', readings: ['幹', '乾', '干'], why: '干 (干戈), 乾 (乾坤, dry), 幹 (trunk)' },
+  { simplified: '发', readings: ['發', '髮'], why: '發 "send out", 髮 "hair"' },
+  { simplified: '复', readings: ['復', '複', '覆'], why: '復 "again, return", 複 "double", 覆 "cover"' },
+  { simplified: '占', readings: ['佔', '占'], classical: '占', why: '占 "to divine" (占筮); 佔 "occupy" is modern' },
+  { simplified: '注', readings: ['註', '注'], classical: '注', why: 'commentary is 注 in 經 editions (鄭注, 注疏), not 註' },
+  { simplified: '里', readings: ['裏', '里'], classical: '里', contexts: [{ pattern: /里(?=[面頭头边邊])/u, reading: '裏' }], why: '里 "village, li" stays 里; 裏 "inside" before 面/頭/邊' },
+  { simplified: '采', readings: ['採', '采', '綵'], classical: '采', why: '采 (五采, 采侯) stays 采' },
+  { simplified: '个', readings: ['個', '个'], classical: '个', why: '个 (上个, the side of a target) is not 個 in 經 texts' },
+  { simplified: '辟', readings: ['闢', '辟'], classical: '辟', why: '辟 (少辟, 辟婢亦反) "step aside" is not 闢' },
+  { simplified: '迹', readings: ['跡', '蹟', '迹'], classical: '迹', why: '迹 stays 迹' },
+  { simplified: '伪', readings: ['僞', '偽'], why: '偽 in 四庫 texts, 僞 in 康熙-style ones' },
+  { simplified: '台', readings: ['臺', '台', '檯', '颱'], why: '臺 "terrace", 台 (三台, 台鼎)' },
+  { simplified: '系', readings: ['係', '繫', '系'], why: '繫 "tie", 係 "be", 系 "lineage"' },
+  { simplified: '谷', readings: ['谷', '穀'], why: '谷 "valley", 穀 "grain"' },
+  { simplified: '征', readings: ['征', '徵'], why: '征 "campaign", 徵 "summon, evidence"' },
+  { simplified: '历', readings: ['歷', '曆'], why: '歷 "pass through", 曆 "calendar"' },
+  { simplified: '几', readings: ['幾', '几'], contexts: [{ pattern: /(?<=[设設授受右左拂彻徹改奠凭憑隐隱玉燕漆])几|几(?=[筵席校])/u, reading: '几' }], why: '幾 "how many"; 几 "armrest" where a rite sets, hands or wipes it (設几, 授几, 几筵)' },
+  { simplified: '只', readings: ['只', '隻', '祇'], why: '只 "only", 隻 "single"' },
+  { simplified: '须', readings: ['須', '鬚'], why: '須 "must", 鬚 "beard"' },
+  { simplified: '冲', readings: ['沖', '衝'], why: '沖 "infant, empty", 衝 "rush"' },
+  { simplified: '获', readings: ['獲', '穫'], why: '獲 "catch" (釋獲), 穫 "harvest"' },
+  { simplified: '尽', readings: ['盡', '儘'], why: '盡 "exhaust"' },
+  { simplified: '钟', readings: ['鐘', '鍾'], why: '鐘 "bell", 鍾 "cup, gather"' },
+  { simplified: '丑', readings: ['醜', '丑'], why: '丑 (the branch), 醜 "ugly"' },
+  { simplified: '御', readings: ['御', '禦'], why: '御 "drive, imperial", 禦 "resist"' },
+  { simplified: '游', readings: ['遊', '游'], why: '游 "swim", 遊 "roam"' },
+  { simplified: '郁', readings: ['鬱', '郁'], why: '郁 "fragrant", 鬱 "dense"' },
+  { simplified: '志', readings: ['志', '誌'], why: '志 "will, record", 誌 "record"' },
+  { simplified: '并', readings: ['並', '併', '并'], why: '並 "together", 併 "merge", 并 (the province)' },
+  { simplified: '范', readings: ['範', '范'], why: '范 (the surname), 範 "model"' },
+  { simplified: '致', readings: ['致', '緻'], why: '致 "bring about", 緻 "fine"' },
+  { simplified: '面', readings: ['面', '麵'], why: '面 "face", 麵 "flour"' },
+  { simplified: '凶', readings: ['凶', '兇'], why: '凶 "ill-omened" (凶禮)' },
+  { simplified: '斗', readings: ['斗', '鬥'], why: '斗 "dipper, measure", 鬥 "fight"' },
+  { simplified: '卷', readings: ['卷', '捲'], why: '卷 "scroll", 捲 "roll up"' },
+  { simplified: '舍', readings: ['舍', '捨'], why: '舍 "lodge", 捨 "give up"' },
+  { simplified: '借', readings: ['借', '藉'], why: '借 "borrow", 藉 "mat, rely on"' },
+  { simplified: '蒙', readings: ['蒙', '矇', '濛', '懞'], why: '蒙 in classical text' },
+  { simplified: '向', readings: ['向', '嚮'], why: '嚮 "face toward" in some editions' },
+  { simplified: '才', readings: ['才', '纔'], why: '才 "talent", 纔 "just"' },
+];
+
+export const ONE_TO_MANY_BY_CHAR: ReadonlyMap<string, OneToMany> = new Map(ONE_TO_MANY.map((e) => [e.simplified, e]));
