@@ -23,7 +23,7 @@ import { planPages, printedChars } from '../build/render/pdf/index.js';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
 import type { BookLayout } from '../build/layout/types.js';
 import type { EditionConfig } from '../build/tree/edition.js';
-import { loadSample } from '../build/layout/sample-trees.js';
+import { loadSample } from '../build/cli/samples.js';
 
 async function lijingBenyi(): Promise<{ layout: BookLayout; config: EditionConfig }> {
   const { config, tree } = await loadSample('lijing-benyi');

@@ -7,6 +7,7 @@
  * Plain data, serialisable to JSON.
  */
 import type { LayerId, Mark, ParagraphRole } from '../tree/types.js';
+import type { Indent } from '../tree/edition.js';
 import type { KinsokuLevel, PunctuationStandard } from '../punctuation/index.js';
 
 /**
@@ -28,11 +29,8 @@ export interface PunctuationSpec {
   grid: 'half' | 'rigid';
 }
 
-/** Blank cells at the head of a paragraph's first and following columns. */
-export interface Indent {
-  first: number;
-  rest: number;
-}
+/** Blank cells at the head of a paragraph's first and following columns (declared with the edition's settings, which override it). */
+export type { Indent } from '../tree/edition.js';
 
 export interface PageSpec {
   /** Columns per page (per half-leaf in the siku template). */

@@ -4,7 +4,6 @@
  * build/parse/edition.ts; every field here is already checked.
  */
 import type { EditionMeta, LayerId, ParagraphRole } from './types.js';
-import type { Indent } from '../layout/types.js';
 
 /** An edition's overrides of its format's conventions (`conventions:` in edition.yaml). */
 export interface ConventionOverrides {
@@ -30,6 +29,12 @@ export interface ConversionChoices {
   prefer: Record<string, string>;
   /** Phrases converted as given, before anything else (后稷 → 后稷). */
   phrases: Record<string, string>;
+}
+
+/** Blank cells at the head of a paragraph's first and following columns (an edition's `layout.indents`; the layout's PageSpec takes it). */
+export interface Indent {
+  first: number;
+  rest: number;
 }
 
 export type SourceFormat = 'kanripo' | 'chtxt' | 'guoxue' | 'wikisource-md' | 'bracketed' | 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
