@@ -10,7 +10,7 @@
  * later stage recurses deeper than that.
  */
 import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
-import { DEFAULT_LAYER, footnoteLayer, layerFromTag } from '../tree/layers.js';
+import { DEFAULT_LAYER, footnoteLayer, readLayerTag } from '../tree/layers.js';
 import type { Source } from './source.js';
 
 export interface NoteBracket {
@@ -203,7 +203,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
     // 【附注】: a label, not a note: the rest of the paragraph is a note of that layer.
     const labelLayer = frame.close !== null && frame.layer === undefined && only !== null ? labelOnly(only) : undefined;
     if (labelLayer !== undefined) {
-      stack.push({ open: frame.open, close: null, start: frame.start, layer: labelLayer, children: [] });
+      stack.push({ open: frame.open, close: null, start: frame.start, layer: labelLayer, label: only!, children: [] });
       return;
     }
     const note: Note = {
@@ -290,21 +290,25 @@ export function parseInline(src: Source, start: number, end: number, options: In
         continue;
       }
       let layer = named?.layer ?? bracket.layer;
+      let tagLabel: string | undefined;
       let contentStart = next;
       if (options.tags) {
         TAG.lastIndex = next;
         const tag = next < end ? TAG.exec(text) : null;
         if (tag && TAG.lastIndex <= end) {
-          layer = layerFromTag(tag[1]);
+          const read = readLayerTag(tag[1]);
+          layer = read.layer;
+          if (read.label) tagLabel = read.label;
           if (layer === undefined) {
-            layer = tag[1];
-            src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, next, next + tag[0].length, 'layer-unknown');
+            layer = read.name;
+            src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案, and 眉批 側批 (annotations)`, next, next + tag[0].length, 'layer-unknown');
           }
           contentStart = next + tag[0].length;
         }
       }
       const frame: Frame = { open: ch, close: bracket.close, start: named ? i - named.text.length : i, layer, children: [] };
       if (named) frame.label = named.label;
+      if (tagLabel) frame.label = tagLabel;
       if (bracket.citation) frame.citation = true;
       stack.push(frame);
       columnChars = 0;

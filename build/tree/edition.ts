@@ -47,6 +47,8 @@ export interface LayoutOverrides {
   align?: Partial<Record<ParagraphRole, 'start' | 'center' | 'end' | 'justify'>>;
   /** Space between characters in em (疏排 / 紧排; PageSpec.tracking). */
   tracking?: number;
+  /** `layout: source`: the source's own lines and pages make the columns and pages (Kanripo ¶ and <pb:>). */
+  source?: boolean;
 }
 
 export interface PageOverrides {

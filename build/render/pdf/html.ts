@@ -25,6 +25,7 @@ import { chineseNumeral } from './numerals.js';
 import { pathToFileURL } from 'node:url';
 import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
+import { annotationsHtml, drawsOutside, raisedHtml } from './margins.js';
 
 /** The placeholder for a character no configured font covers. */
 export const MISSING_GLYPH = '〓';
@@ -74,6 +75,10 @@ export interface RenderOptions {
   ink?: InkTable;
   /** The punctuation standard the pages are set in; renderHtml takes it from the layout's spec. */
   punctuation?: PunctuationStandard;
+  /** How labels the source prints are drawn (the layout's spec, from styles/layers.json); renderHtml takes it from the layout. */
+  label?: 'yinwen' | 'bracket';
+  /** 眉批: places in a lane of the top margin (the layout's PageSpec.meipiCells). */
+  meipiCells?: number;
 }
 
 /**
@@ -232,10 +237,10 @@ function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, ct
   let out = '';
   let cell = start;
   for (const seg of segments) {
-    const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : '';
+    const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : seg.style === 'label' || seg.style === 'head' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
     const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} ${style}`;
     const slots = slotsOf(cell, seg.text, seg.advances);
-    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style, mark: seg.mark }, ctx);
+    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style === 'head' ? 'label' : seg.style, mark: seg.mark }, ctx);
     cell = slots.length > 0 ? slots[slots.length - 1].at + slots[slots.length - 1].advance : cell;
   }
   return out;
@@ -247,8 +252,8 @@ function noteHtml(chunk: NoteChunk, ctx: CellContext): string {
 }
 
 /** The grid of one page: columns in reading order, each with its runs. */
-export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation'> = {}): string {
-  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers) };
+export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation' | 'label'> = {}): string {
+  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers), label: punctuation.label ?? 'yinwen' };
   let out = '';
   for (const column of page.columns) {
     const role = column.role ? ` role-${column.role}` : '';
@@ -287,9 +292,19 @@ function pageFields(p: PlannedPage, options: RenderOptions): Record<string, stri
 /** The filled inside of one page block: template decoration, rules, grid. */
 export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   const def = options.template.definition;
+  const g = options.geometry;
   const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
-  const rules = def.rules ? rulesHtml(options.geometry, p.side) : '';
-  return decoration + rules + (p.page ? pageGridHtml(p.page, options.geometry, options.covers, options) : '');
+  const rules = def.rules ? rulesHtml(g, p.side) : '';
+  if (!p.page) return decoration + rules;
+  // Raised columns open the frame before their characters are drawn; annotations come after the grid (the text layer reads the text first).
+  const show = (ch: string): string => glyph(ch, options.covers);
+  return (
+    decoration +
+    rules +
+    raisedHtml(p.page, g, p.side) +
+    pageGridHtml(p.page, g, options.covers, options) +
+    annotationsHtml(p.page, g, p.side, g.margins[p.side].top, options.meipiCells ?? 4, show)
+  );
 }
 
 /**
@@ -303,7 +318,7 @@ function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, firs
   // A blank page has no running head and no folio: its strings are set empty.
   const vol = p.page ? escapeHtml(volumeLabel(p.volumeTitle, options.meta.title)) : '';
   const book = p.page ? escapeHtml(options.meta.title) : '';
-  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
+  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}${drawsOutside(p.page) ? ' out' : ''}`;
   // Counted by leaves, so that the folios start again where the leaves do (after front matter).
   const folio = p.page ? chineseNumeral(2 * p.page.leaf - (p.page.side === 'recto' ? 1 : 0)) : '';
   return `<div class="${cls}" data-i="${i}"><span class="rh-book">${book}</span><span class="rh-volume">${vol}</span><span class="rh-folio">${folio}</span></div>`;
@@ -320,7 +335,12 @@ function jsonForScript(value: unknown): string {
  */
 export function renderHtml(layout: BookLayout, given: RenderOptions, planned: PlannedPage[] = planPages(layout)): RenderedHtml {
   const standard = layout.spec.punctuation?.standard;
-  const options: RenderOptions = { ...given, punctuation: given.punctuation ?? (standard === 'auto' ? undefined : standard) };
+  const options: RenderOptions = {
+    ...given,
+    punctuation: given.punctuation ?? (standard === 'auto' ? undefined : standard),
+    label: given.label ?? layout.spec.label?.form,
+    meipiCells: given.meipiCells ?? layout.spec.meipiCells,
+  };
   const mode = options.mode ?? 'paged';
   const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
   const fonts = fontFaceCss(options.fonts);
