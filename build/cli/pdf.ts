@@ -26,6 +26,7 @@ import {
   lengthToMm,
   outlineEntries,
   parseTemplateDefinition,
+  placeSeals,
   planPages,
   postProcessPdf,
   printedChars,
@@ -158,6 +159,7 @@ export async function renderOptionsFor(
     bleed: config.page.bleed,
     marks: config.page.marks,
     ink: markInk(fonts.map((f) => f.bytes)),
+    seals: placeSeals(config.seals, layout),
   };
   return { options, fonts };
 }

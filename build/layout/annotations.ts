@@ -20,6 +20,7 @@
  * Pure: pages in, `page.annotations` set.
  */
 import type { AnnotationRef } from './flatten.js';
+import { markOf } from '../punctuation/index.js';
 import type { AnnotationPiece, Column, Page, PageSpec, PlacedAnnotation } from './types.js';
 
 /** An annotation's anchor as the engine placed it: the column (object) and the cell. */
@@ -52,9 +53,20 @@ function occupancy(page: Page, spec: PageSpec): Occupancy {
   return { lanes, gutters, above: Array.from({ length: spec.columns }, (_, i) => above[i] ?? 0) };
 }
 
-function chunksOf(chars: readonly string[], size: number): string[] {
+/**
+ * A 眉批's characters cut into lanes of `size`; a lane that would begin
+ * with a mark that may not head a column (，。) takes the character before
+ * it along (禁則, as in the text).
+ */
+function lanesOf(chars: readonly string[], size: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(''));
+  let i = 0;
+  while (i < chars.length) {
+    let end = Math.min(chars.length, i + size);
+    while (end < chars.length && end - i > 1 && markOf(chars[end])?.noStart) end--;
+    out.push(chars.slice(i, end).join(''));
+    i = end;
+  }
   return out;
 }
 
@@ -95,7 +107,7 @@ export function placeAnnotations(pages: Page[], anchored: readonly AnchorAt[], s
     const placed: PlacedAnnotation = { kind: a.ref.kind, anchor: { column: a.column, cell: a.cell }, pieces: [] };
     let page = a.page;
     if (a.ref.kind === 'meipi') {
-      const lines = chunksOf(chars, meipiCells);
+      const lines = lanesOf(chars, meipiCells);
       const want = 2 * a.column;
       let lane = freeLanes(occ(page).lanes, want, lines.length);
       // No room on the anchor's page: the next page with room, else (a page full of them) over the anchor as it is.

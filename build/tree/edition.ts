@@ -86,6 +86,8 @@ export interface EditionConfig {
   fonts: FontOverrides;
   /** Layers set as pop-up footnotes in the EPUB; the rest stay inline. */
   popupLayers: LayerId[];
+  /** Seals (印章) drawn over the PDF's pages (`seals:`); absent when none. */
+  seals?: SealConfig[];
   /** Extra layer rules, added in front of the built-in table. */
   layerRules: LayerRuleConfig[];
 }
@@ -95,4 +97,20 @@ export interface LayerRuleConfig {
   layer: LayerId;
   label?: string;
   pattern: string;
+}
+
+/** Where on its page a seal sits: a corner of the text block, or its middle. */
+export type SealPosition = 'lower-left' | 'lower-right' | 'upper-left' | 'upper-right' | 'center';
+
+/** A seal (印章) as edition.yaml gives it (`seals:`). */
+export interface SealConfig {
+  /** The image (PNG or SVG), relative to the edition folder. */
+  image: string;
+  /** The book page it is stamped on (1 = the first), or the last page. */
+  page: number | 'last';
+  position: SealPosition;
+  /** Its width (and height: seals are drawn square at most), a CSS length; default 20mm. */
+  size: string;
+  /** The image's bytes and kind, filled in by the loader once the sandbox let it read the file. */
+  data?: { bytes: Uint8Array; type: 'png' | 'svg' };
 }

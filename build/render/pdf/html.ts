@@ -26,6 +26,7 @@ import { pathToFileURL } from 'node:url';
 import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
 import { annotationsHtml, drawsOutside, raisedHtml } from './margins.js';
+import { sealsHtml, type PlacedSeal } from './seals.js';
 
 /** The placeholder for a character no configured font covers. */
 export const MISSING_GLYPH = '〓';
@@ -79,6 +80,8 @@ export interface RenderOptions {
   label?: 'yinwen' | 'bracket';
   /** 眉批: places in a lane of the top margin (the layout's PageSpec.meipiCells). */
   meipiCells?: number;
+  /** Seals stamped over pages (seals.ts placeSeals). */
+  seals?: readonly PlacedSeal[];
 }
 
 /**
@@ -303,7 +306,8 @@ export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
     rules +
     raisedHtml(p.page, g, p.side) +
     pageGridHtml(p.page, g, options.covers, options) +
-    annotationsHtml(p.page, g, p.side, g.margins[p.side].top, options.meipiCells ?? 4, show)
+    annotationsHtml(p.page, g, p.side, g.margins[p.side].top, options.meipiCells ?? 4, show) +
+    sealsHtml(p.page.number, g, p.side, options.seals ?? [])
   );
 }
 

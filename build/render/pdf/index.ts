@@ -38,6 +38,8 @@ export {
   type PostProcessOptions,
 } from './postprocess.js';
 export { chineseNumeral } from './numerals.js';
+export { placeSeals, sealsHtml, type PlacedSeal } from './seals.js';
+export { annotationsHtml, raisedHtml, meipiMetrics, cepiMetrics } from './margins.js';
 export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
 export { markInk, type Ink, type InkTable } from './ink.js';
 export { slotsOf, type Slot } from './cells.js';

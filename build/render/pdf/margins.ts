@@ -37,8 +37,10 @@ export function raisedHtml(page: Page, g: PageGeometry, side: Side): string {
 
 /** 眉批 characters: a place each in a lane of the top margin; their pitch and size. */
 export function meipiMetrics(g: PageGeometry, top: number, cells: number): { pitch: number; size: number; gap: number } {
+  // Clear of the frame below, and of the page's edge above (a fifth of the margin: the trim).
   const gap = Math.min(1.5, 0.1 * top);
-  const pitch = Math.min(g.cellHeight / 2, (top - 2 * gap) / Math.max(1, cells));
+  const edge = 0.2 * top;
+  const pitch = Math.min(g.cellHeight / 2, (top - gap - edge) / Math.max(1, cells));
   return { pitch, size: Math.min(0.88 * pitch, 0.88 * (g.colWidth / 2)), gap };
 }
 
