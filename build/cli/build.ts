@@ -12,7 +12,7 @@ import type { EditionConfig } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { fontStackFor, loadSystemFonts } from '../fonts/index.js';
 import { loadEdition } from './load.js';
-import { countBySeverity } from './report.js';
+import { countBySeverity, reportLayout } from './report.js';
 import { PdfError, loadTemplate, writePdf } from './pdf.js';
 import { volumeProgress } from './progress.js';
 import { BrowserError, type OfflineBrowser } from './browser.js';
@@ -84,7 +84,15 @@ export async function buildEdition(dir: string, options: BuildOptions): Promise<
   let ok = true;
   // One layout for both: the PDF is printed from it and the EPUB's page list read from it.
   let layout: BookLayout | undefined;
-  const laidOut = (): BookLayout => (layout ??= layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout)));
+  const laidOut = (): BookLayout => {
+    if (layout) return layout;
+    layout = layoutBook(loaded.tree, pageSpecFor(config.meta.template, config.layout));
+    // What the layout says (layout: source: lines wrapped) joins the manuscript's messages.
+    const before = loaded.files.reduce((n, f) => n + f.messages.length, 0);
+    reportLayout(layout, loaded.files);
+    if (loaded.files.reduce((n, f) => n + f.messages.length, 0) > before) loaded.messages = loaded.files.flatMap((f) => f.messages);
+    return layout;
+  };
   let internal = false;
   const describe = (error: unknown): string => {
     const message = error instanceof Error ? error.message : String(error);

@@ -20,6 +20,7 @@ import type { BuildTargets } from './build.js';
 import { writeFileAtomic } from './write.js';
 import { reportUncovered } from '../transform/coverage.js';
 import { reporterFor } from '../transform/report.js';
+import { reportLayout } from './report.js';
 import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
 import { installSignalCleanup, removeStale } from './cleanup.js';
 
@@ -206,6 +207,8 @@ export function program(): Command {
           if (!coverages.has(key)) coverages.set(key, fontCoverage(main));
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
         }
+        // layout: source — the layout says how many source lines and pages it found, and which lines it wrapped.
+        if (loaded.config?.layout.source) reportLayout(layoutBook(loaded.tree, pageSpecFor(loaded.config.meta.template, loaded.config.layout)), loaded.files);
         const messages = loaded.files.flatMap((f) => f.messages);
         printMessages(messages, { quiet: opts.quiet, verbose: opts.verbose });
         errors += countBySeverity(messages).error;

@@ -4,7 +4,8 @@
  * page). Volume layouts are not changed (a rebuild may reuse them): pages are
  * copied.
  */
-import type { Root } from '../tree/types.js';
+import type { Root, Volume } from '../tree/types.js';
+import { layoutSourceVolume, recordsSourceLines } from './source.js';
 import type { BookLayout, Page, PageSpec, VolumeLayout } from './types.js';
 import { layoutVolume, modeOf } from './engine.js';
 import { plainText } from './flatten.js';
@@ -33,7 +34,7 @@ export function assembleBook(spec: PageSpec, volumes: readonly VolumeLayout[]): 
     const last = pages[pages.length - 1];
     if (i < volumes.length - 1 && last && pages.length % 2 === 1) pages.push(blankVerso(last));
     for (const page of pages) page.number = number++;
-    return { index: volume.index, title: volume.title, pages };
+    return { index: volume.index, title: volume.title, pages, ...(volume.diagnostics ? { diagnostics: volume.diagnostics } : {}) };
   });
   return { spec, volumes: out };
 }
@@ -56,11 +57,25 @@ export function resolvePunctuation(spec: PageSpec, tree: Root): PageSpec {
   };
 }
 
-/** Lays out every volume of the tree and joins them into a book (whose spec has the punctuation resolved). */
+/**
+ * Lays out every volume of the tree and joins them into a book (whose spec
+ * has the punctuation resolved). With `spec.source` a volume that records
+ * its source's lines is set line for line (source.ts); one that does not is
+ * laid out as usual, and says so.
+ */
 export function layoutBook(tree: Root, spec: PageSpec): BookLayout {
   const resolved = resolvePunctuation(spec, tree);
   return assembleBook(
     resolved,
-    tree.children.map((volume, i) => layoutVolume(volume, i, resolved)),
+    tree.children.map((volume, i) => (resolved.source ? sourceOrGrid(tree, volume, i, resolved) : layoutVolume(volume, i, resolved))),
   );
+}
+
+function sourceOrGrid(tree: Root, volume: Volume, i: number, spec: PageSpec): VolumeLayout {
+  if (recordsSourceLines(volume)) return layoutSourceVolume(volume, i, spec, modeOf(spec, () => '', tree.edition.language));
+  const grid = layoutVolume(volume, i, spec);
+  grid.diagnostics = [
+    { severity: 'warning', reason: `layout: source, but ${volume.title} records no source lines (Kanripo ¶): laid out on the template's grid`, ruleId: 'source-layout-none', position: volume.position },
+  ];
+  return grid;
 }

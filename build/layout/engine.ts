@@ -22,11 +22,12 @@
  * Why this order: see build/layout/README.md.
  */
 import type { Block, ParagraphRole, Volume } from '../tree/types.js';
-import type { Bookmark, Column, Indent, NoteChunk, NoteSegment, Page, PageSpec, SideMark, TextRun, VolumeLayout } from './types.js';
+import type { Bookmark, Column, Indent, NoteChunk, NoteSegment, Page, PageSpec, TextRun, VolumeLayout } from './types.js';
 import { flattenBlockWith, plainText, type AnnotationRef, type Item, type MainChar, type MarkRef, type NoteChar } from './flatten.js';
 import { placeAnnotations, type AnchorAt } from './annotations.js';
+import { resolveSideMarks } from './marks.js';
 import { MARK_IDS, chooseChunk, makeChunk } from './jiazhu.js';
-import { breakable, cut, mainUnits, noteUnits, squeezable, type MainUnit, type Mode, type NoteUnit } from './units.js';
+import { breakable, cut, mainUnits, noteUnits, squeezable, unitAdvances, type MainUnit, type Mode, type NoteUnit } from './units.js';
 import { defaultStandard, isMark, isPunctuated } from '../punctuation/index.js';
 import { punctuationOf } from './spec.js';
 
@@ -419,7 +420,7 @@ class VolumeSetter {
       }
       const u = e.unit;
       const at = e.hang ? this.cap : pos;
-      const advances = this.charAdvances(u, extra);
+      const advances = unitAdvances(u, extra);
       let charPos = at + u.padStart;
       u.chars.forEach((c, ci) => {
         const style = styleOf(u, c);
@@ -467,24 +468,6 @@ class VolumeSetter {
   private noteMarks(seg: NoteSegment): void {
     const mark = MARK_IDS.get(seg);
     if (mark) this.marked.push({ target: seg, mark });
-  }
-
-  /** The place (cells) each character of a unit takes; `extra` (halves) is the justification after it. */
-  private charAdvances(u: MainUnit, extra: number): number[] {
-    const out = u.chars.map(() => 0);
-    const zero = (c: MainChar): boolean => u.kind !== 'mark' && u.kind !== 'pair' && isMark(c.ch);
-    const takers = u.chars.map((c, i) => (zero(c) ? -1 : i)).filter((i) => i >= 0);
-    if (u.kind === 'tcy') {
-      out[0] = u.width / 2;
-    } else if (u.kind === 'latin' || u.kind === 'space') {
-      for (const i of takers) out[i] = 0.5;
-    } else if (takers.length > 0) {
-      const share = u.width / 2 / takers.length;
-      for (const i of takers) out[i] = share;
-    }
-    const lastTaker = u.kind === 'tcy' ? 0 : takers[takers.length - 1];
-    if (lastTaker !== undefined && lastTaker >= 0) out[lastTaker] += (extra + u.padEnd) / 2;
-    return out.map(round);
   }
 
   private feed(items: readonly Item[]): void {
@@ -561,33 +544,9 @@ class VolumeSetter {
     this.page?.bookmarks.push(bookmark);
   }
 
-  /**
-   * SideMark of every run and segment under a mark node: whether it begins
-   * and ends the marked stretch; a ruby's readings, or its text shared out
-   * between the pieces of its span (by their characters).
-   */
+  /** SideMark of every run and segment under a mark node (marks.ts). */
   private resolveMarks(): void {
-    this.marked.forEach(({ target, mark }, i) => {
-      const prev = this.marked[i - 1]?.mark;
-      const next = this.marked[i + 1]?.mark;
-      const side: SideMark = { kind: mark.kind, first: prev !== mark, last: next !== mark };
-      const readings = 'type' in target ? READINGS_OF.get(target) : undefined;
-      if (readings && readings.some((r) => r !== '')) side.readings = readings;
-      target.mark = side;
-    });
-    const spans = new Map<MarkRef, Array<TextRun | NoteSegment>>();
-    for (const { target, mark } of this.marked) if (mark.ruby !== undefined) spans.set(mark, [...(spans.get(mark) ?? []), target]);
-    for (const [mark, targets] of spans) {
-      const text = Array.from(mark.ruby ?? '');
-      const sizes = targets.map((t) => Array.from(t.text).length);
-      const total = sizes.reduce((a, b) => a + b, 0) || 1;
-      let from = 0;
-      targets.forEach((t, k) => {
-        const to = k === targets.length - 1 ? text.length : Math.round((text.length * sizes.slice(0, k + 1).reduce((a, b) => a + b, 0)) / total);
-        if (t.mark) t.mark.ruby = text.slice(from, to).join('');
-        from = to;
-      });
-    }
+    resolveSideMarks(this.marked.map(({ target, mark }) => ({ target, mark, readings: 'type' in target ? READINGS_OF.get(target) : undefined })));
   }
 
   run(): VolumeLayout {

@@ -5,7 +5,7 @@
  * separates layers, which the segments carry), except an ASCII space between
  * two Latin words of the main text, which rotated Latin keeps.
  */
-import type { Annotation, Block, Inline, LayerId, Mark, Raise, SourcePosition } from '../tree/types.js';
+import type { Anchor, Annotation, Block, Inline, LayerId, Mark, Raise, SourcePosition } from '../tree/types.js';
 import type { LabelForm } from '../tree/layer-style.js';
 import { textLabelLength } from '../tree/layers.js';
 import type { NoteSegment } from './types.js';
@@ -42,6 +42,17 @@ export interface MainChar {
   anchors?: AnnotationRef[];
   /** A ruby set character by character (注音): this character's reading. */
   reading?: string;
+  /** `source` flattening: a full-width space, a blank cell of the source's line. */
+  blank?: boolean;
+  /** `source` flattening: the source's line and page anchors before this character (or after it, at the end of a block). */
+  breaks?: SourceBreak[];
+}
+
+/** A Kanripo ¶ or <pb:> where it stands between characters (layout: source). */
+export interface SourceBreak {
+  anchor: Anchor;
+  /** It stands after the character (the block ends with it). */
+  after?: boolean;
 }
 
 export interface NoteChar {
@@ -52,6 +63,9 @@ export interface NoteChar {
   style?: NoteSegment['style'];
   mark?: MarkRef;
   anchors?: AnnotationRef[];
+  breaks?: SourceBreak[];
+  /** `source` flattening: the first character of a note's piece on a source line carries the source's split (characters in the right sub-column). */
+  split?: number;
 }
 
 export type Item = MainChar | NoteChar;
@@ -82,6 +96,11 @@ interface Context {
 
 /** What the whole block's walk shares. */
 interface Shared {
+  /** layout: source — blanks and anchors kept, splits given out. */
+  source: boolean;
+  breaks: SourceBreak[];
+  /** The note (depth 1) being walked: its splits, and the piece (source line) the next character starts. */
+  splits?: { values: readonly number[]; next: number; start: boolean };
   /** Numbers the mark nodes of a block. */
   marks: { count: number };
   /** A 抬頭 and annotations waiting for the next character. */
@@ -98,11 +117,11 @@ const LATIN = /^[\x21-\x7e]$/u;
  * its UTF-16 index; with `latinSpaces`, also for an ASCII space between two
  * printable ASCII characters (the space between two Latin words).
  */
-function eachChar(value: string, emit: (ch: string, index: number) => void, latinSpaces = false): void {
+function eachChar(value: string, emit: (ch: string, index: number) => void, latinSpaces = false, blanks = false): void {
   const chars = Array.from(value);
   let index = 0;
   chars.forEach((ch, i) => {
-    const keep = !isWhitespace(ch) || (latinSpaces && ch === ' ' && LATIN.test(chars[i - 1] ?? '') && LATIN.test(chars[i + 1] ?? ''));
+    const keep = !isWhitespace(ch) || (blanks && ch === '\u3000') || (latinSpaces && ch === ' ' && LATIN.test(chars[i - 1] ?? '') && LATIN.test(chars[i + 1] ?? ''));
     if (keep) emit(ch, index);
     index += ch.length;
   });
@@ -121,9 +140,16 @@ export function annotationText(children: readonly Inline[]): string {
 }
 
 /** A label the source prints (附注, 音義) as note characters: bracketed, or as it is for the renderer's 陰文. */
-function labelChars(label: string, layer: LayerId, depth: number, form: LabelForm, out: Item[]): void {
+function labelChars(label: string, layer: LayerId, depth: number, shared: Shared, out: Item[]): void {
+  const form = shared.labels;
   const text = form.form === 'bracket' ? `${form.open}${label}${form.close}` : label;
-  eachChar(text, (ch) => out.push({ kind: 'note', ch, layer, depth, style: 'label' }));
+  eachChar(text, (ch) => {
+    const item: NoteChar = { kind: 'note', ch, layer, depth, style: 'label' };
+    // What stands before the note (a ¶, an annotation) stands before its label.
+    if (shared.anchors.length > 0) item.anchors = shared.anchors.splice(0);
+    if (shared.breaks.length > 0) item.breaks = shared.breaks.splice(0);
+    out.push(item);
+  });
 }
 
 function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
@@ -137,6 +163,12 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       } else if (style) item.style = style;
       if (ctx.mark) item.mark = ctx.mark;
       if (shared.anchors.length > 0) item.anchors = shared.anchors.splice(0);
+      if (shared.breaks.length > 0) item.breaks = shared.breaks.splice(0);
+      if (shared.splits?.start && ctx.depth === 1) {
+        const value = shared.splits.values[shared.splits.next++];
+        if (value !== undefined) item.split = value;
+        shared.splits.start = false;
+      }
       out.push(item);
     } else {
       const item: MainChar = { kind: 'main', ch };
@@ -149,13 +181,15 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
         shared.raise = undefined;
       }
       if (shared.anchors.length > 0) item.anchors = shared.anchors.splice(0);
+      if (shared.breaks.length > 0) item.breaks = shared.breaks.splice(0);
+      if (ch === '\u3000') item.blank = true;
       out.push(item);
     }
   };
   const base = node.position?.start?.offset;
   switch (node.type) {
     case 'text':
-      eachChar(node.value, (ch, i) => put(ch, ctx.small ? 'small' : undefined, base === undefined ? undefined : base + i), ctx.depth === 0 && !ctx.small);
+      eachChar(node.value, (ch, i) => put(ch, ctx.small ? 'small' : undefined, base === undefined ? undefined : base + i), ctx.depth === 0 && !ctx.small, ctx.shared.source && ctx.depth === 0);
       return;
     case 'lacuna': {
       const value = [...node.value].some((c) => !isWhitespace(c)) ? node.value : LACUNA_MARK;
@@ -174,11 +208,14 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       return;
     case 'note': {
       // The source's label (集解, 音義, 附注) is printed at the head of the note, in its layer, in the template's form.
-      if (node.label) labelChars(node.label, node.layer, ctx.depth + 1, ctx.shared.labels, out);
+      if (node.label) labelChars(node.label, node.layer, ctx.depth + 1, ctx.shared, out);
       const inner: Context = { depth: ctx.depth + 1, layer: node.layer, small: ctx.small, shared: ctx.shared };
       const label = node.label ? 0 : headLabel(node.layer, node.children, ctx.shared.labels);
       if (label > 0) inner.label = { left: label };
+      const outer = ctx.shared.splits;
+      if (ctx.shared.source && ctx.depth === 0) ctx.shared.splits = { values: node.splits ?? (node.split !== undefined ? [node.split] : []), next: 0, start: true };
       for (const child of node.children) flattenInline(child, inner, out);
+      ctx.shared.splits = outer;
       return;
     }
     case 'mark': {
@@ -206,6 +243,11 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       ctx.shared.raise = node.level;
       return;
     case 'anchor':
+      if (ctx.shared.source) {
+        ctx.shared.breaks.push({ anchor: node });
+        // A note's next source line starts a new piece with its own split.
+        if (node.kind === 'line' && ctx.shared.splits && ctx.depth === 1) ctx.shared.splits.start = true;
+      }
       return;
   }
 }
@@ -223,6 +265,8 @@ export const DEFAULT_COMMENTARY_LAYER: LayerId = 'zhu';
 export interface FlattenOptions {
   /** How a printed label is set (styles/layers.json): bracketed characters, or as it is for a 陰文 box. Default 陰文. */
   labels?: LabelForm;
+  /** layout: source — full-width spaces of the main text kept as blank cells, the source's ¶ and <pb:> carried by the characters, each note line's split given to its first character. */
+  source?: boolean;
   /** Numbers annotations across the blocks of a volume. */
   annotationIds?: { count: number };
 }
@@ -231,6 +275,8 @@ export interface FlattenedBlock {
   items: Item[];
   /** Annotations of a block with no character to stand by: the caller anchors them at the next character. */
   orphans: AnnotationRef[];
+  /** The same for the source's anchors (layout: source). */
+  breaks: SourceBreak[];
 }
 
 /**
@@ -242,11 +288,11 @@ export function flattenBlockWith(block: Block, options: FlattenOptions = {}): Fl
   const out: Item[] = [];
   const commentary = block.type === 'paragraph' && block.role === 'commentary';
   const labels = options.labels ?? { form: 'yinwen' };
-  const shared: Shared = { marks: { count: 0 }, anchors: [], labels, annotationIds: options.annotationIds ?? { count: 0 } };
+  const shared: Shared = { marks: { count: 0 }, anchors: [], labels, annotationIds: options.annotationIds ?? { count: 0 }, source: options.source ?? false, breaks: [] };
   const layer = (block.type === 'paragraph' && block.layer) || DEFAULT_COMMENTARY_LAYER;
   const ctx: Context = commentary ? { depth: 1, layer, small: false, shared } : { depth: 0, layer: DEFAULT_COMMENTARY_LAYER, small: false, shared };
   if (commentary && block.type === 'paragraph') {
-    if (block.label) labelChars(block.label, layer, 1, labels, out);
+    if (block.label) labelChars(block.label, layer, 1, shared, out);
     else {
       const label = headLabel(layer, block.children, labels);
       if (label > 0) ctx.label = { left: label };
@@ -258,7 +304,8 @@ export function flattenBlockWith(block: Block, options: FlattenOptions = {}): Fl
   if (shared.anchors.length > 0 && last) {
     last.anchors = [...(last.anchors ?? []), ...shared.anchors.splice(0).map((a) => ({ ...a, after: true }))];
   }
-  return { items: out, orphans: shared.anchors };
+  if (shared.breaks.length > 0 && last) last.breaks = [...(last.breaks ?? []), ...shared.breaks.splice(0).map((b) => ({ ...b, after: true }))];
+  return { items: out, orphans: shared.anchors, breaks: shared.breaks };
 }
 
 /** The characters of a block in reading order (flattenBlockWith without what stands between them). */

@@ -111,9 +111,11 @@ export interface TextRun {
   /**
    * `small` for small-size inline text (〈臣〉); `lacuna` for □; `glyph` for a
    * placeholder; `tcy` for 1–3 digits set upright together in one cell
-   * (縱中橫); `latin` for Latin text rotated a quarter turn.
+   * (縱中橫); `latin` for Latin text rotated a quarter turn; `label` for a
+   * one-character label the source prints (疏, in `layout: source`: not text
+   * of the tree, no offset).
    */
-  style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin';
+  style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin' | 'label';
   /** A mark beside the characters (著重號, 專名號, 書名號 …). */
   mark?: SideMark;
   /** Source offset of the run's first character; `offset + i` is character i's (UTF-16, within a run the characters are contiguous in the source). */

@@ -205,9 +205,19 @@ function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: 
 
 function readLayout(src: Source, node: YamlNode | undefined, config: EditionConfig): void {
   if (node === undefined) return;
-  if (!isMap(node)) {
-    src.report('error', 'layout must be a mapping (columns: 8, cells: 21)', ...range(node), 'edition-field');
+  // `layout: source`: the source's own lines and pages (Kanripo ¶ and <pb:>); `source: true` in the mapping with other keys.
+  if (isScalar(node) && node.value === 'source') {
+    config.layout.source = true;
     return;
+  }
+  if (!isMap(node)) {
+    src.report('error', 'layout must be source (the source\'s own lines and pages) or a mapping (columns: 8, cells: 21)', ...range(node), 'edition-field');
+    return;
+  }
+  const source = node.get('source', true) as YamlNode | undefined;
+  if (source !== undefined) {
+    if (isScalar(source) && typeof source.value === 'boolean') config.layout.source = source.value || undefined;
+    else src.report('error', 'layout.source must be true or false', ...range(source), 'edition-field');
   }
   config.layout.columns = positiveInt(src, node.get('columns', true) as YamlNode | undefined, 'layout.columns', 40);
   config.layout.cells = positiveInt(src, node.get('cells', true) as YamlNode | undefined, 'layout.cells', 60);

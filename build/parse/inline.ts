@@ -245,7 +245,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
   const emitAnchors = (from: number, to: number) => {
     for (let j = from; j < to; ) {
       if (text[j] === options.lineAnchor) {
-        top().children.push({ type: 'anchor', kind: 'line', value: text[j], position: src.position(j, j + 1) });
+        top().children.push(lineAnchor(src, text, j));
         j++;
         continue;
       }
@@ -369,7 +369,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
     if (options.lineAnchor && ch === options.lineAnchor) {
       flush(i);
       endColumn();
-      top().children.push({ type: 'anchor', kind: 'line', value: ch, position: src.position(i, next) });
+      top().children.push(lineAnchor(src, text, i));
       i = next;
       textStart = i;
       continue;
@@ -535,6 +535,23 @@ export function parseInline(src: Source, start: number, end: number, options: In
     closeFrame(frame, end);
   }
   return root.children;
+}
+
+/**
+ * A line anchor (Kanripo ¶) at `i`. The full-width spaces that begin the
+ * next line are the source's blank cells at its head (an indent the line
+ * joining drops): kept as `data.indent`, for layout: source.
+ */
+function lineAnchor(src: Source, text: string, i: number): Anchor {
+  const anchor: Anchor = { type: 'anchor', kind: 'line', value: text[i], position: src.position(i, i + 1) };
+  let j = i + 1;
+  if (text[j] === '\r') j++;
+  if (text[j] === '\n') {
+    let n = 0;
+    while (text[j + 1 + n] === '\u3000') n++;
+    if (n > 0) anchor.data = { indent: n };
+  }
+  return anchor;
 }
 
 /** Stack index of the innermost frame closed by `close`, or -1. At most MAX_DEPTH frames are looked at. */

@@ -232,7 +232,7 @@ function glyph(ch: string, covers: Covers | undefined): string {
 }
 
 function textRunHtml(run: TextRun, ctx: CellContext): string {
-  const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : '';
+  const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : run.style === 'label' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
   return slotsHtml(slotsOf(run.start, run.text, run.advances), { cls: style, note: false, grouped: run.style !== 'small', style: run.style, mark: run.mark }, ctx);
 }
 
