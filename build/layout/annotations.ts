@@ -82,7 +82,7 @@ function freeLanes(lanes: readonly boolean[], from: number, n: number): number {
 function freeSlots(gutter: readonly boolean[], from: number, n: number): number {
   const fits = (s: number): boolean => s >= 0 && s + n <= gutter.length && gutter.slice(s, s + n).every((x) => !x);
   for (let s = Math.max(0, from); s + n <= gutter.length; s++) if (fits(s)) return s;
-  for (let s = Math.min(from, gutter.length - n) - 1; s >= 0; s--) if (fits(s)) return s;
+  for (let s = Math.min(from - 1, gutter.length - n); s >= 0; s--) if (fits(s)) return s;
   return -1;
 }
 

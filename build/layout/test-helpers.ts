@@ -165,7 +165,8 @@ export function layoutProblems(layout: VolumeLayout, spec: PageSpec): string[] {
     if (page.columns.length > spec.columns) problems.push(`${where}: ${page.columns.length} columns > ${spec.columns}`);
     page.columns.forEach((column, ci) => {
       if (column.index !== ci) problems.push(`${where} col ${ci}: index ${column.index}`);
-      let next = 0;
+      // A raised column (抬頭) starts above the grid.
+      let next = -(column.raise ?? 0);
       for (const run of column.runs) {
         const cells = runCells(run);
         if (run.start < next - 1e-3) problems.push(`${where} col ${ci}: run at ${run.start} overlaps (next free ${next})`);
