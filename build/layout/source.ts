@@ -39,6 +39,7 @@ type Piece =
   | { kind: 'note'; units: NoteUnit[]; split?: number };
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
+const plural = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** 1b → leaf 1, verso; a leaf the marker does not give as a number stays undefined. */
 function leafOf(leaf: string | undefined): { leaf: number; side: Page['side'] } | undefined {
@@ -399,7 +400,7 @@ class SourceSetter {
     const marked = this.pages.filter((p) => p.sourcePage).length;
     this.diagnostics.unshift({
       severity: 'info',
-      reason: `layout: source: ${this.lines} source lines on ${marked} source pages (${this.pages.length} pages set)${this.wrapped ? `, ${this.wrapped} lines longer than the column wrapped` : ''}`,
+      reason: `layout: source: ${plural(this.lines, 'source line')} on ${plural(marked, 'source page')} (${plural(this.pages.length, 'page')} set)${this.wrapped ? `, ${plural(this.wrapped, 'line')} longer than the column wrapped` : ''}`,
       ruleId: 'source-layout',
       position: this.volume.position,
     });
