@@ -24,7 +24,7 @@ import { loadEdition } from '../build/cli/load.js';
 import { printFontSources, renderOptionsFor } from '../build/cli/pdf.js';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
 import { planPages, printedChars } from '../build/render/pdf/index.js';
-import { REPO } from '../build/layout/sample-trees.js';
+import { REPO } from '../build/cli/samples.js';
 import { naivePages, printFloor } from './floor.js';
 
 const WORK = join(REPO, 'manuscript', 'lijing-benyi');

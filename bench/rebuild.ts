@@ -23,7 +23,7 @@ import { BuildCache } from '../build/cli/cache.js';
 import { buildEdition, type BuildResult } from '../build/cli/build.js';
 import { lazyBrowser } from '../build/cli/lazy-browser.js';
 import { loadEdition } from '../build/cli/load.js';
-import { REPO } from '../build/layout/sample-trees.js';
+import { REPO } from '../build/cli/samples.js';
 import { peakMemory } from './pdf.js';
 
 const WORK = join(REPO, 'manuscript', 'lijing-benyi');

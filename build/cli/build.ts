@@ -31,7 +31,7 @@ import { loadEdition } from './load.js';
 import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
 import { createSandbox, resolveInSandbox, systemFontDirs } from './sandbox.js';
-import { countBySeverity } from './report.js';
+import { countBySeverity, reportLayout } from './report.js';
 import { PdfError, loadTemplate, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
 import { BrowserError } from './browser.js';
@@ -240,7 +240,7 @@ export async function layoutEditionCached(
   options: { collation: boolean; numbered: boolean },
   cache: BuildCache | undefined,
 ): Promise<BookLayout> {
-  const salt = hashKey('layout', toolVersion(), JSON.stringify(spec), JSON.stringify(options));
+  const salt = hashKey('layout', toolVersion(), JSON.stringify(spec), JSON.stringify(options), tree.edition.language);
   const volumes: VolumeLayout[] = [];
   const used = new Set<string>();
   let layoutMemory = cache ? layoutMemories.get(cache) : undefined;
@@ -250,7 +250,7 @@ export async function layoutEditionCached(
     used.add(key);
     let layout = layoutMemory?.get(key) ?? (await cache?.getJson<VolumeLayout>('layout', key));
     if (!layout) {
-      layout = layoutVolumeWithCollation(volume as Volume, i, spec, options);
+      layout = layoutVolumeWithCollation(volume as Volume, i, spec, { ...options, language: tree.edition.language });
       await cache?.putJson('layout', key, layout);
     }
     layoutMemory?.set(key, layout);
@@ -357,6 +357,12 @@ async function buildLoaded(
     layout = await phase('layout', () => layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
   } catch (error) {
     layoutError = error;
+  }
+  if (layout) {
+    // What the layout says (layout: source: lines wrapped) joins the manuscript's messages.
+    const before = loaded.files.reduce((n, f) => n + f.messages.length, 0);
+    reportLayout(layout, loaded.files);
+    if (loaded.files.reduce((n, f) => n + f.messages.length, 0) > before) loaded.messages = loaded.files.flatMap((f) => f.messages);
   }
   const planned = layout ? planPages(layout) : [];
   const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);

@@ -113,6 +113,34 @@ test('import writes the Markdown convention, which reads back to the same text',
   assert.match(back.stdout, /"layer": "chuchu"/);
 });
 
+test('import writes the classical marks back (抬頭, 眉批, 側批, 圈點, ruby, printed labels): the 評點本 sample and its import read to the same tree', () => {
+  const dir = edition({});
+  const out = path.join(dir, 'yueyanglou.md');
+  const source = 'manuscript/pingdian/yueyanglou.md';
+  const r = run(['import', source, '-o', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const tree = (file: string): unknown => JSON.parse(run(['tree', '--raw', file]).stdout, (key, value) => (key === 'position' || key === 'file' ? undefined : value)).children;
+  const written = readFileSync(out, 'utf8');
+  for (const mark of ['{雙抬}', '{單抬}', '【{眉批}', '【{側批}', '〖{圈}', '〖{雙圈}', '〖{頓}', '〖{重}', '〖{音:ㄕㄤ ㄕㄤ}', '〖{譯:Yueyang Tower}', '{【音義】}', '> {【案】}']) assert.ok(written.includes(mark), mark);
+  assert.deepEqual(tree(out), tree(source));
+});
+
+test('check on a layout: source edition says how many source lines and pages it found, and where a line is too long', () => {
+  const corpora = path.resolve('..', 'shared', 'corpora');
+  const wyg = path.join(corpora, 'kanripo-KR1d0028-WYG-juan05.txt');
+  const dir = edition({ 'edition.yaml': `title: 儀禮注疏\nauthor: 鄭玄\nlayout: source\nsources:\n  - ${wyg}\n` });
+  const r = run(['check', '--no-fonts', '--allow-read', corpora, dir]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /kanripo-KR1d0028-WYG-juan05\.txt:\d+:\d+ info layout: source: 524 source lines on 66 source pages \(66 pages set\) \(source-layout\)/);
+  // A line longer than the column: a warning at its ¶.
+  const long = edition({ 'edition.yaml': 'title: 試\nauthor: 某\nlayout: source\nsources:\n  - a.txt\n', 'a.txt': '<pb:X_001-1a>¶\n經文甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥¶\n短行¶\n' });
+  const w = run(['check', '--no-fonts', long]);
+  assert.match(w.stderr, /a\.txt:2:25 warning source line 1 of page 1a takes 24 cells .*more than the column's 21: wrapped onto a further column \(source-line-long\)/);
+  // Negative control: without layout: source, check lays nothing out.
+  const grid = edition({ 'edition.yaml': `title: 儀禮注疏\nauthor: 鄭玄\nsources:\n  - ${wyg}\n` });
+  assert.doesNotMatch(run(['check', '--no-fonts', '--allow-read', corpora, grid]).stderr, /source-layout/);
+});
+
 test('layout prints a page as a grid of characters', () => {
   const r = run(['layout', 'manuscript/lishu', '--pages', '1']);
   assert.equal(r.status, 0, r.stderr);

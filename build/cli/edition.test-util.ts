@@ -5,7 +5,7 @@
  */
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO } from '../layout/sample-trees.js';
+import { REPO } from './samples.js';
 
 export const VOLUME_ONE = 'juan110.txt';
 export const VOLUME_TWO = 'juan09.txt';

@@ -110,11 +110,21 @@ function hostileEdition(template: string): string {
       `  - layer: ${y(`an${payload('layer')}`)}`,
       `    label: ${y(`案${payload('label')}`)}`,
       '    pattern: "^愚謂"',
+      'seals:',
+      '  - image: seal.svg',
     ].join('\n') + '\n',
+  );
+  // A seal that would run a script, load an image from the network and show a local file, were it not drawn as an image.
+  writeFileSync(
+    path.join(dir, 'seal.svg'),
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10" onload="${escapeHtml(js('seal-onload'))}">` +
+      `<script>${js('seal')}</script><image href="http://127.0.0.1:${port}/seal-img" width="10" height="10"/>` +
+      `<image xlink:href="file:///etc/passwd" width="10" height="10"/><rect width="10" height="10" fill="#b3261e"/></svg>\n`,
   );
   writeFileSync(
     path.join(dir, 'a.md'),
-    `# 卷一${payload('volume')}\n\n## 鄉射禮${payload('heading')}\n\n主人戒賓${payload('text')}【注${payload('note')}】【愚謂${payload('an')}】\n`,
+    `# 卷一${payload('volume')}\n\n## 鄉射禮${payload('heading')}\n\n主人戒賓${payload('text')}【注${payload('note')}】【愚謂${payload('an')}】` +
+      `【{眉批}眉${payload('meipi')}】【{側批}側${payload('cepi')}】〖{譯:${payload('ruby').replace(/[{}\n]/g, '')}}賓〗\n`,
   );
   return dir;
 }

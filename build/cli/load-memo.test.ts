@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SAMPLES, REPO } from '../layout/sample-trees.js';
+import { SAMPLES, REPO } from './samples.js';
 import { BuildCache } from './cache.js';
 import { fixMiddle, twoVolumeEdition, uniqueRun, VOLUME_ONE, VOLUME_TWO } from './edition.test-util.js';
 import { loadEdition } from './load.js';

@@ -89,6 +89,7 @@ async function readNamedFiles(
   let corrections: VFile | undefined;
   const fonts: Array<string | null> = [];
   const fontRoots = systemFontDirs();
+  let seal = 0;
   for (const ref of paths) {
     if (ref.key === 'sources') {
       const file = await read(ref, false);
@@ -96,6 +97,17 @@ async function readNamedFiles(
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
     else if (ref.key === 'fonts.main') fonts.push(await resolveEditionPath(sandbox, ref, yamlFile, fontRoots));
+    else if (ref.key === 'seals') {
+      // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
+      const entry = config.seals?.[seal++];
+      const file = await read(ref, false);
+      if (!entry || !file) continue;
+      const data = sealImage(new Uint8Array(file.value as Uint8Array));
+      if (typeof data === 'string') {
+        const message = yamlFile.message(`seal "${ref.name}" ${data}; the seal is left out`, { place: ref.place, ruleId: 'seal-image', source: 'diaoban' });
+        message.fatal = true;
+      } else entry.data = data;
+    }
   }
   // fonts.main in order: each file entry (one EditionPath each, in the same order) becomes its resolved file.
   let next = 0;
@@ -106,6 +118,20 @@ async function readNamedFiles(
     return real ? [font.face ? `${real}#${font.face}` : real] : [];
   });
   return { sources, charmap, corrections };
+}
+
+/** Seal images above this size are refused: a seal is a small picture. */
+const SEAL_MAX_BYTES = 4 << 20;
+
+/** A seal's bytes as an image the PDF can draw (PNG or SVG, by content, not name), or why not. */
+export function sealImage(bytes: Uint8Array): { bytes: Uint8Array; type: 'png' | 'svg' } | string {
+  if (bytes.byteLength > SEAL_MAX_BYTES) return `is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; a seal image must be under 4 MiB`;
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (png.every((b, i) => bytes[i] === b)) return { bytes, type: 'png' };
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
+  // An SVG: XML declaration, comments and a doctype allowed before the <svg> root.
+  if (/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(head)) return { bytes, type: 'svg' };
+  return 'is neither a PNG nor an SVG image (the seal must be one of them)';
 }
 
 export async function loadEdition(target: string, options: LoadOptions = {}): Promise<LoadedEdition> {

@@ -20,6 +20,7 @@ import type { BuildTargets } from './build.js';
 import { writeFileAtomic } from './write.js';
 import { reportUncovered } from '../transform/coverage.js';
 import { reporterFor } from '../transform/report.js';
+import { reportLayout } from './report.js';
 import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
 import { installSignalCleanup } from './cleanup.js';
 
@@ -143,13 +144,15 @@ export function program(): Command {
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
       const { buildEdition } = await import('./build.js');
       const { lazyBrowser } = await import('./lazy-browser.js');
-      const { launchBrowser } = await import('./browser.js');
+      const { findChromium, launchBrowser } = await import('./browser.js');
       for (const dir of list) await ensureExists(dir);
+      // A missing browser stops the build before it starts, with the command that installs one.
+      const executablePath = targets.pdf ? findChromium(opts.chromium) : undefined;
       let failed = 0;
       let manuscriptErrors = 0;
       let internal = 0;
       // Launched only when a volume must be printed: an edition that is up to date needs none.
-      const browser = lazyBrowser(() => launchBrowser({ executablePath: opts.chromium }));
+      const browser = lazyBrowser(() => launchBrowser({ executablePath }));
       try {
         for (const dir of list) {
           const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: process.stderr.isTTY === true, browser: browser.get, allowRead: opts.allowRead });
@@ -206,6 +209,8 @@ export function program(): Command {
           if (!coverages.has(key)) coverages.set(key, fontCoverage(main));
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
         }
+        // layout: source — the layout says how many source lines and pages it found, and which lines it wrapped.
+        if (loaded.config?.layout.source) reportLayout(layoutBook(loaded.tree, pageSpecFor(loaded.config.meta.template, loaded.config.layout)), loaded.files);
         const messages = loaded.files.flatMap((f) => f.messages);
         printMessages(messages, { quiet: opts.quiet, verbose: opts.verbose });
         errors += countBySeverity(messages).error;
@@ -252,8 +257,9 @@ export function program(): Command {
       await ensureExists(dir);
       const { watchEdition } = await import('./watch.js');
       const { lazyBrowser } = await import('./lazy-browser.js');
-      const { launchBrowser } = await import('./browser.js');
-      const browser = lazyBrowser(() => launchBrowser({ executablePath: opts.chromium }));
+      const { findChromium, launchBrowser } = await import('./browser.js');
+      const executablePath = findChromium(opts.chromium);
+      const browser = lazyBrowser(() => launchBrowser({ executablePath }));
       const session = await watchEdition(dir, { port: opts.port, out: opts.out, browser, allowRead: opts.allowRead });
       await new Promise<void>((done) => {
         for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => done());

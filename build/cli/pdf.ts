@@ -30,6 +30,7 @@ import {
   lengthToMm,
   outlineEntries,
   parseTemplateDefinition,
+  placeSeals,
   planPages,
   renderShell,
   runBody,
@@ -215,6 +216,7 @@ async function computeRenderOptions(
     bleed: config.page.bleed,
     marks: config.page.marks,
     ink: markInk(fonts.map((f) => f.bytes)),
+    seals: placeSeals(config.seals, layout),
   };
   return { options, fonts };
 }
@@ -348,7 +350,7 @@ function printerIdentity(chromium: string | undefined): string {
  */
 const columnHashes = new WeakMap<object, string>();
 
-function pageKey(p: PlannedPage, numbered: boolean): string {
+function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>): string {
   if (!p.page) return JSON.stringify(['blank', p.side, p.volumeTitle, p.leaf]);
   const { number: _inBook, columns, corrections, ...rest } = p.page;
   let columnsHash = columnHashes.get(columns);
@@ -357,7 +359,9 @@ function pageKey(p: PlannedPage, numbered: boolean): string {
     columnHashes.set(columns, columnsHash);
   }
   const marks = corrections?.map((m) => (numbered ? m : { ...m, number: 0 }));
-  return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, rest, marks ?? null, columnsHash]);
+  // A seal is stamped on a page by its number in the book: that number is part of a sealed page.
+  const seal = sealed.has(p.page.number) ? p.page.number : null;
+  return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, rest, marks ?? null, columnsHash, seal]);
 }
 
 interface RunJob {
@@ -457,7 +461,8 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
   const numbered = renderOptions.template.definition.correctionMark === 'number';
-  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, ...run.map((p) => pageKey(p, numbered)))));
+  const sealed = new Set((renderOptions.seals ?? []).map((s) => s.page));
+  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, ...run.map((p) => pageKey(p, numbered, sealed)))));
 
   // The browser side opens as soon as some run is known to need printing (a run whose characters must be worked
   // out is new), so that Chromium, the tabs, their shell and Paged.js get ready while this thread works out

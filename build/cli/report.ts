@@ -6,6 +6,9 @@
  * what `check` promises; vfile-sort orders them.
  */
 import type { VFileMessage } from 'vfile-message';
+import type { VFile } from 'vfile';
+import type { BookLayout } from '../layout/types.js';
+import { reporterFor } from '../transform/report.js';
 
 export type SeverityName = 'error' | 'warning' | 'info';
 
@@ -52,4 +55,10 @@ export function foldMessages(messages: readonly VFileMessage[]): Array<{ message
 
 export function formatFolded({ message, count }: { message: VFileMessage; count: number }): string {
   return count > 1 ? formatMessage(message, ` [×${count}: this is the first; --verbose lists all]`) : formatMessage(message);
+}
+
+/** What a layout has to say (layout: source: lines found, lines wrapped) as messages on the files the positions name. */
+export function reportLayout(layout: BookLayout, files: readonly VFile[]): void {
+  const report = reporterFor(files);
+  for (const volume of layout.volumes) for (const d of volume.diagnostics ?? []) report(d.severity, d.reason, d.position, d.ruleId);
 }

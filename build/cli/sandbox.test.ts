@@ -119,3 +119,16 @@ test('an edition.yaml that is a link out of the folder is not read', () => {
   assert.equal(check.status, 1);
   assert.match(check.stderr, /edition\.yaml error the edition file "edition\.yaml" is a symbolic link that leads outside the edition folder/);
 });
+
+test('a seal image is a file of the edition like any other: outside it, refused at its line; not a PNG or SVG, said; a good one is drawn', () => {
+  const { ed } = setup(
+    HEAD + 'sources:\n  - a.txt\nseals:\n  - image: ../secret.txt\n  - image: fake.png\n    page: last\n  - image: seal.svg\n    position: nowhere\n',
+    { 'fake.png': '秘密\n', 'seal.svg': '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#b3261e"/></svg>\n' },
+  );
+  const check = run(['check', '--no-fonts', ed]);
+  assert.equal(check.status, 1);
+  assert.match(check.stderr, /edition\.yaml:6:12 error the seal image "\.\.\/secret\.txt" is outside the edition folder .* \(file-outside\)/);
+  assert.match(check.stderr, /edition\.yaml:7:12 error seal "fake\.png" is neither a PNG nor an SVG image .*; the seal is left out \(seal-image\)/);
+  assert.match(check.stderr, /edition\.yaml:10:15 error seal position must be one of lower-left, lower-right, upper-left, upper-right, center; lower-left is used \(edition-field\)/);
+  assert.doesNotMatch(check.stderr, /seal\.svg"/, 'the SVG seal is accepted');
+});

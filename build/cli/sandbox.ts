@@ -110,6 +110,7 @@ const WHAT: Record<string, string> = {
   charmap: 'the charmap',
   corrections: 'the corrections file',
   'fonts.main': 'the font',
+  seals: 'the seal image',
 };
 
 /**

@@ -4,7 +4,8 @@
  * page). Volume layouts are not changed (a rebuild may reuse them): pages are
  * copied.
  */
-import type { Root } from '../tree/types.js';
+import type { Root, Volume } from '../tree/types.js';
+import { layoutSourceVolume, recordsSourceLines } from './source.js';
 import type { BookLayout, Page, PageSpec, VolumeLayout } from './types.js';
 import { layoutVolume, modeOf } from './engine.js';
 import { plainText } from './flatten.js';
@@ -56,11 +57,30 @@ export function resolvePunctuation(spec: PageSpec, tree: Root): PageSpec {
   };
 }
 
-/** Lays out every volume of the tree and joins them into a book (whose spec has the punctuation resolved). */
+/**
+ * Lays out every volume of the tree and joins them into a book (whose spec
+ * has the punctuation resolved). With `spec.source` a volume that records
+ * its source's lines is set line for line (source.ts); one that does not is
+ * laid out as usual, and says so.
+ */
 export function layoutBook(tree: Root, spec: PageSpec): BookLayout {
   const resolved = resolvePunctuation(spec, tree);
   return assembleBook(
     resolved,
-    tree.children.map((volume, i) => layoutVolume(volume, i, resolved)),
+    tree.children.map((volume, i) => layoutVolumeText(volume, i, resolved, tree.edition.language)),
   );
+}
+
+/** A volume's text: on the template's grid, or (`layout: source`) on the source's own lines and pages. */
+export function layoutVolumeText(volume: Volume, i: number, spec: PageSpec, language?: string): VolumeLayout {
+  return spec.source ? sourceOrGrid(volume, i, spec, language) : layoutVolume(volume, i, spec);
+}
+
+function sourceOrGrid(volume: Volume, i: number, spec: PageSpec, language: string | undefined): VolumeLayout {
+  if (recordsSourceLines(volume)) return layoutSourceVolume(volume, i, spec, modeOf(spec, () => '', language));
+  const grid = layoutVolume(volume, i, spec);
+  grid.diagnostics = [
+    { severity: 'warning', reason: `layout: source, but ${volume.title} records no source lines (Kanripo ¶): laid out on the template's grid`, ruleId: 'source-layout-none', position: volume.position },
+  ];
+  return grid;
 }

@@ -10,7 +10,7 @@
  */
 import type { Block, Correction, Inline, LayerId, Paragraph, Parent, Root, Volume } from '../tree/types.js';
 import { chineseNumeral } from '../render/pdf/numerals.js';
-import { assembleBook } from './book.js';
+import { assembleBook, layoutVolumeText } from './book.js';
 import { layoutVolume } from './engine.js';
 import { flattenBlock } from './flatten.js';
 import type { BookLayout, CollationEntry, CorrectionMark, Page, PageSpec, VolumeLayout } from './types.js';
@@ -219,6 +219,8 @@ export interface CollationOptions {
   collation: boolean;
   /** Number the entries (the modern template's marks are numbers; the 四庫 one's are ○). */
   numbered: boolean;
+  /** The edition's language (the punctuation standard when the spec leaves it to the text). */
+  language?: string;
 }
 
 /**
@@ -256,7 +258,7 @@ function sectionPages(section: VolumeLayout, last: Page): Page[] {
  * cannot move what it cites, and its title never ends a page alone).
  */
 export function layoutVolumeWithCollation(volume: Volume, index: number, spec: PageSpec, options: CollationOptions): VolumeLayout {
-  const text = layoutVolume(volume, index, spec);
+  const text = layoutVolumeText(volume, index, spec, options.language);
   if (!options.collation) return text;
   const { corrections, total } = correctionsInStream(volume);
   if (corrections.length === 0) return text;
@@ -271,6 +273,6 @@ export function layoutVolumeWithCollation(volume: Volume, index: number, spec: P
 export function layoutEdition(tree: Root, spec: PageSpec, options: CollationOptions): BookLayout {
   return assembleBook(
     spec,
-    tree.children.map((volume, i) => layoutVolumeWithCollation(volume, i, spec, options)),
+    tree.children.map((volume, i) => layoutVolumeWithCollation(volume, i, spec, { language: tree.edition.language, ...options })),
   );
 }

@@ -108,7 +108,8 @@ test('jiazhu: consecutive notes of different layers run on as one note, their bo
     { layer: 'zhu', depth: 1, text: '鄭注文' },
     { layer: 'yinyi', depth: 1, text: '音義' },
   ]);
-  assert.deepEqual(cs[0].left, [{ layer: 'shu', depth: 1, text: '疏曰云云' }]);
+  // 疏曰, the label the 疏's text begins with, is set as a label (陰文 in the 四庫 template, the default).
+  assert.deepEqual(cs[0].left, [{ layer: 'shu', depth: 1, style: 'head', text: '疏曰' }, { layer: 'shu', depth: 1, text: '云云' }]);
 });
 
 test('jiazhu: whitespace in notes (U+3000 between layers) is not set', () => {
@@ -120,11 +121,11 @@ test('jiazhu: whitespace in notes (U+3000 between layers) is not set', () => {
 
 test('a note inside a note is set apart: its own depth', () => {
   const spec = testSpec(8, 20);
-  const v = volume('卷', p('經', note('zhu', '注', note('an', '案語'), '注')));
+  const v = volume('卷', p('經', note('zhu', '注', note('an', '其語'), '注')));
   const cs = chunks(layoutVolume(v, 0, spec).pages);
   assert.deepEqual(cs[0].right, [
     { layer: 'zhu', depth: 1, text: '注' },
-    { layer: 'an', depth: 2, text: '案' },
+    { layer: 'an', depth: 2, text: '其' },
   ]);
   assert.deepEqual(cs[0].left, [
     { layer: 'an', depth: 2, text: '語' },

@@ -22,10 +22,12 @@
  * Why this order: see build/layout/README.md.
  */
 import type { Block, ParagraphRole, Volume } from '../tree/types.js';
-import type { Bookmark, Column, Indent, NoteChunk, NoteSegment, Page, PageSpec, SideMark, TextRun, VolumeLayout } from './types.js';
-import { flattenBlock, plainText, type Item, type MainChar, type MarkRef, type NoteChar } from './flatten.js';
+import type { Bookmark, Column, Indent, NoteChunk, NoteSegment, Page, PageSpec, TextRun, VolumeLayout } from './types.js';
+import { flattenBlockWith, plainText, type AnnotationRef, type Item, type MainChar, type MarkRef, type NoteChar } from './flatten.js';
+import { placeAnnotations, type AnchorAt } from './annotations.js';
+import { resolveSideMarks } from './marks.js';
 import { MARK_IDS, chooseChunk, makeChunk } from './jiazhu.js';
-import { breakable, cut, mainUnits, noteUnits, squeezable, type MainUnit, type Mode } from './units.js';
+import { breakable, cut, mainUnits, noteUnits, squeezable, unitAdvances, type MainUnit, type Mode, type NoteUnit } from './units.js';
 import { defaultStandard, isMark, isPunctuated } from '../punctuation/index.js';
 import { punctuationOf } from './spec.js';
 
@@ -92,6 +94,7 @@ type Entry =
 /** The column being set, in half cells. */
 interface Draft {
   column: Column;
+  page: Page;
   entries: Entry[];
   /** Half cells from the column's top where the next entry goes. */
   pos: number;
@@ -120,6 +123,13 @@ class VolumeSetter {
   private blockColumns: Array<{ page: Page; column: Column }> = [];
   /** Runs and segments under a mark node, for their SideMark once the volume is set. */
   private readonly marked: Array<{ target: TextRun | NoteSegment; mark: MarkRef }> = [];
+  /** Where each annotation's anchor landed, for layout/annotations.ts once the volume is set. */
+  private readonly anchored: AnchorAt[] = [];
+  /** Annotations of blocks with no character, waiting for the next character set. */
+  private orphans: AnnotationRef[] = [];
+  /** The place after the last character set (for annotations that end the volume). */
+  private lastPlace: { column: Column; cell: number } | undefined;
+  private readonly annotationIds = { count: 0 };
   private readonly cap: number;
 
   constructor(
@@ -151,17 +161,35 @@ class VolumeSetter {
     return page;
   }
 
-  /** Closes the column being set and opens the next (on a new page when the page is full), the cursor at `indent`. */
+  /** Closes the column being set and opens the next (on a new page when the page is full), the cursor at `indent` (negative: 抬頭, above the grid). */
   private newColumn(indent: number, blockStart = false): Draft {
     this.closeColumn(false);
     let page = this.page;
     if (!page || page.columns.length >= this.spec.columns) page = this.page = this.newPage();
     const column: Column = { index: page.columns.length, runs: [] };
     if (this.role !== undefined) column.role = this.role;
+    if (indent < 0) column.raise = -indent as 1 | 2;
     page.columns.push(column);
-    this.draft = { column, entries: [], pos: 2 * indent, blockStart, justify: this.justifyBlock };
+    this.draft = { column, page, entries: [], pos: 2 * indent, blockStart, justify: this.justifyBlock };
     this.blockColumns.push({ page, column });
     return this.draft;
+  }
+
+  /**
+   * 抬頭: what follows starts a new column at cell -level (平抬 0: the
+   * grid's top, whatever the indent). A column with nothing set in it yet
+   * (a block's first) is raised in place.
+   */
+  private raiseColumn(level: 0 | 1 | 2): void {
+    const d = this.draft;
+    if (d && this.lastEntry(d) === undefined) {
+      d.pos = -2 * level;
+      if (level > 0) d.column.raise = level as 1 | 2;
+      else delete d.column.raise;
+      return;
+    }
+    this.closeColumn(false);
+    this.newColumn(-level);
   }
 
   private current(): Draft {
@@ -201,6 +229,8 @@ class VolumeSetter {
   private placeUnit(units: readonly MainUnit[], i: number): number {
     const u = units[i];
     this.flushNote(u);
+    const raise = u.chars.find((c) => c.raise !== undefined)?.raise;
+    if (raise !== undefined) this.raiseColumn(raise);
     const d = this.current();
     if (u.width === 0) {
       d.entries.push({ type: 'unit', unit: u });
@@ -324,12 +354,26 @@ class VolumeSetter {
         continue;
       }
       const chunk = makeChunk(units.slice(p, p + choice.n), choice.k, d.pos / 2);
+      this.anchorNote(units.slice(p, p + choice.n), choice.k, d.pos / 2, d.column);
       const halves = 2 * chunk.cells;
       d.entries.push({ type: 'chunk', chunk, halves });
       d.pos += halves;
       p += choice.n;
       if (p < units.length) this.newColumn(this.rest);
     }
+  }
+
+  /** Where the annotations anchored at a chunk's characters land: each sub-column from the chunk's start. */
+  private anchorNote(units: readonly NoteUnit[], k: number, start: number, column: Column): void {
+    let right = start;
+    let left = start;
+    units.forEach((u, i) => {
+      const at = i < k ? right : left;
+      for (const c of u.chars) for (const ref of c.anchors ?? []) this.anchored.push({ ref, column, cell: round(ref.after ? at + u.width / 2 : at) });
+      if (i < k) right += u.width / 2;
+      else left += u.width / 2;
+    });
+    this.lastPlace = { column, cell: round(Math.max(right, left)) };
   }
 
   /**
@@ -376,7 +420,7 @@ class VolumeSetter {
       }
       const u = e.unit;
       const at = e.hang ? this.cap : pos;
-      const advances = this.charAdvances(u, extra);
+      const advances = unitAdvances(u, extra);
       let charPos = at + u.padStart;
       u.chars.forEach((c, ci) => {
         const style = styleOf(u, c);
@@ -394,6 +438,7 @@ class VolumeSetter {
         if (canGrow && lastRun) {
           lastRun.text += c.ch;
           lastRun.advances?.push(adv);
+          READINGS_OF.get(lastRun)?.push(c.reading ?? '');
         } else {
           const run: TextRun = { type: 'text', start: cell, text: c.ch, advances: [adv] };
           if (style) run.style = style;
@@ -401,10 +446,13 @@ class VolumeSetter {
           if (c.mark) {
             MARKS_OF.set(run, c.mark);
             this.marked.push({ target: run, mark: c.mark });
+            if (c.mark.kind === 'ruby') READINGS_OF.set(run, [c.reading ?? '']);
           }
           d.column.runs.push(run);
           lastRun = run;
         }
+        for (const ref of c.anchors ?? []) this.anchored.push({ ref, column: d.column, cell: ref.after ? round(cell + adv) : cell });
+        this.lastPlace = { column: d.column, cell: round(cell + adv) };
         lastEnd = round(cell + adv);
         nextOffset = c.offset === undefined ? undefined : c.offset + c.ch.length;
         charPos += adv * 2;
@@ -420,24 +468,6 @@ class VolumeSetter {
   private noteMarks(seg: NoteSegment): void {
     const mark = MARK_IDS.get(seg);
     if (mark) this.marked.push({ target: seg, mark });
-  }
-
-  /** The place (cells) each character of a unit takes; `extra` (halves) is the justification after it. */
-  private charAdvances(u: MainUnit, extra: number): number[] {
-    const out = u.chars.map(() => 0);
-    const zero = (c: MainChar): boolean => u.kind !== 'mark' && u.kind !== 'pair' && isMark(c.ch);
-    const takers = u.chars.map((c, i) => (zero(c) ? -1 : i)).filter((i) => i >= 0);
-    if (u.kind === 'tcy') {
-      out[0] = u.width / 2;
-    } else if (u.kind === 'latin' || u.kind === 'space') {
-      for (const i of takers) out[i] = 0.5;
-    } else if (takers.length > 0) {
-      const share = u.width / 2 / takers.length;
-      for (const i of takers) out[i] = share;
-    }
-    const lastTaker = u.kind === 'tcy' ? 0 : takers[takers.length - 1];
-    if (lastTaker !== undefined && lastTaker >= 0) out[lastTaker] += (extra + u.padEnd) / 2;
-    return out.map(round);
   }
 
   private feed(items: readonly Item[]): void {
@@ -514,21 +544,24 @@ class VolumeSetter {
     this.page?.bookmarks.push(bookmark);
   }
 
-  /** SideMark of every run and segment under a mark node: whether it begins and ends the marked stretch. */
+  /** SideMark of every run and segment under a mark node (marks.ts). */
   private resolveMarks(): void {
-    this.marked.forEach(({ target, mark }, i) => {
-      const prev = this.marked[i - 1]?.mark;
-      const next = this.marked[i + 1]?.mark;
-      const side: SideMark = { kind: mark.kind, first: prev !== mark, last: next !== mark };
-      target.mark = side;
-    });
+    resolveSideMarks(this.marked.map(({ target, mark }) => ({ target, mark, readings: 'type' in target ? READINGS_OF.get(target) : undefined })));
   }
 
   run(): VolumeLayout {
     let previous: Block | undefined;
     for (const block of this.volume.children) {
-      const items = flattenBlock(block);
-      if (items.length === 0) continue;
+      const { items, orphans } = flattenBlockWith(block, { labels: this.spec.label, annotationIds: this.annotationIds });
+      if (items.length === 0) {
+        // A block of annotations only: they stand by the next character set.
+        this.orphans.push(...orphans);
+        continue;
+      }
+      if (this.orphans.length > 0) {
+        items[0].anchors = [...this.orphans, ...(items[0].anchors ?? [])];
+        this.orphans = [];
+      }
       // The work proper starts on a recto after the front matter (提要).
       const afterFront = previous !== undefined && isFront(previous) && !isFront(block);
       if (afterFront) this.breakToRecto();
@@ -558,12 +591,18 @@ class VolumeSetter {
     this.endBlock();
     if (this.pages.length === 0) this.newPage();
     this.resolveMarks();
+    // Annotations after the volume's last character stand after it.
+    const last = this.lastPlace ?? { column: this.pages[0].columns[0] ?? { index: 0, runs: [] }, cell: 0 };
+    for (const ref of this.orphans) this.anchored.push({ ref: { ...ref, after: true }, column: last.column, cell: last.cell });
+    placeAnnotations(this.pages, this.anchored, this.spec);
     return { index: this.index, title: this.volume.title, pages: this.pages };
   }
 }
 
 /** The mark node of a run while it may still grow. */
 const MARKS_OF = new WeakMap<TextRun, MarkRef>();
+/** A ruby's readings of a run's characters, while it may still grow. */
+const READINGS_OF = new WeakMap<TextRun, string[]>();
 
 function sameMark(a: MarkRef | undefined, b: MarkRef | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && a.id === b.id && a.kind === b.kind);

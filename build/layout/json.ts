@@ -33,7 +33,7 @@ function specJson(spec: PageSpec): Json {
 }
 
 const markJson = (key: string, value: unknown): Json =>
-  key === 'mark' ? pick(value as object, ['kind', 'first', 'last']) : (value as Json);
+  key === 'mark' ? pick(value as object, ['kind', 'first', 'last', 'readings', 'ruby']) : (value as Json);
 
 function segmentJson(s: NoteSegment): Json {
   return pick(s, ['layer', 'depth', 'text', 'advances', 'style', 'mark'], markJson);
@@ -51,7 +51,7 @@ function runJson(run: Run): Json {
 }
 
 function columnJson(column: Column): Json {
-  return pick(column, ['index', 'role', 'runs'], (key, value) =>
+  return pick(column, ['index', 'role', 'raise', 'sourceLine', 'runs'], (key, value) =>
     key === 'runs' ? (value as Run[]).map(runJson) : (value as Json),
   );
 }
@@ -59,10 +59,17 @@ function columnJson(column: Column): Json {
 export function pageJson(page: Page): Json {
   return pick(
     page,
-    ['number', 'pageInVolume', 'leaf', 'side', 'volume', 'volumeTitle', 'section', 'bookmarks', 'columns'],
+    ['number', 'pageInVolume', 'leaf', 'side', 'volume', 'volumeTitle', 'section', 'sourcePage', 'bookmarks', 'columns', 'annotations'],
     (key, value) => {
       if (key === 'bookmarks') return page.bookmarks.map((b) => ({ level: b.level, title: b.title }));
       if (key === 'columns') return page.columns.map(columnJson);
+      if (key === 'sourcePage') return pick(value as object, ['edition', 'juan', 'leaf']);
+      if (key === 'annotations')
+        return (page.annotations ?? []).map((a) => ({
+          ...pick(a, ['kind', 'moved']),
+          anchor: { column: a.anchor.column, cell: a.anchor.cell },
+          pieces: a.pieces.map((x) => pick(x, ['column', 'lane', 'start', 'text'])),
+        }));
       return value as Json;
     },
   );

@@ -9,16 +9,17 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { VFile } from 'vfile';
 import type { PunctuationSetting } from '../punctuation/index.js';
 import { isMark, markOf } from '../punctuation/index.js';
 import { parseSource } from '../parse/index.js';
 import type { EditionMeta, Inline, Root } from '../tree/types.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, PageSpec, PunctuationSpec, TextRun } from './types.js';
-import { REPO } from './sample-trees.js';
 import { layoutBook } from './book.js';
 
-export const CORPORA = path.resolve(REPO, '..', 'shared', 'corpora');
+/** ../shared/corpora from the checkout (this file is build/layout/punctuated.ts). */
+export const CORPORA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'corpora');
 export const CHTXT = ['chtxt-songshu-juan14.txt', 'chtxt-shiji-sanjiazhu-juan01.txt'] as const;
 
 /** A Markdown manuscript text → a tree (no transform: the text as it stands). */

@@ -9,6 +9,7 @@
 import type { ParagraphRole } from '../tree/types.js';
 import type { LayoutOverrides } from '../tree/edition.js';
 import type { Indent, PageSpec, PunctuationSpec } from './types.js';
+import { labelForm } from '../tree/layer-style.js';
 
 const ROLES: readonly ParagraphRole[] = ['text', 'ji', 'label', 'title', 'byline', 'commentary', 'front'];
 
@@ -99,6 +100,7 @@ export function pageSpecFor(template: string, overrides: LayoutOverrides = {}): 
     const o = overrides.indents?.[role];
     indents[role] = checkIndent(o ?? base.indents[role], role);
   }
+  const name = isKnownTemplate(template) ? template : DEFAULT_TEMPLATE;
   return {
     columns: positiveInteger(overrides.columns ?? base.columns, 'columns'),
     cells: positiveInteger(overrides.cells ?? base.cells, 'cells'),
@@ -107,5 +109,8 @@ export function pageSpecFor(template: string, overrides: LayoutOverrides = {}): 
     punctuation: { ...punctuationOf(base) },
     ...(overrides.align ? { align: { ...overrides.align } } : {}),
     ...(overrides.tracking !== undefined ? { tracking: overrides.tracking } : {}),
+    label: labelForm(name),
+    meipiCells: base.meipiCells ?? 4,
+    ...(overrides.source ? { source: true } : {}),
   };
 }

@@ -60,7 +60,18 @@ function pageHeading(page: Page): string {
   if (page.bookmarks.length > 0) {
     parts.push('bookmarks ' + page.bookmarks.map((b) => `${b.level}:${b.title}`).join(' '));
   }
+  if (page.sourcePage) parts.push(`source page ${page.sourcePage.leaf}`);
+  const raised = page.columns.filter((c) => c.raise).map((c) => `${c.index}+${c.raise}`);
+  if (raised.length > 0) parts.push(`raised ${raised.join(' ')}`);
   return parts.join(' · ');
+}
+
+/** The page's 眉批 and 側批, a line each: where they are set (a 眉批's lanes, a 側批's column and cell) and their text. */
+function annotationLines(page: Page): string[] {
+  return (page.annotations ?? []).map((a) => {
+    const where = a.pieces.map((x) => (a.kind === 'meipi' ? `lane ${x.lane}` : `column ${x.column} @${x.start}`)).join(', ');
+    return `${a.kind === 'meipi' ? '眉批' : '側批'} ${where}${a.moved ? ' (moved)' : ''}: ${a.pieces.map((x) => x.text).join('')}`;
+  });
 }
 
 /** A page drawn as a grid of characters (see the module comment). */
@@ -76,7 +87,7 @@ export function renderPageText(page: Page, spec: PageSpec): string {
     for (let c = spec.columns - 1; c >= 0; c--) row.push(grids[c][r]);
     rows.push('|' + row.join('|') + '|');
   }
-  return [pageHeading(page), ...rows].join('\n') + '\n';
+  return [pageHeading(page), ...rows, ...annotationLines(page)].join('\n') + '\n';
 }
 
 /** `1-4,7` → [1, 2, 3, 4, 7]. Throws a plain Error on anything else. */

@@ -6,7 +6,9 @@
  * rightmost column of the page), cells from the top (0 = the first cell).
  * Plain data, serialisable to JSON.
  */
-import type { Correction, LayerId, Mark, ParagraphRole, SourcePosition } from '../tree/types.js';
+import type { Annotation, Correction, LayerId, Mark, ParagraphRole, SourcePosition } from '../tree/types.js';
+import type { Indent } from '../tree/edition.js';
+import type { LabelForm } from '../tree/layer-style.js';
 import type { KinsokuLevel, PunctuationStandard } from '../punctuation/index.js';
 
 /**
@@ -28,11 +30,8 @@ export interface PunctuationSpec {
   grid: 'half' | 'rigid';
 }
 
-/** Blank cells at the head of a paragraph's first and following columns. */
-export interface Indent {
-  first: number;
-  rest: number;
-}
+/** Blank cells at the head of a paragraph's first and following columns (declared with the edition's settings, which override it). */
+export type { Indent } from '../tree/edition.js';
 
 export interface PageSpec {
   /** Columns per page (per half-leaf in the siku template). */
@@ -57,6 +56,18 @@ export interface PageSpec {
    * tracking). Absent: the template's own size.
    */
   tracking?: number;
+  /** How a label the source prints is set (styles/layers.json): bracketed characters take cells; 陰文 is drawn by the renderer. Absent: 陰文. */
+  label?: LabelForm;
+  /**
+   * 眉批: how many of its small characters a column of the top margin
+   * holds (the margin's height in half cells). Absent: 4.
+   */
+  meipiCells?: number;
+  /**
+   * `layout: source`: the source edition's own lines and pages (Kanripo `¶`
+   * and `<pb:>`) make the columns and pages (layout/source.ts).
+   */
+  source?: boolean;
 }
 
 /**
@@ -68,6 +79,10 @@ export interface SideMark {
   kind: Mark['kind'];
   first: boolean;
   last: boolean;
+  /** kind `ruby` set character by character (注音): each character's reading, in order ('' for none). */
+  readings?: string[];
+  /** kind `ruby` set along the span (a gloss, clreq 5.5.6): the part of its text beside this run. */
+  ruby?: string;
 }
 
 /**
@@ -96,9 +111,11 @@ export interface TextRun {
   /**
    * `small` for small-size inline text (〈臣〉); `lacuna` for □; `glyph` for a
    * placeholder; `tcy` for 1–3 digits set upright together in one cell
-   * (縱中橫); `latin` for Latin text rotated a quarter turn.
+   * (縱中橫); `latin` for Latin text rotated a quarter turn; `label` for a
+   * one-character label the source prints (疏, in `layout: source`: not text
+   * of the tree, no offset).
    */
-  style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin';
+  style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin' | 'label';
   /** A mark beside the characters (著重號, 專名號, 書名號 …). */
   mark?: SideMark;
   /** Source offset of the run's first character; `offset + i` is character i's (UTF-16, within a run the characters are contiguous in the source). */
@@ -113,8 +130,14 @@ export interface NoteSegment {
   text: string;
   /** As for TextRun: the place of each character in main cells, when not all are 1. */
   advances?: number[];
-  /** As for TextRun: lacunae and glyph placeholders inside notes keep their style. */
-  style?: 'small' | 'lacuna' | 'glyph';
+  /**
+   * As for TextRun: lacunae and glyph placeholders inside notes keep their
+   * style. `label`: the label the source prints before the note (附注, 音義;
+   * Note.label, not text), with its brackets where the template sets them
+   * so; `head`: the label words the note's text begins with (疏曰, 案),
+   * drawn as a label where the template draws labels 陰文.
+   */
+  style?: 'small' | 'lacuna' | 'glyph' | 'label' | 'head';
   mark?: SideMark;
 }
 
@@ -141,6 +164,14 @@ export interface Column {
   index: number;
   /** Role of the paragraph the column belongs to, if any. */
   role?: ParagraphRole;
+  /**
+   * 抬頭 (單抬 1, 雙抬 2): the column starts this many cells above the
+   * grid, in the top margin: its first run starts at -raise and the column
+   * holds `cells + raise` cells. 平抬 (0) is an ordinary column at cell 0.
+   */
+  raise?: 1 | 2;
+  /** `layout: source`: the source line this column sets (1-based within its page), when it does. */
+  sourceLine?: number;
   runs: Run[];
 }
 
@@ -173,6 +204,10 @@ export interface Page {
   corrections?: CorrectionMark[];
   /** A page of the volume's 校勘記 (after its text). */
   collation?: boolean;
+  /** 眉批 and 側批 set on this page (layout/annotations.ts). */
+  annotations?: PlacedAnnotation[];
+  /** `layout: source`: the source edition's page this page sets (`<pb:KR1d0028_WYG_005-1b>`: leaf 1b), shown in the 版心. */
+  sourcePage?: { edition?: string; juan?: number; leaf: string };
 }
 
 /** Where a correction's mark goes: beside a cell (of a jiazhu sub-column when `sub`). */
@@ -209,6 +244,38 @@ export interface CollationEntry {
   locator: string;
 }
 
+/**
+ * A piece of an annotation set on a page. 眉批: a column of the top margin,
+ * `lane` half columns from the page's right (lane 2c is the right half of
+ * column c, 2c + 1 its left half), read from its top (`start` 0), each
+ * character taking one of the margin's `meipiCells` places. 側批: in the
+ * gutter left of column `column`'s text, from `start` (cells from the
+ * grid's top), each character half a cell.
+ */
+export interface AnnotationPiece {
+  column: number;
+  lane?: number;
+  start: number;
+  text: string;
+}
+
+export interface PlacedAnnotation {
+  kind: Annotation['kind'];
+  /** Where its anchor landed: the column and the cell. */
+  anchor: { column: number; cell: number };
+  pieces: AnnotationPiece[];
+  /** Moved from its anchor's place because another annotation (or a 抬頭) was there first. */
+  moved?: boolean;
+}
+
+/** Something the layout tells the user about (a source line too long for its column), at its place in the sources. */
+export interface LayoutDiagnostic {
+  severity: 'warning' | 'info';
+  reason: string;
+  ruleId: string;
+  position?: SourcePosition;
+}
+
 export interface VolumeLayout {
   /** 0-based index of the volume in the tree. */
   index: number;
@@ -216,6 +283,8 @@ export interface VolumeLayout {
   pages: Page[];
   /** The volume's 校勘記, when it has corrections and collation is on. */
   collation?: CollationEntry[];
+  /** What the layout of this volume has to say (layout: source — lines wrapped, lines and leaves found). */
+  diagnostics?: LayoutDiagnostic[];
 }
 
 export interface BookLayout {

@@ -17,7 +17,7 @@
  * marks takes k + 1 halves (k with `adjacent: 1`), each mark giving up the
  * blank half that faces its neighbour where it has one.
  */
-import { markOf, noEndAt, noStartAt, PAIRED, STACKED, type InkSide, type KinsokuLevel, type MarkRow, type ModernStandard, type PunctuationStandard } from '../punctuation/index.js';
+import { isMark, markOf, noEndAt, noStartAt, PAIRED, STACKED, type InkSide, type KinsokuLevel, type MarkRow, type ModernStandard, type PunctuationStandard } from '../punctuation/index.js';
 import type { MainChar, NoteChar } from './flatten.js';
 
 /** The resolved punctuation mode of a layout. */
@@ -262,4 +262,28 @@ export function noteUnits(chars: readonly NoteChar[], mode: Mode): NoteUnit[] {
 export function breakable(a: Unit<unknown> | undefined, b: Unit<unknown> | undefined): boolean {
   if (!a || !b) return true;
   return !b.noStart && !a.noEnd;
+}
+
+/**
+ * The place (cells) each character of a main unit takes: a mark set beside
+ * the character before (句讀, none) 0, a 縱中橫 run its first character,
+ * rotated Latin half a cell a character; `extra` (halves: a justified
+ * column's spare space, and the space after rotated Latin) goes to the
+ * unit's last character that takes a place. Rounded to 1/10000 cell.
+ */
+export function unitAdvances(u: MainUnit, extra = 0): number[] {
+  const out = u.chars.map(() => 0);
+  const zero = (c: MainChar): boolean => u.kind !== 'mark' && u.kind !== 'pair' && isMark(c.ch);
+  const takers = u.chars.map((c, i) => (zero(c) ? -1 : i)).filter((i) => i >= 0);
+  if (u.kind === 'tcy') {
+    out[0] = u.width / 2;
+  } else if (u.kind === 'latin' || u.kind === 'space') {
+    for (const i of takers) out[i] = 0.5;
+  } else if (takers.length > 0) {
+    const share = u.width / 2 / takers.length;
+    for (const i of takers) out[i] = share;
+  }
+  const lastTaker = u.kind === 'tcy' ? 0 : takers[takers.length - 1];
+  if (lastTaker !== undefined && lastTaker >= 0) out[lastTaker] += (extra + u.padEnd) / 2;
+  return out.map((x) => Math.round(x * 1e4) / 1e4);
 }

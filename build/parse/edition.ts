@@ -5,7 +5,7 @@
  */
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import type { ConventionOverrides, ConversionChoices, EditionConfig, LayerRuleConfig, SourceFormat } from '../tree/edition.js';
+import type { ConventionOverrides, ConversionChoices, EditionConfig, LayerRuleConfig, SealConfig, SealPosition, SourceFormat } from '../tree/edition.js';
 import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts, fontEntryFile } from '../fonts/stack.js';
@@ -17,7 +17,7 @@ export const TEMPLATES = ['siku', 'modern'] as const;
 const KNOWN_KEYS = new Set([
   'title', 'author', 'dynasty', 'language', 'script', 'source-script', 'template', 'date', 'description',
   'sources', 'format', 'charmap', 'corrections', 'collation', 'layout', 'page', 'fonts', 'notes', 'layers', 'punctuation',
-  'encoding', 'conventions', 'conversion',
+  'encoding', 'conventions', 'conversion', 'seals',
 ]);
 
 export interface EditionResult {
@@ -194,6 +194,8 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
     else if (popup !== undefined) src.report('error', 'notes.popup must be a list of layers ([shu, fuzhu])', ...range(popup), 'edition-field');
   }
   config.layerRules = readLayerRules(src, get('layers'));
+  const seals = readSeals(src, get('seals'), named);
+  if (seals.length > 0) config.seals = seals;
   return { config, paths };
 }
 
@@ -206,9 +208,19 @@ function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: 
 
 function readLayout(src: Source, node: YamlNode | undefined, config: EditionConfig): void {
   if (node === undefined) return;
-  if (!isMap(node)) {
-    src.report('error', 'layout must be a mapping (columns: 8, cells: 21)', ...range(node), 'edition-field');
+  // `layout: source`: the source's own lines and pages (Kanripo ¶ and <pb:>); `source: true` in the mapping with other keys.
+  if (isScalar(node) && node.value === 'source') {
+    config.layout.source = true;
     return;
+  }
+  if (!isMap(node)) {
+    src.report('error', 'layout must be source (the source\'s own lines and pages) or a mapping (columns: 8, cells: 21)', ...range(node), 'edition-field');
+    return;
+  }
+  const source = node.get('source', true) as YamlNode | undefined;
+  if (source !== undefined) {
+    if (isScalar(source) && typeof source.value === 'boolean') config.layout.source = source.value || undefined;
+    else src.report('error', 'layout.source must be true or false', ...range(source), 'edition-field');
   }
   config.layout.columns = positiveInt(src, node.get('columns', true) as YamlNode | undefined, 'layout.columns', 40);
   config.layout.cells = positiveInt(src, node.get('cells', true) as YamlNode | undefined, 'layout.cells', 60);
@@ -246,6 +258,55 @@ function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig
   if (typeof bleed === 'string') config.page.bleed = bleed;
   const marks = node.get('marks');
   if (typeof marks === 'boolean') config.page.marks = marks;
+}
+
+const SEAL_POSITIONS: readonly SealPosition[] = ['lower-left', 'lower-right', 'upper-left', 'upper-right', 'center'];
+const CSS_LENGTH = /^\s*\d+(?:\.\d+)?\s*(?:mm|cm|in|pt|px|q)\s*$/i;
+
+/** `seals:` — a list of { image, page, position, size }; each image is a file the sandbox checks (key `seals`). */
+function readSeals(src: Source, node: YamlNode | undefined, named: (key: string, name: string, node: YamlNode | undefined) => void): SealConfig[] {
+  if (node === undefined) return [];
+  const example = 'seals: [{ image: seal.png, page: 1, position: lower-left, size: 20mm }]';
+  if (!isSeq(node)) {
+    src.report('error', `seals must be a list of seals (${example})`, ...range(node), 'edition-field');
+    return [];
+  }
+  const out: SealConfig[] = [];
+  for (const item of node.items as YamlNode[]) {
+    if (!isMap(item)) {
+      src.report('error', `each seal is a mapping (${example})`, ...range(item), 'edition-field');
+      continue;
+    }
+    const field = (key: string): YamlNode | undefined => item.get(key, true) as YamlNode | undefined;
+    const image = field('image');
+    if (!isScalar(image) || typeof image.value !== 'string' || image.value.trim() === '') {
+      src.report('error', 'a seal needs image: the PNG or SVG file of the seal, in the edition folder', ...range(image ?? item), 'edition-field');
+      continue;
+    }
+    const seal: SealConfig = { image: image.value.trim(), page: 1, position: 'lower-left', size: '20mm' };
+    const page = field('page');
+    if (page !== undefined) {
+      const v = isScalar(page) ? page.value : undefined;
+      if (v === 'last' || v === 'first') seal.page = v === 'last' ? 'last' : 1;
+      else if (typeof v === 'number' && Number.isInteger(v) && v >= 1) seal.page = v;
+      else src.report('error', 'seal page must be a page number (1 = the first page), first or last; page 1 is used', ...range(page), 'edition-field');
+    }
+    const position = field('position');
+    if (position !== undefined) {
+      const v = isScalar(position) ? String(position.value) : '';
+      if ((SEAL_POSITIONS as readonly string[]).includes(v)) seal.position = v as SealPosition;
+      else src.report('error', `seal position must be one of ${SEAL_POSITIONS.join(', ')}; lower-left is used`, ...range(position), 'edition-field');
+    }
+    const size = field('size');
+    if (size !== undefined) {
+      const v = isScalar(size) ? String(size.value) : '';
+      if (CSS_LENGTH.test(v)) seal.size = v.trim();
+      else src.report('error', 'seal size must be a length such as 20mm; 20mm is used', ...range(size), 'edition-field');
+    }
+    named('seals', seal.image, image);
+    out.push(seal);
+  }
+  return out;
 }
 
 function readLayerRules(src: Source, node: YamlNode | undefined): LayerRuleConfig[] {

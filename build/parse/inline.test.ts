@@ -61,7 +61,10 @@ test('Extension B characters stay whole', () => {
 
 test('【附注】 is a label: the rest of the paragraph is a note of the 附注 layer', () => {
   const src = sourceOf('因以為六藝之藝【附注】藝種也');
-  assert.deepEqual(shape(parseInline(src, 0, src.text.length)), ['因以為六藝之藝', { note: 'fuzhu', children: ['藝種也'] }]);
+  const nodes = parseInline(src, 0, src.text.length);
+  assert.deepEqual(shape(nodes), ['因以為六藝之藝', { note: 'fuzhu', children: ['藝種也'] }]);
+  // The label the source prints is kept for the print and the EPUB (not as text).
+  assert.equal(nodes[1].type === 'note' && nodes[1].label, '附注');
 });
 
 test('{tag} at the head of a note sets its layer; an unknown tag is warned about and kept', () => {

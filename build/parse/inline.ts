@@ -10,7 +10,7 @@
  * later stage recurses deeper than that.
  */
 import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
-import { DEFAULT_LAYER, footnoteLayer, layerFromTag } from '../tree/layers.js';
+import { DEFAULT_LAYER, footnoteLayer, readLayerTag } from '../tree/layers.js';
 import type { Source } from './source.js';
 
 export interface NoteBracket {
@@ -203,7 +203,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
     // 【附注】: a label, not a note: the rest of the paragraph is a note of that layer.
     const labelLayer = frame.close !== null && frame.layer === undefined && only !== null ? labelOnly(only) : undefined;
     if (labelLayer !== undefined) {
-      stack.push({ open: frame.open, close: null, start: frame.start, layer: labelLayer, children: [] });
+      stack.push({ open: frame.open, close: null, start: frame.start, layer: labelLayer, label: only!, children: [] });
       return;
     }
     const note: Note = {
@@ -245,7 +245,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
   const emitAnchors = (from: number, to: number) => {
     for (let j = from; j < to; ) {
       if (text[j] === options.lineAnchor) {
-        top().children.push({ type: 'anchor', kind: 'line', value: text[j], position: src.position(j, j + 1) });
+        top().children.push(lineAnchor(src, text, j));
         j++;
         continue;
       }
@@ -290,21 +290,25 @@ export function parseInline(src: Source, start: number, end: number, options: In
         continue;
       }
       let layer = named?.layer ?? bracket.layer;
+      let tagLabel: string | undefined;
       let contentStart = next;
       if (options.tags) {
         TAG.lastIndex = next;
         const tag = next < end ? TAG.exec(text) : null;
         if (tag && TAG.lastIndex <= end) {
-          layer = layerFromTag(tag[1]);
+          const read = readLayerTag(tag[1]);
+          layer = read.layer;
+          if (read.label) tagLabel = read.label;
           if (layer === undefined) {
-            layer = tag[1];
-            src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, next, next + tag[0].length, 'layer-unknown');
+            layer = read.name;
+            src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案, and 眉批 側批 (annotations)`, next, next + tag[0].length, 'layer-unknown');
           }
           contentStart = next + tag[0].length;
         }
       }
       const frame: Frame = { open: ch, close: bracket.close, start: named ? i - named.text.length : i, layer, children: [] };
       if (named) frame.label = named.label;
+      if (tagLabel) frame.label = tagLabel;
       if (bracket.citation) frame.citation = true;
       stack.push(frame);
       columnChars = 0;
@@ -365,7 +369,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
     if (options.lineAnchor && ch === options.lineAnchor) {
       flush(i);
       endColumn();
-      top().children.push({ type: 'anchor', kind: 'line', value: ch, position: src.position(i, next) });
+      top().children.push(lineAnchor(src, text, i));
       i = next;
       textStart = i;
       continue;
@@ -531,6 +535,23 @@ export function parseInline(src: Source, start: number, end: number, options: In
     closeFrame(frame, end);
   }
   return root.children;
+}
+
+/**
+ * A line anchor (Kanripo ¶) at `i`. The full-width spaces that begin the
+ * next line are the source's blank cells at its head (an indent the line
+ * joining drops): kept as `data.indent`, for layout: source.
+ */
+function lineAnchor(src: Source, text: string, i: number): Anchor {
+  const anchor: Anchor = { type: 'anchor', kind: 'line', value: text[i], position: src.position(i, i + 1) };
+  let j = i + 1;
+  if (text[j] === '\r') j++;
+  if (text[j] === '\n') {
+    let n = 0;
+    while (text[j + 1 + n] === '\u3000') n++;
+    if (n > 0) anchor.data = { indent: n };
+  }
+  return anchor;
 }
 
 /** Stack index of the innermost frame closed by `close`, or -1. At most MAX_DEPTH frames are looked at. */

@@ -4,7 +4,6 @@
  * build/parse/edition.ts; every field here is already checked.
  */
 import type { EditionMeta, LayerId, ParagraphRole } from './types.js';
-import type { Indent } from '../layout/types.js';
 
 /** An edition's overrides of its format's conventions (`conventions:` in edition.yaml). */
 export interface ConventionOverrides {
@@ -32,6 +31,12 @@ export interface ConversionChoices {
   phrases: Record<string, string>;
 }
 
+/** Blank cells at the head of a paragraph's first and following columns (an edition's `layout.indents`; the layout's PageSpec takes it). */
+export interface Indent {
+  first: number;
+  rest: number;
+}
+
 export type SourceFormat = 'kanripo' | 'chtxt' | 'guoxue' | 'wikisource-md' | 'bracketed' | 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
 
 export interface LayoutOverrides {
@@ -42,6 +47,8 @@ export interface LayoutOverrides {
   align?: Partial<Record<ParagraphRole, 'start' | 'center' | 'end' | 'justify'>>;
   /** Space between characters in em (疏排 / 紧排; PageSpec.tracking). */
   tracking?: number;
+  /** `layout: source`: the source's own lines and pages make the columns and pages (Kanripo ¶ and <pb:>). */
+  source?: boolean;
 }
 
 export interface PageOverrides {
@@ -81,6 +88,8 @@ export interface EditionConfig {
   fonts: FontOverrides;
   /** Layers set as pop-up footnotes in the EPUB; the rest stay inline. */
   popupLayers: LayerId[];
+  /** Seals (印章) drawn over the PDF's pages (`seals:`); absent when none. */
+  seals?: SealConfig[];
   /** Extra layer rules, added in front of the built-in table. */
   layerRules: LayerRuleConfig[];
 }
@@ -90,4 +99,20 @@ export interface LayerRuleConfig {
   layer: LayerId;
   label?: string;
   pattern: string;
+}
+
+/** Where on its page a seal sits: a corner of the text block, or its middle. */
+export type SealPosition = 'lower-left' | 'lower-right' | 'upper-left' | 'upper-right' | 'center';
+
+/** A seal (印章) as edition.yaml gives it (`seals:`). */
+export interface SealConfig {
+  /** The image (PNG or SVG), relative to the edition folder. */
+  image: string;
+  /** The book page it is stamped on (1 = the first), or the last page. */
+  page: number | 'last';
+  position: SealPosition;
+  /** Its width (and height: seals are drawn square at most), a CSS length; default 20mm. */
+  size: string;
+  /** The image's bytes and kind, filled in by the loader once the sandbox let it read the file. */
+  data?: { bytes: Uint8Array; type: 'png' | 'svg' };
 }

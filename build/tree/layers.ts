@@ -13,6 +13,8 @@ export interface LayerRule {
   pattern: RegExp;
   /** Only the last segment of a note that has more than one (a trailing citation). */
   trailing?: boolean;
+  /** What the pattern matches at the head of a note is the label the source prints (疏曰, 案): the 四庫 template sets it 陰文. */
+  label?: boolean;
 }
 
 export interface LayerDef {
@@ -34,7 +36,12 @@ export const LAYERS: readonly LayerDef[] = [
   { id: 'jijie', label: '集解', description: '集解：裴駰《史記集解》' },
   { id: 'suoyin', label: '索隱', description: '索隱：司馬貞《史記索隱》' },
   { id: 'zhengyi', label: '正義', description: '正義：張守節《史記正義》' },
+  { id: 'meipi', label: '眉批', description: '眉批：書眉上的批語（評點本）' },
+  { id: 'cepi', label: '側批', description: '側批：行間的批語（評點本）' },
 ];
+
+/** 眉批 and 側批: annotations outside the running text (tree `annotation`), layers in the EPUB. */
+export const ANNOTATION_LAYERS = { meipi: 'meipi', cepi: 'cepi' } as const;
 
 /**
  * A Markdown footnote's layer, by its content: a variant reading or an
@@ -51,8 +58,8 @@ export function footnoteLayer(text: string): LayerId {
 
 /** Tried in order, first match wins; a segment nothing matches stays 注. */
 export const LAYER_RULES: readonly LayerRule[] = [
-  { layer: 'shu', pattern: /^疏曰/u },
-  { layer: 'an', pattern: /^(?:今|謹|谨|愚)?[案按]/u },
+  { layer: 'shu', pattern: /^疏曰/u, label: true },
+  { layer: 'an', pattern: /^(?:今|謹|谨|愚)?[案按]/u, label: true },
   // 反切 (食亦反), 音某, 如字 at the head of a short segment.
   // 反切 (食亦反), 音某, 如字 at the head of a short segment: 射食亦反, 為于偽反獲如字, 拭音式.
   { layer: 'yinyi', pattern: /^(?=\S{2,24}$)\p{Script=Han}{1,2}(?:\p{Script=Han}{2}反|音\p{Script=Han}|如字)/u },
@@ -67,9 +74,21 @@ export const DEFAULT_LAYER: LayerId = 'zhu';
 
 /** Label or id → layer id: 附注 → fuzhu, 音义 → yinyi, yinyi → yinyi. */
 export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): LayerId | undefined {
-  const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案', 索隐: '索隱', 正义: '正義', 校勘: '校' };
+  const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案', 索隐: '索隱', 正义: '正義', 校勘: '校', 侧批: '側批', 眉批: '眉批' };
   const label = simplified[tag] ?? tag;
   return [...LAYERS, ...extra].find((d) => d.id === tag || d.label === label)?.id;
+}
+
+/**
+ * A layer tag as the Markdown convention writes it: `{音義}` the layer,
+ * `{【附注】}` the layer of a label the source prints (and the label),
+ * `{注【鄭注】}` a layer and the label printed for it.
+ */
+export function readLayerTag(tag: string, extra: readonly LayerDef[] = []): { layer: LayerId | undefined; name: string; label?: string } {
+  const m = /^([^【】]*)(?:【([^【】]+)】)?$/u.exec(tag);
+  const name = (m?.[1] || m?.[2]) ?? tag;
+  const layer = layerFromTag(name, extra);
+  return m?.[2] ? { layer, name, label: m[2] } : { layer, name };
 }
 
 /**
@@ -79,6 +98,13 @@ export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): Laye
  */
 export function sourceLayerId(label: string): LayerId {
   return 'x-' + Array.from(label, (c) => (c.codePointAt(0) as number).toString(16)).join('-');
+}
+
+/** How many characters at the head of a note of `layer` are the label the source prints in its text (疏曰 → 2), or 0. */
+export function textLabelLength(layer: LayerId, text: string): number {
+  const rule = LAYER_RULES.find((r) => r.label && r.layer === layer);
+  const m = rule?.pattern.exec(text);
+  return m ? Array.from(m[0]).length : 0;
 }
 
 export function layerLabel(id: LayerId): string {

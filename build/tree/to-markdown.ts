@@ -3,11 +3,24 @@
  * (manuscript/README.md), so that any importable source can be corrected by
  * hand and read back by the `markdown` importer with the same tree.
  */
-import type { Block, Inline, Mark, Paragraph, Root } from './types.js';
-import { DEFAULT_LAYER, layerLabel } from './layers.js';
+import type { Block, Inline, LayerId, Mark, Paragraph, Root } from './types.js';
+import { DEFAULT_LAYER, layerFromTag, layerLabel } from './layers.js';
 
 /** 〖…〗 with the tag of its kind (none for 著重號 dots, the default). */
-const MARK_TAG: Record<Mark['kind'], string> = { dot: '', circle: '{圈}', sesame: '{頓}', proper: '{專}', book: '{書}', box: '{亡}' };
+const MARK_TAG: Record<Mark['kind'], string> = { dot: '', circle: '{圈}', double: '{雙圈}', sesame: '{頓}', heavy: '{重}', proper: '{專}', book: '{書}', box: '{亡}', ruby: '' };
+
+function markTag(node: Mark): string {
+  if (node.kind === 'ruby' && node.ruby) return `{${node.ruby.by === 'char' ? '音' : '譯'}:${node.ruby.text}}`;
+  return MARK_TAG[node.kind];
+}
+
+const RAISE_TAG = ['{平抬}', '{單抬}', '{雙抬}'] as const;
+
+/** A note's or commentary paragraph's tag: its layer, and the label the source prints (`{【附注】}`, `{注【鄭注】}`). */
+function layerTag(layer: LayerId | undefined, label: string | undefined): string {
+  if (label) return layerFromTag(label) === (layer ?? DEFAULT_LAYER) ? `{【${label}】}` : `{${layerLabel(layer ?? DEFAULT_LAYER)}【${label}】}`;
+  return layer && layer !== DEFAULT_LAYER ? `{${layerLabel(layer)}}` : '';
+}
 
 const ROLE_TAG: Record<Paragraph['role'], string> = {
   text: '',
@@ -32,17 +45,17 @@ function inline(nodes: readonly Inline[]): string {
         case 'small':
           return `〈${inline(node.children)}〉`;
         case 'mark':
-          return `〖${MARK_TAG[node.kind]}${inline(node.children)}〗`;
+          return `〖${markTag(node)}${inline(node.children)}〗`;
         case 'annotation':
+          return `【{${node.kind === 'meipi' ? '眉批' : '側批'}}${inline(node.children)}】`;
         case 'correction':
           return inline(node.children);
-        case 'anchor':
         case 'raise':
+          return RAISE_TAG[node.level];
+        case 'anchor':
           return '';
-        case 'note': {
-          const tag = node.layer === DEFAULT_LAYER ? '' : `{${layerLabel(node.layer)}}`;
-          return `【${tag}${inline(node.children)}】`;
-        }
+        case 'note':
+          return `【${layerTag(node.layer, node.label)}${inline(node.children)}】`;
       }
     })
     .join('');
@@ -50,10 +63,7 @@ function inline(nodes: readonly Inline[]): string {
 
 function block(node: Block): string {
   if (node.type === 'heading') return `${'#'.repeat(node.depth + 1)} ${inline(node.children)}`;
-  if (node.role === 'commentary') {
-    const tag = node.layer && node.layer !== DEFAULT_LAYER ? `{${layerLabel(node.layer)}}` : '';
-    return `> ${tag}${inline(node.children)}`;
-  }
+  if (node.role === 'commentary') return `> ${layerTag(node.layer, node.label)}${inline(node.children)}`;
   return `${ROLE_TAG[node.role]}${inline(node.children)}`;
 }
 

@@ -119,14 +119,24 @@ export interface Anchor extends NodeBase {
 }
 
 /**
- * Marks set beside characters (clreq 5.3, 5.6; 評點本 圈點): `dot` a heavy dot
- * (著重號), `circle` ○, `sesame` 、 — right of the characters; `proper` the
- * straight 專名號 and `book` the wavy 書名號 — left of them; `box` a frame
- * round them (示亡號, clreq 5.1.1.4). Takes no cell.
+ * Marks set beside characters (clreq 5.3, 5.5, 5.6; 評點本 圈點): `dot` the
+ * 著重號 dot, `circle` ○, `sesame` 、, `double` ◎ (雙圈) and `heavy` ● (the
+ * 評點本's 重點) — right of the characters; `proper` the straight 專名號 and
+ * `book` the wavy 書名號 — left of them; `box` a frame round them (示亡號,
+ * clreq 5.1.1.4); `ruby` an interlinear annotation (注音, a gloss) on the
+ * right, its text in `ruby`. Takes no cell. `dot`, `proper`, `book` and
+ * `box` are punctuation (標號, printed in a modern standard only); the
+ * 圈點 and ruby print in every standard.
  */
 export interface Mark extends NodeBase {
   type: 'mark';
-  kind: 'dot' | 'circle' | 'sesame' | 'proper' | 'book' | 'box';
+  kind: 'dot' | 'circle' | 'sesame' | 'double' | 'heavy' | 'proper' | 'book' | 'box' | 'ruby';
+  /**
+   * kind `ruby`: the annotation. `by: 'char'` one reading per character of
+   * the children, in order, parted by spaces (注音: `ㄉㄧㄠ ㄅㄢˇ`); `by:
+   * 'word'` one text along the whole span (a gloss, clreq 5.5.6).
+   */
+  ruby?: { text: string; by: 'char' | 'word' };
   children: Inline[];
 }
 
@@ -170,6 +180,8 @@ export interface Paragraph extends NodeBase {
   role: ParagraphRole;
   /** Only for role `commentary`: the layer of the whole paragraph. */
   layer?: LayerId;
+  /** Only for role `commentary`: the label the source prints before it (【附注】 → 附注); as Note.label, not text. */
+  label?: string;
   children: Inline[];
 }
 

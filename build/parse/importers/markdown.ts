@@ -14,8 +14,8 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Content, Root as MdRoot } from 'mdast';
 import { parse as parseYaml } from 'yaml';
-import type { Block, Inline, LayerId, Mark, ParagraphRole, Text } from '../../tree/types.js';
-import { layerFromTag } from '../../tree/layers.js';
+import type { Annotation, Block, Inline, LayerId, Mark, Paragraph, ParagraphRole, Raise, Text } from '../../tree/types.js';
+import { ANNOTATION_LAYERS, readLayerTag } from '../../tree/layers.js';
 import { VOLUME_TITLE, VolumeBuilder, chineseNumber, contentLines, heading, paragraph, textWithLabels } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { DEFAULT_INLINE, type FootnoteDefinition, type InlineOptions } from '../inline.js';
@@ -232,15 +232,23 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
     if (node.type === 'blockquote') {
       // Each line of a quote is a commentary paragraph: consecutive ones run on as one note in print.
       for (const line of blockLines(src, where[0], where[1])) {
-        const tag = TAG.exec(line.content);
+        const found = TAG.exec(line.content);
+        const tag = found && !(found[1] in RAISE_TAGS) ? found : null;
         let layer: LayerId = 'zhu';
+        let label: string | undefined;
         let start = line.start;
         if (tag) {
-          layer = layerFromTag(tag[1]) ?? tag[1];
-          if (!layerFromTag(tag[1])) src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, line.start, line.start + tag[0].length, 'layer-unknown');
+          const read = readLayerTag(tag[1]);
+          layer = read.layer ?? read.name;
+          label = read.label;
+          if (!read.layer) src.report('warning', `unknown layer tag {${tag[1]}}; it is kept as a layer of its own — known layers: 注 音義 疏 附注 出處 案`, line.start, line.start + tag[0].length, 'layer-unknown');
           start += tag[0].length;
         }
-        if (line.end > start) builder.add(withMarks(src, paragraph(src, 'commentary', start, line.end, inline, layer)));
+        if (line.end > start) {
+          const p: Paragraph = paragraph(src, 'commentary', start, line.end, inline, layer);
+          if (label) p.label = label;
+          builder.add(withMarks(src, p));
+        }
       }
       continue;
     }
@@ -318,28 +326,73 @@ function paragraphLines(src: Source, where: [number, number], commentary: Readon
 /**
  * 〖…〗: the characters inside get a mark beside them (tree `mark`); a tag
  * at the head says which — 〖{專}孔子〗 專名號, 〖{書}論語〗 書名號,
- * 〖{圈}…〗 circles, 〖{頓}…〗 sesame dots, 〖{亡}…〗 a frame (示亡號),
- * none (or {點}) 著重號 dots.
+ * 〖{圈}…〗 circles, 〖{雙圈}…〗 double circles, 〖{頓}…〗 sesame dots,
+ * 〖{重}…〗 heavy dots (評點本 圈點), 〖{亡}…〗 a frame (示亡號), none (or
+ * {點}) 著重號 dots; 〖{音:ㄉㄧㄠ ㄅㄢˇ}雕版〗 a ruby, one reading a
+ * character, 〖{譯:woodblock}雕版〗 (or {釋:…}) one along the word.
  * Chosen because no corpus text uses 〖〗 (manuscript/README.md).
  */
 const MARK_TAGS: Record<string, Mark['kind']> = {
   點: 'dot', 点: 'dot', dot: 'dot',
   圈: 'circle', circle: 'circle',
+  雙圈: 'double', 双圈: 'double', double: 'double',
   頓: 'sesame', 顿: 'sesame', sesame: 'sesame',
+  重: 'heavy', 重點: 'heavy', 重点: 'heavy', heavy: 'heavy',
   專: 'proper', 专: 'proper', 名: 'proper', proper: 'proper',
   書: 'book', 书: 'book', book: 'book',
   亡: 'box', 框: 'box', box: 'box',
 };
-const MARK_OPEN = /〖(?:\{([^{}\s]{1,8})\})?/gu;
+/** Ruby tags: the text after the colon is the annotation, read per character or along the word. */
+const RUBY_TAGS: Record<string, 'char' | 'word'> = { 音: 'char', 注音: 'char', ruby: 'char', 譯: 'word', 译: 'word', 釋: 'word', 释: 'word', gloss: 'word' };
+const MARK_OPEN = /〖(?:\{([^{}\s:：]{1,8})(?:[:：]([^{}\n]{1,200}))?\})?/gu;
+
+/** 抬頭 tags, anywhere in the text: what follows starts a new column, raised. */
+const RAISE_TAGS: Record<string, Raise['level']> = { 平抬: 0, 單抬: 1, 单抬: 1, 雙抬: 2, 双抬: 2 };
+const RAISE = /\{(平抬|單抬|单抬|雙抬|双抬)\}/gu;
 
 function withMarks<B extends Block>(src: Source, block: B): B {
-  block.children = markSpans(src, block.children);
+  block.children = annotations(markSpans(src, raises(src, block.children)));
   return block;
+}
+
+/** `{平抬}`, `{單抬}`, `{雙抬}` in the text → raise nodes (not text). */
+function raises(src: Source, nodes: Inline[]): Inline[] {
+  const out: Inline[] = [];
+  for (const node of nodes) {
+    if (node.type === 'note' || node.type === 'mark') node.children = raises(src, node.children);
+    const base = node.position.start.offset;
+    if (node.type !== 'text' || base === undefined || !node.value.includes('抬}')) {
+      out.push(node);
+      continue;
+    }
+    let at = 0;
+    for (const m of node.value.matchAll(RAISE)) {
+      const k = m.index ?? 0;
+      if (k > at) out.push({ type: 'text', value: node.value.slice(at, k), position: src.position(base + at, base + k) });
+      out.push({ type: 'raise', level: RAISE_TAGS[m[1]], position: src.position(base + k, base + k + m[0].length) });
+      at = k + m[0].length;
+    }
+    if (at < node.value.length) out.push(at === 0 ? node : { type: 'text', value: node.value.slice(at), position: src.position(base + at, base + node.value.length) });
+  }
+  return out;
+}
+
+/** Notes tagged {眉批} or {側批} → annotation nodes: they stand outside the running text. */
+function annotations(nodes: Inline[]): Inline[] {
+  return nodes.map((node): Inline => {
+    if (node.type === 'note' || node.type === 'mark') node.children = annotations(node.children);
+    if (node.type === 'note' && (node.layer === ANNOTATION_LAYERS.meipi || node.layer === ANNOTATION_LAYERS.cepi)) {
+      const kind: Annotation['kind'] = node.layer === ANNOTATION_LAYERS.meipi ? 'meipi' : 'cepi';
+      const annotation: Annotation = { type: 'annotation', kind, children: node.children, position: node.position };
+      return annotation;
+    }
+    return node;
+  });
 }
 
 /** The inline nodes with each 〖…〗 (at one level: not across a note's bracket) made a mark node. */
 function markSpans(src: Source, nodes: Inline[]): Inline[] {
-  type Piece = Inline | { open: number; inner: number; kind: Mark['kind'] } | { close: number };
+  type Piece = Inline | { open: number; inner: number; kind: Mark['kind']; ruby?: Mark['ruby'] } | { close: number };
   const pieces: Piece[] = [];
   const text = (s: number, e: number): void => {
     if (e > s) pieces.push({ type: 'text', value: src.text.slice(s, e), position: src.position(s, e) } satisfies Text);
@@ -365,19 +418,24 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
       MARK_OPEN.lastIndex = i;
       const m = MARK_OPEN.exec(src.text.slice(0, end)) as RegExpExecArray;
       let kind: Mark['kind'] = 'dot';
+      let ruby: Mark['ruby'];
       if (m[1] !== undefined) {
         const known = MARK_TAGS[m[1]];
-        if (known) kind = known;
-        else src.report('warning', `unknown mark {${m[1]}}; known: 點 (著重號), 圈, 頓, 專 (專名號), 書 (書名號), 亡 (示亡號) — 著重號 is used`, i, i + m[0].length, 'mark-unknown');
+        const by = RUBY_TAGS[m[1]];
+        if (by && m[2]?.trim()) {
+          kind = 'ruby';
+          ruby = { text: m[2].trim(), by };
+        } else if (known && m[2] === undefined) kind = known;
+        else src.report('warning', by ? `{${m[1]}:…} needs the annotation after the colon ({音:ㄉㄧㄠ}); 著重號 is used` : `unknown mark {${m[1]}}; known: 點 (著重號), 圈, 雙圈, 頓, 重 (圈點), 專 (專名號), 書 (書名號), 亡 (示亡號), 音:… 譯:… (ruby) — 著重號 is used`, i, i + m[0].length, 'mark-unknown');
       }
-      pieces.push({ open: i, inner: i + m[0].length, kind });
+      pieces.push({ open: i, inner: i + m[0].length, kind, ...(ruby ? { ruby } : {}) });
       at = i + m[0].length;
       i = at - 1;
     }
     text(at, end);
   }
   const out: Inline[] = [];
-  let open: { index: number; open: number; inner: number; kind: Mark['kind'] } | undefined;
+  let open: { index: number; open: number; inner: number; kind: Mark['kind']; ruby?: Mark['ruby'] } | undefined;
   const literal = (s: number, e: number): void => {
     out.push({ type: 'text', value: src.text.slice(s, e), position: src.position(s, e) });
   };
@@ -386,7 +444,7 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
       if (open) {
         src.report('warning', '〖 inside 〖…〗: marks do not nest; this 〖 is kept as text', piece.open, piece.inner, 'mark-nested');
         literal(piece.open, piece.inner);
-      } else open = { index: out.length, open: piece.open, inner: piece.inner, kind: piece.kind };
+      } else open = { index: out.length, open: piece.open, inner: piece.inner, kind: piece.kind, ...(piece.ruby ? { ruby: piece.ruby } : {}) };
     } else if ('close' in piece) {
       if (!open) {
         src.report('warning', 'unmatched 〗: no 〖 before it; it is kept as text', piece.close, piece.close + 1, 'mark-unmatched');
@@ -394,7 +452,9 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
         continue;
       }
       const children = out.splice(open.index);
-      out.push({ type: 'mark', kind: open.kind, children, position: src.position(open.open, piece.close + 1) });
+      const mark: Mark = { type: 'mark', kind: open.kind, children, position: src.position(open.open, piece.close + 1) };
+      if (open.ruby) mark.ruby = open.ruby;
+      out.push(mark);
       open = undefined;
     } else out.push(piece);
   }
@@ -409,7 +469,7 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
 function taggedParagraphs(src: Source, start: number, end: number, inline: InlineOptions): Block[] {
   const text = src.text.slice(start, end);
   const tag = TAG.exec(text);
-  if (!tag) return textWithLabels(src, start, end, 'text', inline);
+  if (!tag || tag[1] in RAISE_TAGS) return textWithLabels(src, start, end, 'text', inline);
   const role = ROLE_TAGS[tag[1]];
   const contentStart = start + tag[0].length;
   if (!role) {

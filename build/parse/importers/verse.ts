@@ -70,7 +70,10 @@ export function importVerse(src: Source, fallbackTitle: string): ImportResult {
     inHead = false;
     if (FUZHU_LABEL.test(content)) {
       const labelLength = content.indexOf('】') + 1;
-      blocks.push(paragraph(src, 'commentary', line.start + labelLength, line.end, undefined, 'fuzhu'));
+      const p = paragraph(src, 'commentary', line.start + labelLength, line.end, undefined, 'fuzhu');
+      // The source prints the label: it is kept (not text), for the print and the EPUB to show.
+      p.label = content.slice(1, labelLength - 1);
+      blocks.push(p);
       continue;
     }
     const text = bare(content);

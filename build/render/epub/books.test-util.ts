@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Element } from 'domhandler';
 import { loadEdition } from '../../cli/load.js';
 import { layoutBook, pageSpecFor } from '../../layout/index.js';
-import { REPO, SAMPLES, loadSample } from '../../layout/sample-trees.js';
+import { REPO, SAMPLES, loadSample } from '../../cli/samples.js';
 import { cmapRanges } from '../../fonts/sfnt.js';
 import type { LoadedFont } from '../../fonts/types.js';
 import type { EditionConfig } from '../../tree/edition.js';

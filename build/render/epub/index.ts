@@ -18,7 +18,7 @@ import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
 import { layerName, renderVolume, VOCAB_PREFIX, type Drawable } from './xhtml.js';
 import { accessibilityMetadata } from './a11y.js';
-import { sortLayers } from './layers.js';
+import { layerColourCss, sortLayers } from './layers.js';
 import type { PageList } from './pages.js';
 
 export type { EpubOptions, TocEntry } from './types.js';
@@ -196,7 +196,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     lang,
     date: date.toISOString(),
     // @charset must stay the first thing in the file.
-    css: `@charset "UTF-8";\n${fontCss(subsets, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}`,
+    css: `@charset "UTF-8";\n${fontCss(subsets, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}\n/* Layer colours (styles/layers.json). */\n${layerColourCss()}\n`,
     fonts: subsets.map((f) => ({ filename: fontFileName(f), url: `embedded:${fontFileName(f)}` })),
     contentOPF: EPUB_ASSETS.contentOPF,
     tocXHTML: EPUB_ASSETS.tocXHTML,

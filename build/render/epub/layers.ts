@@ -1,6 +1,7 @@
 /** Layer labels and ordering for the EPUB, from the shared table in build/tree/layers.ts. */
 import type { LayerId } from '../../tree/types.js';
 import { LAYERS, layerLabel } from '../../tree/layers.js';
+import { LAYER_STYLES, labelForm } from '../../tree/layer-style.js';
 
 export { layerLabel };
 
@@ -27,4 +28,18 @@ export function sortLayers(ids: Iterable<LayerId>): LayerId[] {
     return i < 0 ? LAYER_ORDER.length : i;
   };
   return [...new Set(ids)].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The EPUB's layer colours, from the layer style table (styles/layers.json): a note, its noteref, a commentary paragraph. */
+export function layerColourCss(): string {
+  return LAYER_STYLES.map((l) => {
+    const t = layerToken(l.id);
+    return `.note-${t}, a.noteref-${t} { color: ${l.colour}; }`;
+  }).join('\n');
+}
+
+/** A label as the EPUB shows it (the table's form for `epub`): 〔音義〕. */
+export function labelText(label: string): string {
+  const form = labelForm('epub');
+  return form.form === 'bracket' ? `${form.open}${label}${form.close}` : label;
 }

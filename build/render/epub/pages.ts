@@ -12,7 +12,7 @@
  * From the layout this reads only `BookLayout.volumes[].{index, pages}`,
  * `Page.{number, leaf, side, volumeTitle, columns, collation}`, `Column.{index, runs}`,
  * `TextRun.{type, text, offset}` and `NoteChunk.{type, right, left}` with
- * `NoteSegment.text`.
+ * `NoteSegment.{text, style}`.
  */
 import type { BookLayout, NoteChunk, Page, TextRun } from '../../layout/types.js';
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
@@ -126,7 +126,8 @@ function pageChars(page: Page): LayoutChar[] {
         }
       } else {
         const c = run as NoteChunk;
-        for (const seg of [...c.right, ...c.left]) for (const ch of seg.text) out.push({ ch, note: true });
+        // A label the source prints (style label) is not text of the tree: no unit stands for it.
+        for (const seg of [...c.right, ...c.left]) if (seg.style !== 'label') for (const ch of seg.text) out.push({ ch, note: true });
       }
     }
   return out;

@@ -67,7 +67,8 @@ export function readVolume(xhtml: string): { text: string; notes: Array<[LayerId
         if (!(parent && (parent.name === 'section' || parent.name === 'body') && /^\s*$/.test(n.data))) emit(n.data);
         continue;
       }
-      if (!isElement(n) || n.name === 'aside') continue;
+      // A ruby's annotation (rt, and the rp a reader without ruby shows) is not text of the tree.
+      if (!isElement(n) || n.name === 'aside' || n.name === 'rt' || n.name === 'rp') continue;
       // Apparatus, not text: a layer's printed label, a footnote's link back, a page break.
       if (['layer-label', 'backlink', 'pagebreak'].some((c) => classes(n).includes(c))) continue;
       if (n.name === 'a' && classes(n).includes('noteref')) {

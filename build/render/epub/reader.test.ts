@@ -19,7 +19,7 @@ import type { Page } from 'puppeteer';
 import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
 import { loadSystemFonts } from '../../fonts/load.js';
 import type { LoadedFont } from '../../fonts/types.js';
-import { SAMPLES } from '../../layout/sample-trees.js';
+import { SAMPLES } from '../../cli/samples.js';
 import { bookEpub, loadBook } from './books.test-util.js';
 
 const require = createRequire(import.meta.url);

@@ -20,9 +20,9 @@
  * Layers are classes because epub-gen-memory drops data-* attributes.
  */
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
-import type { Block, Glyph, Inline, LayerDeclaration, LayerId, Note, Paragraph, Volume } from '../../tree/types.js';
+import type { Annotation, Block, Glyph, Inline, LayerDeclaration, LayerId, Mark, Note, Paragraph, Volume } from '../../tree/types.js';
 import { collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
-import { layerLabel, layerToken } from './layers.js';
+import { labelText, layerLabel, layerToken } from './layers.js';
 import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
 import type { TocEntry } from './types.js';
 
@@ -197,7 +197,7 @@ function renderGlyph(g: Glyph, st: VolumeState): string {
 }
 
 function labelSpan(label: string | undefined): string {
-  return label ? `<span class="layer-label" aria-hidden="true">〔${escapeXml(label)}〕</span>` : '';
+  return label ? `<span class="layer-label" aria-hidden="true">${escapeXml(labelText(label))}</span>` : '';
 }
 
 function noteAttributes(layer: LayerId, st: VolumeState): string {
@@ -214,7 +214,7 @@ function renderAside(id: string, cls: string, layer: LayerId, label: string, inn
   const name = escapeXml(layerName(layer, st.ctx.layers));
   return (
     `<aside id="${id}" class="${cls} popup" epub:type="footnote" role="doc-footnote" aria-label="${name}">` +
-    `<p><a class="backlink" href="#${id}-ref" role="doc-backlink">〔${escapeXml(label)}〕</a>${inner}</p></aside>`
+    `<p><a class="backlink" href="#${id}-ref" role="doc-backlink">${escapeXml(labelText(label))}</a>${inner}</p></aside>`
   );
 }
 
@@ -233,14 +233,41 @@ function renderInline(node: Inline, st: VolumeState): string {
     case 'correction':
       return correctionMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
     case 'mark':
+      if (node.kind === 'ruby') return renderRuby(node, st);
       // 著重號, 圈點, 專名號, 書名號: styled beside the text (styles/epub.css).
       return `<span class="mark mark-${node.kind}">${node.children.map((c) => renderInline(c, st)).join('')}</span>`;
     case 'annotation':
-      return inlines(node.children, st);
-    case 'anchor':
+      return renderAnnotation(node, st);
     case 'raise':
+      // 抬頭: a reflowing book cannot raise a line above the others; the raised words start a line of their own.
+      return `<br class="raise raise-${node.level}"/>`;
+    case 'anchor':
       return '';
   }
+}
+
+/**
+ * Ruby as HTML ruby: one `<rt>` a character (注音) or one along the span
+ * (a gloss). The annotation is not text of the manuscript's units (page
+ * mapping), so it is written as it is, not counted.
+ */
+function renderRuby(node: Mark, st: VolumeState): string {
+  const ruby = node.ruby;
+  const base = inlines(node.children, st);
+  if (!ruby) return base;
+  const readings = ruby.text.trim().split(/\s+/u);
+  const plain = node.children.every((c) => c.type === 'text');
+  const chars = plain ? Array.from(node.children.map((c) => (c.type === 'text' ? c.value : '')).join('')).filter((c) => !isWhitespace(c)) : [];
+  const rt = (text: string): string => `<rp>(</rp><rt>${escapeXml(text)}</rt><rp>)</rp>`;
+  if (ruby.by === 'char' && plain && readings.length === chars.length) {
+    return `<ruby class="ruby">${chars.map((c, i) => renderChars(c, st) + rt(readings[i])).join('')}</ruby>`;
+  }
+  return `<ruby class="ruby">${base}${rt(ruby.text.trim())}</ruby>`;
+}
+
+/** 眉批 and 側批: notes of their own layers (note-meipi, note-cepi), inline or pop-up as the edition asks. */
+function renderAnnotation(node: Annotation, st: VolumeState): string {
+  return renderNote({ type: 'note', layer: node.kind, children: node.children, position: node.position }, st);
 }
 
 /** Renders children inside a pop-up (its page breaks deferred); returns the markup and the breaks to write after the noteref. */
@@ -364,7 +391,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
       const before = pendingBreaks(st);
       const slot = st.footnotes.push('') - 1;
       const { inner, after } = insidePopup(() => inlines(block.children, st), st);
-      st.footnotes[slot] = renderAside(nid, paragraphClass(block), layer, layerName(layer, ctx.layers), inner, st);
+      st.footnotes[slot] = renderAside(nid, paragraphClass(block), layer, block.label ?? layerName(layer, ctx.layers), inner, st);
       const ref = before + renderNoteref(layer, nid, st) + after;
       const prev = out[out.length - 1];
       if (prev) prev.inner += ref;
@@ -373,7 +400,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
     }
     const before = pendingBreaks(st);
     const label =
-      block.role === 'commentary' ? labelSpan(shownLabel(block.layer ?? 'zhu', block.children.map(inlineText).join(''), undefined, ctx.layers)) : '';
+      block.role === 'commentary' ? labelSpan(shownLabel(block.layer ?? 'zhu', block.children.map(inlineText).join(''), block.label, ctx.layers)) : '';
     const inner = label + inlines(block.children, st);
     if (block.role === 'title' && !h1Done) {
       h1Done = true;

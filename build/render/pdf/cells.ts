@@ -25,6 +25,8 @@ export interface CellContext {
   ink: InkTable;
   /** The character as printed (HTML-escaped; 〓 where no font has it). */
   show: (ch: string) => string;
+  /** How a label the source prints is drawn (styles/layers.json via the layout's spec): `yinwen` in a black box; bracketed labels are plain characters. */
+  label?: 'yinwen' | 'bracket';
 }
 
 export interface SlotsStyle {
@@ -35,16 +37,17 @@ export interface SlotsStyle {
   sub?: 'R' | 'L';
   /** Ideographs may be set as one letter-spaced stretch. */
   grouped: boolean;
-  style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin';
+  style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin' | 'label';
   mark?: SideMark;
 }
 
 /**
  * Marks beside the text that 句讀 and `none` editions print: the 圈點 of
- * 評點本 (circles, sesame dots). 著重號, 專名號, 書名號 and 示亡號 are
- * punctuation (GB/T 15834 標號), printed only in a modern standard.
+ * 評點本 (circles, double circles, sesame and heavy dots) and ruby. 著重號,
+ * 專名號, 書名號 and 示亡號 are punctuation (GB/T 15834 標號), printed only
+ * in a modern standard.
  */
-const CLASSICAL_MARKS: ReadonlySet<string> = new Set(['circle', 'sesame']);
+const CLASSICAL_MARKS: ReadonlySet<string> = new Set(['circle', 'sesame', 'double', 'heavy', 'ruby']);
 
 /** Characters whose vertical advance is exactly one em in our fonts: a stretch of them is one element. */
 const GRID_SAFE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303F\uFF01-\uFF60\u25A1\u2E80-\u2FDF]$/u;
@@ -153,8 +156,27 @@ export function slotsHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContex
     out += element(`${s.cls}${t.cls}`, t.css, shown);
   }
   flush();
+  if (s.style === 'label' && ctx.label === 'yinwen') out = labelBoxHtml(slots, s, ctx) + out;
   if (s.mark && (isModern(ctx.standard) || CLASSICAL_MARKS.has(s.mark.kind))) out += sideMarkHtml(slots, s, ctx);
   return out;
+}
+
+/**
+ * 陰文: the label's characters white in a black box (drawn before them, so
+ * that they print over it), the box a little wider than the type and
+ * reaching a little past the first and last character.
+ */
+function labelBoxHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): string {
+  const { g } = ctx;
+  const shown = slots.filter((x) => x.advance > 0);
+  if (shown.length === 0) return '';
+  const { centre, half } = lane(s, g);
+  const pad = 0.12 * half;
+  const size = 2 * half;
+  const y0 = shown[0].at * g.cellHeight + (g.cellHeight - size) / 2 - pad;
+  const last = shown[shown.length - 1];
+  const y1 = (last.at + last.advance) * g.cellHeight - (g.cellHeight - size) / 2 + pad;
+  return `<b class="lbox${s.note ? ' n' : ''}" style="top:${mm(y0)};right:${mm(centre - half - pad)};width:${mm(size + 2 * pad)};height:${mm(y1 - y0)}"></b>`;
 }
 
 /**
@@ -235,8 +257,10 @@ function sideMarkHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): 
   const { centre, half } = lane(s, g);
   const size = 2 * half;
   const cls = `sm${s.note ? ' n' : ''}`;
-  if (mark.kind === 'dot' || mark.kind === 'circle' || mark.kind === 'sesame') {
-    const d = (mark.kind === 'sesame' ? 0.14 : 0.2) * size;
+  if (mark.kind === 'ruby') return rubyHtml(slots, s, ctx);
+  if (mark.kind === 'dot' || mark.kind === 'circle' || mark.kind === 'sesame' || mark.kind === 'double' || mark.kind === 'heavy') {
+    // 評點本's ◎ and ● are a little larger than the 著重號 dot, so that they read as 圈點.
+    const d = (mark.kind === 'sesame' ? 0.14 : mark.kind === 'double' || mark.kind === 'heavy' ? 0.24 : 0.2) * size;
     const right = centre - half - 0.08 * size - d;
     let out = '';
     for (const x of slots) {
@@ -280,4 +304,66 @@ function sideMarkHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): 
     `<svg class="${cls} sm-book" style="top:${mm(y0)};right:${mm(x - amp)};width:${mm(w)};height:${mm(length)}" viewBox="0 0 ${w.toFixed(3)} ${length.toFixed(3)}">` +
     `<path d="${d}"/></svg>`
   );
+}
+
+/** Bopomofo (注音) and its tone marks. */
+const ZHUYIN = /^[\u3105-\u312f\u31a0-\u31bf\u02ca\u02c7\u02cb\u02d9\u02c9]+$/u;
+const TONE = /^[\u02ca\u02c7\u02cb\u02c9]$/u;
+const LIGHT_TONE = '\u02d9';
+
+/**
+ * Ruby beside the characters, on their right (clreq 5.5): in the gutter
+ * between the column's type and its right edge.
+ * - One reading a character (readings): 注音 stacked in small symbols,
+ *   centred on its character's cell, a tone mark (ˊˇˋ) to the right of the
+ *   last symbol, the light tone (˙) above the first (國語注音符號手冊; clreq
+ *   5.5.3); any other reading set along the cell, upright CJK or rotated
+ *   Latin, shrunk to fit.
+ * - One text along the span (ruby): centred on the span, the annotation's
+ *   characters at a small size, overhanging both ends alike when longer
+ *   (clreq 5.5.6).
+ */
+function rubyHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): string {
+  const { g } = ctx;
+  const mark = s.mark!;
+  const { centre, half } = lane(s, g);
+  const right = s.note ? (s.sub === 'L' ? g.colWidth / 2 : 0) : 0;
+  const gutter = Math.max(0.5, (s.note ? g.colWidth / 2 : g.colWidth) - (centre - right) - half);
+  // The gutter's middle, from the column's right edge.
+  const x = right + gutter / 2;
+  const cls = `rb${s.note ? ' n' : ''}`;
+  let out = '';
+  if (mark.readings) {
+    slots.forEach((slot, i) => {
+      const reading = mark.readings?.[i] ?? '';
+      if (!reading || slot.advance <= 0) return;
+      const chars = Array.from(reading);
+      const y = slot.at * g.cellHeight;
+      const h = slot.advance * g.cellHeight;
+      if (ZHUYIN.test(reading)) {
+        const tone = chars.filter((c) => TONE.test(c));
+        const light = chars.includes(LIGHT_TONE);
+        const symbols = chars.filter((c) => !TONE.test(c) && c !== LIGHT_TONE);
+        const z = Math.min(gutter / 1.45, (0.92 * h) / Math.max(1, symbols.length + (light ? 0.5 : 0)));
+        const top = y + (h - z * symbols.length) / 2;
+        const zx = x + (tone.length > 0 ? 0.2 * z : 0);
+        if (light) out += `<i class="${cls} rz" style="top:${mm(top - 0.55 * z)};right:${mm(zx - z / 2)};width:${mm(z)};height:${mm(0.5 * z)};font-size:${mm(0.8 * z)};line-height:${mm(0.5 * z)}">${ctx.show(LIGHT_TONE)}</i>`;
+        out += `<i class="${cls} rz" style="top:${mm(top)};right:${mm(zx - z / 2)};width:${mm(z)};font-size:${mm(z)};line-height:${mm(z)}">${symbols.map(ctx.show).join('')}</i>`;
+        // The tone mark beside the last symbol, to its right, upper half.
+        for (const t of tone) out += `<i class="${cls} rt" style="top:${mm(top + z * (symbols.length - 1))};right:${mm(zx - z / 2 - 0.55 * z)};width:${mm(0.55 * z)};font-size:${mm(0.7 * z)};line-height:${mm(0.55 * z)}">${ctx.show(t)}</i>`;
+        return;
+      }
+      const z = Math.min(0.85 * gutter, (0.95 * h) / Math.max(1, chars.length));
+      out += `<i class="${cls} rg" style="top:${mm(y)};height:${mm(h)};right:${mm(x - z / 2)};width:${mm(z)};font-size:${mm(z)};line-height:${mm(z)}">${chars.map(ctx.show).join('')}</i>`;
+    });
+    return out;
+  }
+  const text = mark.ruby ?? '';
+  const shown = slots.filter((x2) => x2.advance > 0);
+  if (!text || shown.length === 0) return '';
+  const y0 = shown[0].at * g.cellHeight;
+  const last = shown[shown.length - 1];
+  const y1 = (last.at + last.advance) * g.cellHeight;
+  const z = Math.min(0.85 * gutter, 0.5 * g.fontSize);
+  return `<i class="${cls} rg" style="top:${mm(y0)};height:${mm(y1 - y0)};right:${mm(x - z / 2)};width:${mm(z)};font-size:${mm(z)};line-height:${mm(z)}">${Array.from(text).map(ctx.show).join('')}</i>`;
 }

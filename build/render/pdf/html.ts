@@ -24,6 +24,8 @@ import { chineseNumeral } from './numerals.js';
 import { pathToFileURL } from 'node:url';
 import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
+import { annotationsHtml, drawsOutside, raisedHtml } from './margins.js';
+import { sealsHtml, type PlacedSeal } from './seals.js';
 
 /** The placeholder for a character no configured font covers. */
 export const MISSING_GLYPH = '〓';
@@ -72,6 +74,12 @@ export interface RenderOptions {
   ink?: InkTable;
   /** The punctuation standard the pages are set in; renderHtml takes it from the layout's spec. */
   punctuation?: PunctuationStandard;
+  /** How labels the source prints are drawn (the layout's spec, from styles/layers.json); renderHtml takes it from the layout. */
+  label?: 'yinwen' | 'bracket';
+  /** 眉批: places in a lane of the top margin (the layout's PageSpec.meipiCells). */
+  meipiCells?: number;
+  /** Seals stamped over pages (seals.ts placeSeals). */
+  seals?: readonly PlacedSeal[];
 }
 
 /**
@@ -222,7 +230,7 @@ function glyph(ch: string, covers: Covers | undefined): string {
 }
 
 function textRunHtml(run: TextRun, ctx: CellContext): string {
-  const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : '';
+  const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : run.style === 'label' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
   return slotsHtml(slotsOf(run.start, run.text, run.advances), { cls: style, note: false, grouped: run.style !== 'small', style: run.style, mark: run.mark }, ctx);
 }
 
@@ -230,10 +238,10 @@ function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, ct
   let out = '';
   let cell = start;
   for (const seg of segments) {
-    const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : '';
+    const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : seg.style === 'label' || seg.style === 'head' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
     const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} ${style}`;
     const slots = slotsOf(cell, seg.text, seg.advances);
-    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style, mark: seg.mark }, ctx);
+    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style === 'head' ? 'label' : seg.style, mark: seg.mark }, ctx);
     cell = slots.length > 0 ? slots[slots.length - 1].at + slots[slots.length - 1].advance : cell;
   }
   return out;
@@ -245,8 +253,8 @@ function noteHtml(chunk: NoteChunk, ctx: CellContext): string {
 }
 
 /** The grid of one page: columns in reading order, each with its runs. */
-export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation'> = {}): string {
-  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers) };
+export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation' | 'label'> = {}): string {
+  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers), label: punctuation.label ?? 'yinwen' };
   let out = '';
   for (const column of page.columns) {
     const role = column.role ? ` role-${column.role}` : '';
@@ -299,11 +307,22 @@ export function pageFields(p: PlannedPage, options: RenderOptions): Record<strin
 /** The filled inside of one page block: template decoration, rules, grid, correction marks. */
 export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   const def = options.template.definition;
+  const g = options.geometry;
   const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
-  const rules = def.rules ? rulesHtml(options.geometry, p.side) : '';
-  const grid = p.page ? pageGridHtml(p.page, options.geometry, options.covers, options) : '';
-  const marks = p.page?.corrections ? correctionMarksHtml(p.page.corrections, p.side, options.geometry, def.correctionMark ?? 'circle') : '';
-  return decoration + rules + grid + marks;
+  const rules = def.rules ? rulesHtml(g, p.side) : '';
+  if (!p.page) return decoration + rules;
+  // Raised columns open the frame before their characters are drawn; annotations come after the grid (the text layer reads the text first).
+  const show = (ch: string): string => glyph(ch, options.covers);
+  const marks = p.page.corrections ? correctionMarksHtml(p.page.corrections, p.side, g, def.correctionMark ?? 'circle') : '';
+  return (
+    decoration +
+    rules +
+    raisedHtml(p.page, g, p.side) +
+    pageGridHtml(p.page, g, options.covers, options) +
+    marks +
+    annotationsHtml(p.page, g, p.side, g.margins[p.side].top, options.meipiCells ?? 4, show) +
+    sealsHtml(p.page.number, g, p.side, options.seals ?? [])
+  );
 }
 
 /** The strings of a page's margin boxes — book, volume, folio (the page within the volume, counted by leaves); all empty on a blank page. */
@@ -320,7 +339,7 @@ function marginStrings(p: PlannedPage, options: RenderOptions): { book: string; 
  */
 function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
   const strings = marginStrings(p, options);
-  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
+  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}${drawsOutside(p.page) ? ' out' : ''}`;
   return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(strings.book)}</span><span class="rh-volume">${escapeHtml(strings.volume)}</span><span class="rh-folio">${escapeHtml(strings.folio)}</span></div>`;
 }
 
@@ -332,7 +351,12 @@ function jsonForScript(value: unknown): string {
 /** The options with the punctuation standard the layout was set in (renderRun and renderHtml take it from the layout's spec). */
 export function withPunctuation(layout: BookLayout, given: RenderOptions): RenderOptions {
   const standard = layout.spec.punctuation?.standard;
-  return { ...given, punctuation: given.punctuation ?? (standard === 'auto' ? undefined : standard) };
+  return {
+    ...given,
+    punctuation: given.punctuation ?? (standard === 'auto' ? undefined : standard),
+    label: given.label ?? layout.spec.label?.form,
+    meipiCells: given.meipiCells ?? layout.spec.meipiCells,
+  };
 }
 
 /**

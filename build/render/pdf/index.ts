@@ -49,6 +49,8 @@ export { chineseNumeral } from './numerals.js';
 export { assemblePdf, type AssembleOptions } from './assemble.js';
 export type { RunPdf } from './concat.js';
 export { correctionMarksHtml, CORRECTION_CIRCLE, type CorrectionMarkStyle } from './marks.js';
+export { placeSeals, sealsHtml, type PlacedSeal } from './seals.js';
+export { annotationsHtml, raisedHtml, meipiMetrics, cepiMetrics } from './margins.js';
 export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
 export { markInk, type Ink, type InkTable } from './ink.js';
 export { slotsOf, type Slot } from './cells.js';

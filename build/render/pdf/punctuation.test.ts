@@ -14,7 +14,7 @@ import { buildPdf, renderOptionsFor } from '../../cli/pdf.js';
 import { layoutBook, pageSpecFor } from '../../layout/index.js';
 import type { BookLayout, Page, PunctuationSpec } from '../../layout/types.js';
 import { CHTXT, bareText, chtxtMarkdown, treeOfMarkdown, withoutKinsoku } from '../../layout/punctuated.js';
-import { loadSample } from '../../layout/sample-trees.js';
+import { loadSample } from '../../cli/samples.js';
 import { defaultEdition } from '../../parse/edition.js';
 import { markOf } from '../../punctuation/index.js';
 import type { Root } from '../../tree/types.js';

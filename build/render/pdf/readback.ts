@@ -175,12 +175,21 @@ export function centre(b: PtBox): { x: number; y: number } {
   return { x: b.x + b.w / 2, y: b.y + b.h / 2 };
 }
 
-/** The grid items of a PDF page: those whose centre lies in the grid's rectangle. */
-export function gridItems(items: readonly TextItem[], g: PageGeometry, side: Side): TextItem[] {
+/**
+ * The grid items of a PDF page: those whose centre lies in the grid's
+ * rectangle — or, on a page with raised columns (抬頭), above it in such a
+ * column — set in the text's or the notes' type: the small type beside
+ * the text (側批, ruby) is not the grid's.
+ */
+export function gridItems(items: readonly TextItem[], g: PageGeometry, side: Side, page?: Page): TextItem[] {
   const grid = gridBox(g, side);
+  const raised = (page?.columns ?? []).filter((c) => c.raise).map((c) => ({ box: toPage(g, side, cellBox(g, side, c.index, -(c.raise ?? 0))), raise: c.raise ?? 0 }));
+  const small = 0.55 * g.noteSize * PT_PER_MM;
   return items.filter((it) => {
+    if (it.size < small) return false;
     const c = centre(itemBox(it));
-    return c.x > grid.x && c.x < grid.x + grid.w && c.y > grid.y && c.y < grid.y + grid.h;
+    if (c.x > grid.x && c.x < grid.x + grid.w && c.y > grid.y && c.y < grid.y + grid.h) return true;
+    return raised.some((r) => c.x > r.box.x && c.x < r.box.x + r.box.w && c.y > r.box.y && c.y < grid.y);
   });
 }
 

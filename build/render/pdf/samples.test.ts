@@ -43,7 +43,7 @@ for (const id of readdirSync(MANUSCRIPTS).filter((d) => existsSync(join(MANUSCRI
       const expected = expectedGlyphs(page, options.geometry, options.covers, { standard: layout.spec.punctuation?.standard, ink: options.ink });
       // The sources hold no real radicals, so a radical in the PDF could only be a ToUnicode slip.
       for (const e of expected) assert.ok(!isRadical(e.char.codePointAt(0)!), `${id}: the layout has a real radical ${e.char}`);
-      const items = gridItems(text[index], options.geometry, page.side);
+      const items = gridItems(text[index], options.geometry, page.side, page);
       // pdf.js adds a space after a glyph it thinks ends a word (…); the grid has none.
       const got = items.map((i) => i.str.trim()).join('');
       const want = expected.map((e) => e.char).join('');

@@ -1,0 +1,83 @@
+/**
+ * The classical marks in the EPUB: 眉批 and 側批 as notes of their own
+ * layers (note-meipi, note-cepi), ruby as HTML ruby, 圈點 as text-emphasis
+ * classes, labels the source prints in the table's brackets, 抬頭 as a new
+ * line — on the 評點本 sample, checked by epubcheck and the reader checks;
+ * the same text without the marks has none of them.
+ */
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { visit, SKIP } from 'unist-util-visit';
+import { loadSystemFonts } from '../../fonts/load.js';
+import type { LoadedFont } from '../../fonts/types.js';
+import type { Inline, Parent, Root } from '../../tree/types.js';
+import { loadEdition } from '../../cli/load.js';
+import { REPO } from '../../cli/samples.js';
+import { renderEpub } from './index.js';
+import { assertReaderReady, pageListFor } from './books.test-util.js';
+import { readVolume, unzip } from './read-epub.test-util.js';
+import { treeText } from './fixtures.test-util.js';
+
+const run = promisify(execFile);
+let fonts: LoadedFont[];
+before(async () => {
+  fonts = await loadSystemFonts();
+});
+
+async function pingdian(): Promise<{ tree: Root; epub: (tree: Root) => Promise<Uint8Array> }> {
+  const { tree, config } = await loadEdition(path.join(REPO, 'manuscript', 'pingdian'));
+  assert.ok(config);
+  const epub = (t: Root): Promise<Uint8Array> => renderEpub(t, { fonts, popupLayers: config.popupLayers, pageList: pageListFor({ name: 'pingdian', tree: t, config }) });
+  return { tree, epub };
+}
+
+const volumeXhtml = async (bytes: Uint8Array): Promise<string> => (await unzip(bytes)).text.get('OEBPS/vol01.xhtml')!;
+
+test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, printed labels and 抬頭 in the EPUB; epubcheck clean', async () => {
+  const { tree, epub } = await pingdian();
+  const bytes = await epub(tree);
+  const xhtml = await volumeXhtml(bytes);
+  assert.equal((xhtml.match(/<small class="note note-meipi"/gu) ?? []).length, 5);
+  assert.equal((xhtml.match(/<small class="note note-cepi"/gu) ?? []).length, 3);
+  assert.match(xhtml, /<ruby class="ruby">湯<rp>\(<\/rp><rt>ㄕㄤ<\/rt><rp>\)<\/rp>湯<rp>\(<\/rp><rt>ㄕㄤ<\/rt>/u);
+  assert.match(xhtml, /<ruby class="ruby">岳陽樓<rp>\(<\/rp><rt>Yueyang Tower<\/rt>/u);
+  for (const kind of ['circle', 'double', 'sesame', 'heavy']) assert.match(xhtml, new RegExp(`class="mark mark-${kind}"`));
+  assert.match(xhtml, /<span class="layer-label" aria-hidden="true">〔音義〕<\/span>/u);
+  assert.match(xhtml, /〔案〕/u);
+  assert.match(xhtml, /<br class="raise raise-2"\/>皇上/u);
+  // The stylesheet sets 圈點 with text-emphasis and colours the annotation layers from the style table.
+  const css = (await unzip(bytes)).text.get('OEBPS/style.css')!;
+  assert.match(css, /\.mark-double \{ text-emphasis: open double-circle/);
+  assert.match(css, /\.note-meipi, a\.noteref-meipi \{ color: #9b1c1c; \}/);
+  // Every character of the tree once, in order; the ruby's annotation is apparatus.
+  assert.equal(readVolume(xhtml).text, treeText(tree)[0]);
+  await assertReaderReady('pingdian', bytes);
+  const dir = await mkdtemp(path.join(tmpdir(), 'diaoban-epub-classical-'));
+  try {
+    const file = path.join(dir, 'pingdian.epub');
+    await writeFile(file, bytes);
+    const r = await run('java', ['-jar', '/usr/share/java/epubcheck.jar', file], { maxBuffer: 1 << 24 }).catch((e: { stdout: string; stderr: string }) => e);
+    const m = /Messages: (\d+) fatals? \/ (\d+) errors? \/ (\d+) warnings?/.exec(`${r.stdout}\n${r.stderr}`);
+    assert.ok(m, r.stdout + r.stderr);
+    assert.deepEqual([m[1], m[2], m[3]], ['0', '0', '0'], r.stdout);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  // Negative control: the same text without the marks has no annotation layer, ruby or 圈點.
+  const bare = structuredClone(tree);
+  visit(bare, (node, index, parent) => {
+    const n = node as Inline;
+    if (parent && index !== undefined && (n.type === 'mark' || n.type === 'annotation' || n.type === 'raise')) {
+      (parent as Parent).children.splice(index, 1, ...((n.type === 'mark' ? n.children : []) as never[]));
+      return [SKIP, index];
+    }
+    return undefined;
+  });
+  const plain = await volumeXhtml(await epub(bare));
+  assert.doesNotMatch(plain, /note-meipi|note-cepi|<ruby|mark-circle|class="raise/u);
+});
