@@ -249,10 +249,10 @@ export function runsOf(planned: readonly PlannedPage[], maxPages = Number(proces
 /** Tabs kept open between runs and builds, per browser: opening one costs ~120 ms (a target, request interception). */
 const idleTabs = new WeakMap<OfflineBrowser, BrowserPage[]>();
 
-/** The page each tab may load now: a tab navigates to its build's shell document (and to about:blank when idle), nowhere else. */
+/** The page each tab may load now: a tab navigates to its shell document (and about:blank), nowhere else. */
 const tabTargets = new WeakMap<BrowserPage, { url: string }>();
 
-/** Tabs being blanked after a build (not waited for by the build that used them). */
+/** Tabs being emptied after a build (not waited for by the build that used them). */
 const blanking = new WeakMap<OfflineBrowser, Promise<void>>();
 
 async function takeTab(browser: OfflineBrowser): Promise<BrowserPage> {
@@ -272,12 +272,26 @@ async function returnTab(browser: OfflineBrowser, tab: BrowserPage, keep: number
   else idle.push(tab);
 }
 
-/** The last run's pages let go while the tabs wait for the next build (a blank document is a few MB, a run's pages a hundred). */
-async function blankIdleTabs(browser: OfflineBrowser): Promise<void> {
-  await Promise.all((idleTabs.get(browser) ?? []).map((tab) => tab.goto('about:blank').catch(() => undefined)));
+/**
+ * The last run's pages let go while the tabs wait for the next build (a
+ * document without pages is a few MB, a run's pages a hundred); the shell
+ * and Paged.js stay, so that the next build of the edition starts printing at once.
+ */
+async function emptyIdleTabs(browser: OfflineBrowser): Promise<void> {
+  await Promise.all((idleTabs.get(browser) ?? []).map((tab) => putRun(tab, { css: '', bodyClass: '', body: '' }).catch(() => tabShells.delete(tab))));
 }
 
-/** A tab made ready for a build's runs: its shell document loaded (the build's policy and nonce), Paged.js in it. */
+/**
+ * A browser's nonce: the shell's policy lets only scripts carrying it run
+ * (ours). Made once a browser, it is never written into what a run shows,
+ * so an edition's text cannot carry it.
+ */
+const browserNonces = new WeakMap<OfflineBrowser, string>();
+
+/** The shell each kept tab has loaded, Paged.js in it: its language and title (a tab that has it needs no loading). */
+const tabShells = new WeakMap<BrowserPage, string>();
+
+/** A tab made ready for a build's runs: its shell document loaded (the policy and nonce), Paged.js in it. */
 async function prepareTab(tab: BrowserPage, shellPath: string, nonce: string): Promise<void> {
   const url = pathToFileURL(shellPath).href;
   const target = tabTargets.get(tab);
@@ -393,10 +407,9 @@ async function charactersOf(runKey: string, render: () => Set<string>, cache: Bu
 }
 
 /**
- * The browser side of a build: a secret nonce for it (an edition's text
- * cannot carry a script that runs: the page's CSP lets only scripts with it
- * run), the shell document its tabs load once, and the tabs, each with the
- * shell and Paged.js loaded.
+ * The browser side of a build: the browser and its tabs, each with the
+ * edition's shell and Paged.js loaded (kept from the last build when it was
+ * the same edition's).
  */
 interface Printer {
   chromium: OfflineBrowser;
@@ -413,14 +426,25 @@ interface Printer {
  */
 async function openPrinter(options: WritePdfOptions, meta: RenderOptions['meta'], work: string, count: number): Promise<Printer> {
   const own = options.browser === undefined;
-  const nonce = randomBytes(18).toString('base64');
-  const shell = join(work, 'shell.html');
-  await writeFile(shell, renderShell({ meta, nonce }));
   const chromium = typeof options.browser === 'function' ? await options.browser() : (options.browser ?? (await launchBrowser({ executablePath: options.chromium })));
+  let nonce = browserNonces.get(chromium);
+  if (!nonce) browserNonces.set(chromium, (nonce = randomBytes(18).toString('base64')));
+  const shellKey = JSON.stringify([meta.language, meta.title]);
+  let shell: Promise<string> | undefined;
+  const shellFile = (): Promise<string> =>
+    (shell ??= (async () => {
+      const file = join(work, 'shell.html');
+      await writeFile(file, renderShell({ meta, nonce }));
+      return file;
+    })());
   const tabs = Array.from({ length: count }, async () => {
     const tab = await takeTab(chromium);
+    if (tabShells.get(tab) === shellKey) return tab;
     try {
-      await withBrowserDeadline('loading the page and Paged.js', 120_000, () => prepareTab(tab, shell, nonce), () => chromium.browser.connected);
+      tabShells.delete(tab);
+      const file = await shellFile();
+      await withBrowserDeadline('loading the page and Paged.js', 120_000, () => prepareTab(tab, file, nonce), () => chromium.browser.connected);
+      tabShells.set(tab, shellKey);
     } catch (error) {
       await tab.close().catch(() => undefined);
       throw error;
@@ -441,7 +465,7 @@ async function closePrinter(printer: Printer): Promise<void> {
   }
   if (printer.own) await printer.chromium.close();
   // Nobody waits for it but the next build's first tab.
-  else blanking.set(printer.chromium, blankIdleTabs(printer.chromium));
+  else blanking.set(printer.chromium, emptyIdleTabs(printer.chromium));
 }
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
