@@ -425,7 +425,11 @@ async function buildLoaded(
       const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...volumeJson, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
       const progress = options.progress ? volumeProgress(`${id}.epub`) : undefined;
       // In a worker thread, so that Chromium's driver (this thread) is not held up.
-      const render = (): Promise<Uint8Array> => renderEpubInThread(tree, epubOptions, specs, cache?.dir, progress);
+      // A volume's document depends on its tree and its pages, and on what every volume shares (the options but the page list, the book's layers, the fonts).
+      const { pageList: _pages, ...shared } = epubOptions;
+      const volumeSalt = hashKey('epub-volume', toolVersion(), JSON.stringify(shared), JSON.stringify(tree.layers ?? null), String(volumeJson.length), ...fonts.map(fontDigest));
+      const volumeKeys = volumeJson.map((json, i) => hashKey(volumeSalt, String(i), json, JSON.stringify(pageList?.volumes[i] ?? null)));
+      const render = (): Promise<Uint8Array> => renderEpubInThread(tree, epubOptions, specs, cache?.dir, progress, volumeKeys);
       const { bytes, cached } = cache ? await phase('epub', () => cache.memo('epub', key, render)) : { bytes: await render(), cached: false };
       await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));
       outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };

@@ -55,6 +55,7 @@ export function renderEpubInThread(
   specs: FontSpec[],
   cacheDir: string | undefined,
   onVolume?: (done: number, total: number) => void,
+  volumeKeys?: string[],
 ): Promise<Uint8Array> {
   worker ??= start();
   const w = worker;
@@ -62,6 +63,6 @@ export function renderEpubInThread(
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, onVolume });
     w.ref();
-    w.postMessage({ id, tree, options, specs, ...(cacheDir ? { cacheDir } : {}) } satisfies EpubJob);
+    w.postMessage({ id, tree, options, specs, ...(cacheDir ? { cacheDir } : {}), ...(volumeKeys ? { volumeKeys } : {}) } satisfies EpubJob);
   });
 }

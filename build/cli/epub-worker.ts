@@ -9,6 +9,7 @@ import type { FontSpec } from '../fonts/index.js';
 import { renderEpub } from '../render/epub/index.js';
 import type { EpubOptions } from '../render/epub/index.js';
 import type { Root } from '../tree/types.js';
+import type { VolumeDocument } from '../render/epub/xhtml.js';
 import { BuildCache } from './cache.js';
 import { epubSubsetter } from './epub-fonts.js';
 import { loadFontsOnce } from './fonts-memo.js';
@@ -19,7 +20,12 @@ export interface EpubJob {
   options: Pick<EpubOptions, 'popupLayers' | 'date' | 'collation' | 'pageList'>;
   specs: FontSpec[];
   cacheDir?: string;
+  /** Each volume's key (build.ts: its tree, its pages and the options): a volume whose key the last job had is not rendered again. */
+  volumeKeys?: string[];
 }
+
+/** The volume documents of each cache's last job, by key: a rebuild after a correction renders its volume only. */
+const volumeDocuments = new Map<string, Map<string, VolumeDocument>>();
 
 const caches = new Map<string, BuildCache>();
 
@@ -35,12 +41,28 @@ parentPort?.on('message', (job: EpubJob) => {
         caches.set(job.cacheDir, cache);
         for (const dir of caches.keys()) if (caches.size > 2) caches.delete(dir);
       }
+      const keys = job.cacheDir ? job.volumeKeys : undefined;
+      const last = (job.cacheDir && volumeDocuments.get(job.cacheDir)) || new Map<string, VolumeDocument>();
+      const kept = new Map<string, VolumeDocument>();
       const bytes = await renderEpub(job.tree, {
         ...job.options,
+        ...(keys
+          ? {
+              volumeMemo: (i: number, render: () => VolumeDocument): VolumeDocument => {
+                const doc = last.get(keys[i]) ?? render();
+                kept.set(keys[i], doc);
+                return doc;
+              },
+            }
+          : {}),
         fonts,
         subset: epubSubsetter(cache),
         onVolume: (done, total) => parentPort?.postMessage({ id: job.id, progress: [done, total] }),
       });
+      if (job.cacheDir) {
+        volumeDocuments.set(job.cacheDir, kept);
+        for (const dir of volumeDocuments.keys()) if (!caches.has(dir)) volumeDocuments.delete(dir);
+      }
       parentPort?.postMessage({ id: job.id, bytes }, [bytes.buffer as ArrayBuffer]);
     } catch (error) {
       parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' });

@@ -34,12 +34,14 @@ import {
   planPages,
   renderShell,
   runBody,
+  pageFill,
   runCss,
   withPunctuation,
   type FontSource,
   type PlannedPage,
   type RenderOptions,
   type RunParts,
+  type PageFill,
   type Template,
 } from '../render/pdf/index.js';
 import { assemblePdf } from '../render/pdf/assemble.js';
@@ -378,6 +380,29 @@ function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>)
   return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, rest, marks ?? null, columnsHash, seal]);
 }
 
+/**
+ * Pages' fillings remembered in a session (watch, the bench), by page key:
+ * a run printed again after a one-character fix has one page that changed
+ * and sixty-odd that did not. At most PAGE_FILLS pages are kept (~20 KB each).
+ */
+const pageFills = new WeakMap<BuildCache, { optionsKey: string; fills: Map<string, PageFill> }>();
+const PAGE_FILLS = 4096;
+
+function fillMemory(cache: BuildCache | undefined, optionsKey: string): (key: string, fill: () => PageFill) => PageFill {
+  if (!cache) return (_key, fill) => fill();
+  let memory = pageFills.get(cache);
+  if (memory?.optionsKey !== optionsKey) pageFills.set(cache, (memory = { optionsKey, fills: new Map() }));
+  const { fills } = memory;
+  return (key, fill) => {
+    let known = fills.get(key);
+    if (!known) {
+      if (fills.size >= PAGE_FILLS) fills.clear();
+      fills.set(key, (known = fill()));
+    }
+    return known;
+  };
+}
+
 interface RunJob {
   run: PlannedPage[];
   /** What the run's printed bytes depend on (its pages, the render options, its fonts, the browser, the tool). */
@@ -486,7 +511,9 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
   const numbered = renderOptions.template.definition.correctionMark === 'number';
   const sealed = new Set((renderOptions.seals ?? []).map((s) => s.page));
-  const runKeys = phase('pdf keys', () => runs.map((run) => hashKey(optionsKey, ...run.map((p) => pageKey(p, numbered, sealed)))));
+  const pageKeys = phase('pdf page keys', () => runs.map((run) => run.map((p) => pageKey(p, numbered, sealed))));
+  const runKeys = phase('pdf keys', () => pageKeys.map((keys) => hashKey(optionsKey, ...keys)));
+  const fills = fillMemory(options.cache, optionsKey);
 
   // The browser side opens as soon as some run is known to need printing (a run whose characters must be worked
   // out is new), so that Chromium, the tabs, their shell and Paged.js get ready while this thread works out
@@ -506,7 +533,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     const bodies = new Map<number, Omit<RunParts, 'css'>>();
     const bodyOf = (i: number): Omit<RunParts, 'css'> => {
       let body = bodies.get(i);
-      if (!body) bodies.set(i, (body = runBody(renderOptions, runs[i])));
+      if (!body) bodies.set(i, (body = runBody(renderOptions, runs[i], (p) => fills(pageKeys[i][runs[i].indexOf(p)], () => pageFill(p, renderOptions)))));
       return body;
     };
     runChars = await phase('pdf chars', async () => {

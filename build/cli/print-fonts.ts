@@ -132,6 +132,45 @@ interface Wanted {
   cff: boolean;
 }
 
+const converterDigests = new WeakMap<Uint8Array, string>();
+function converterDigest(conv: Uint8Array): string {
+  let digest = converterDigests.get(conv);
+  if (!digest) converterDigests.set(conv, (digest = hashKey('converter', conv)));
+  return digest;
+}
+
+/** Each run text's sources and the subsets they name, by faces, converter, cache folder and text. */
+const runSources = new Map<string, { sources: FontSource[]; subsets: Wanted[] }>();
+
+function sourcesOf(
+  fonts: readonly LoadedFont[],
+  text: string,
+  choose: (cp: number) => number,
+  byName: readonly string[],
+  conv: Uint8Array,
+  cacheDir: string,
+): { sources: FontSource[]; subsets: Wanted[] } {
+  const parts = assignCharacters(fonts, text);
+  // Spaces need no glyph to be read, but the 版心's spacing is drawn with them: the first font that has them gets them.
+  for (const space of [' ', '\u3000']) {
+    const i = text.includes(space) ? choose(space.codePointAt(0)!) : -1;
+    if (i >= 0) parts[i] = String.fromCodePoint(...[...new Set([...parts[i], space])].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
+  }
+  const sources: FontSource[] = byName.map((name) => ({ local: name }));
+  const subsets: Wanted[] = [];
+  fonts.forEach((font, i) => {
+    if (!parts[i]) return;
+    const cff = hasCffOutlines(font.bytes);
+    const key = cff
+      ? truetypeSubsetKey(Buffer.from(faceDigest(font), 'hex'), parts[i], conv)
+      : hashKey('truetype-subset', faceDigest(font), parts[i], KEEP_FEATURES.join(','));
+    const file = join(cacheDir, `${key}.ttf`);
+    subsets.push({ font, text: parts[i], file, cff });
+    sources.push(cff ? { file, verticalOrigin: defaultVerticalOrigin(font.bytes) } : { file });
+  });
+  return { sources, subsets };
+}
+
 /**
  * The @font-face sources for each of `texts` (one per browser run): the
  * edition's fonts named without a file first (local()), then a subset of
@@ -150,25 +189,18 @@ export async function printFontSourcesFor(
   const conv = await converter();
   const wanted = new Map<string, Wanted>();
   const choose = fontChooser(fonts);
+  const faces = fonts.map((f) => faceDigest(f)).join(',');
   const out = texts.map((text) => {
-    const parts = assignCharacters(fonts, text);
-    // Spaces need no glyph to be read, but the 版心's spacing is drawn with them: the first font that has them gets them.
-    for (const space of [' ', '\u3000']) {
-      const i = text.includes(space) ? choose(space.codePointAt(0)!) : -1;
-      if (i >= 0) parts[i] = String.fromCodePoint(...[...new Set([...parts[i], space])].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
+    // A run's text gives the same sources every build: worked out once a session (a rebuild has ~25 runs, one or two new).
+    const memoKey = `${faces}\u0000${converterDigest(conv)}\u0000${cacheDir}\u0000${text}`;
+    let known = runSources.get(memoKey);
+    if (!known) {
+      known = sourcesOf(fonts, text, choose, byName, conv, cacheDir);
+      if (runSources.size > 4096) runSources.clear();
+      runSources.set(memoKey, known);
     }
-    const sources: FontSource[] = byName.map((name) => ({ local: name }));
-    fonts.forEach((font, i) => {
-      if (!parts[i]) return;
-      const cff = hasCffOutlines(font.bytes);
-      const key = cff
-        ? truetypeSubsetKey(Buffer.from(faceDigest(font), 'hex'), parts[i], conv)
-        : hashKey('truetype-subset', faceDigest(font), parts[i], KEEP_FEATURES.join(','));
-      const file = join(cacheDir, `${key}.ttf`);
-      if (!existsSync(file)) wanted.set(file, { font, text: parts[i], file, cff });
-      sources.push(cff ? { file, verticalOrigin: defaultVerticalOrigin(font.bytes) } : { file });
-    });
-    return sources;
+    for (const w of known.subsets) if (!wanted.has(w.file) && !existsSync(w.file)) wanted.set(w.file, w);
+    return known.sources;
   });
   if (wanted.size > 0) await makeSubsets([...wanted.values()], cacheDir);
   return out;

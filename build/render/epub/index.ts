@@ -16,7 +16,7 @@ import { coverPng } from './cover.js';
 import { creditLine, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
-import { layerName, renderVolume, VOCAB_PREFIX, type Drawable } from './xhtml.js';
+import { layerName, renderVolume, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
 import { accessibilityMetadata } from './a11y.js';
 import { layerColourCss, sortLayers } from './layers.js';
 import type { PageList } from './pages.js';
@@ -114,6 +114,17 @@ interface ChapterSpec {
  * Renders the tree as an EPUB 3 (vertical-rl, rtl page progression), one
  * XHTML document per volume, notes as layered small print or pop-up footnotes.
  */
+/** The last cover drawn (~60 ms with resvg): a rebuild's is the same unless the title or the fonts changed. */
+let lastCover: { key: string; png: Uint8Array<ArrayBuffer> } | undefined;
+
+function rememberedCover(title: string, credit: string, subsets: readonly SubsetFont[]): Uint8Array<ArrayBuffer> {
+  const hash = createHash('sha256').update(JSON.stringify([title, credit]));
+  for (const f of subsets) hash.update(f.bytes);
+  const key = hash.digest('hex');
+  if (lastCover?.key !== key) lastCover = { key, png: coverPng(title, credit, subsets) };
+  return lastCover.png;
+}
+
 export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise<Uint8Array> {
   const meta = tree.edition;
   const popup = new Set<LayerId>(options.popupLayers ?? []);
@@ -129,7 +140,8 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
 
   const n = tree.children.length;
   const volumes = tree.children.map((v, i) => {
-    const doc = renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false });
+    const render = (): VolumeDocument => renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false });
+    const doc = options.volumeMemo ? options.volumeMemo(i, render) : render();
     options.onVolume?.(i + 1, n);
     return doc;
   });
@@ -168,7 +180,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const subsets = stack.length ? await (options.subset ?? subsetFonts)(stack, text) : [];
 
   const coverAlt = [meta.title, credit].filter(Boolean).join('　');
-  const cover = new File([coverPng(meta.title, credit, subsets)], 'cover.png', { type: 'image/png' });
+  const cover = new File([rememberedCover(meta.title, credit, subsets)], 'cover.png', { type: 'image/png' });
   const coverPage = chapter({
     itemId: 'cover',
     filename: 'cover.xhtml',

@@ -1,6 +1,7 @@
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { LayerId } from '../../tree/types.js';
 import type { PageList } from './pages.js';
+import type { VolumeDocument } from './xhtml.js';
 
 export interface EpubOptions {
   /** Layers set as pop-up footnotes (noteref → aside); the others stay inline. */
@@ -23,6 +24,12 @@ export interface EpubOptions {
    * nav's page-list and pageBreakSource. No page list when absent.
    */
   pageList?: PageList;
+  /**
+   * A volume's document, remembered: `render` makes it. The CLI passes one that
+   * keeps the documents of the last build, so that a rebuild renders the
+   * volumes that changed only (the output is the same either way).
+   */
+  volumeMemo?: (index: number, render: () => VolumeDocument) => VolumeDocument;
   /** Called after each volume is rendered: i = 1…n. */
   onVolume?: (i: number, n: number) => void;
 }

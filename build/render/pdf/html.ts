@@ -393,11 +393,28 @@ export function runCss(options: RenderOptions): string {
   ].join('\n');
 }
 
-/** A run's body (its pages: placeholders and filling) and the characters it prints; `options` as withPunctuation gives them. The fonts play no part. */
-export function runBody(options: RenderOptions, planned: readonly PlannedPage[]): Omit<RunParts, 'css'> {
+/** A page's filling (pageInnerHtml) and the distinct characters it prints. */
+export interface PageFill {
+  html: string;
+  chars: string;
+}
+
+export function pageFill(p: PlannedPage, options: RenderOptions): PageFill {
+  const html = pageInnerHtml(p, options);
+  // The decoration (版心) and the grid, as text.
+  return { html, chars: [...new Set(html.replace(/<[^>]*>/g, ''))].join('') };
+}
+
+/**
+ * A run's body (its pages: placeholders and filling) and the characters it
+ * prints; `options` as withPunctuation gives them. The fonts play no part.
+ * `fillOf` gives a page's filling (the CLI's remembers the pages of the last build).
+ */
+export function runBody(options: RenderOptions, planned: readonly PlannedPage[], fillOf: (p: PlannedPage) => PageFill = (p) => pageFill(p, options)): Omit<RunParts, 'css'> {
   const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
   const placeholders = planned.map((p, i) => placeholderHtml(p, i, options, isFirst(i))).join('\n');
-  const fills = planned.map((p) => pageInnerHtml(p, options));
+  const filled = planned.map(fillOf);
+  const fills = filled.map((f) => f.html);
   const chars = new Set<string>();
   const add = (text: string): void => {
     for (const c of text) chars.add(c);
@@ -408,8 +425,7 @@ export function runBody(options: RenderOptions, planned: readonly PlannedPage[])
     add(p.volumeTitle);
     const strings = marginStrings(p, options);
     add(strings.book + strings.volume + strings.folio);
-    // The decoration (版心) and the grid, as text.
-    add(fills[i].replace(/<[^>]*>/g, ''));
+    add(filled[i].chars);
   });
   const body =
     `<template id="diaoban-pages">\n${placeholders}\n</template>\n` +
