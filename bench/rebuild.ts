@@ -24,6 +24,8 @@ import { buildEdition, type BuildResult } from '../build/cli/build.js';
 import { lazyBrowser } from '../build/cli/lazy-browser.js';
 import { loadEdition } from '../build/cli/load.js';
 import { REPO } from '../build/cli/samples.js';
+import { spawn } from 'node:child_process';
+import { processTreeMemory } from '../build/cli/browser.js';
 import { peakMemory } from './pdf.js';
 
 const WORK = join(REPO, 'manuscript', 'lijing-benyi');
@@ -40,6 +42,26 @@ async function uniqueSpot(dir: string, index: number, skip = 0): Promise<string>
     if (/^\p{Script=Han}{6}$/u.test(run) && source.split(run).length === 2 && found++ === skip) return run;
   }
   throw new Error('no unique run of six characters found');
+}
+
+/** Peak PSS of `diaoban build --out out dir` and its children (Chromium), sampled every 100 ms. */
+async function cliPeakMemory(dir: string, out: string, cacheDir: string, fontCache: string): Promise<number> {
+  const child = spawn(process.execPath, [join(REPO, 'bin', 'diaoban.js'), 'build', '--quiet', '--out', out, dir], {
+    env: { ...process.env, DIAOBAN_CACHE: cacheDir, DIAOBAN_FONT_CACHE: fontCache },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((done) => child.on('exit', done));
+  let peak = 0;
+  let running = true;
+  void exited.then(() => (running = false));
+  while (running) {
+    peak = Math.max(peak, (await processTreeMemory(child.pid!)).pss);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if ((await exited) !== 0) throw new Error(`diaoban build failed:\n${stderr}`);
+  return peak;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -129,7 +151,9 @@ export async function run(): Promise<Record<string, number | string>> {
       new_char_runs_ms: news.map((o) => Math.round(o.ms)).join(' '),
       new_char_pct_of_clean: pct(newMs),
       identical_to_clean: identity.join(', '),
-      clean_peak_pss_mb: Math.round((await peakMemory(() => clean())).pss / 1e6),
+      // A clean build as `diaoban build` runs it (a process of its own, an empty build cache), and one at the end of this session.
+      clean_cli_peak_pss_mb: Math.round((await cliPeakMemory(dir, join(root, 'cli-out'), join(root, 'cli-cache'), fontCache)) / 1e6),
+      clean_in_session_peak_pss_mb: Math.round((await peakMemory(() => clean())).pss / 1e6),
     };
   } finally {
     await browser.close();

@@ -366,8 +366,11 @@ async function buildLoaded(
   }
   const planned = layout ? planPages(layout) : [];
   const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);
-  const pages = pageRecords(planned, config.meta.title, salt, template.definition.correctionMark === 'number');
   const outputs: Manifest['outputs'] = {};
+  // The page records (for the changed-pages report) wait until Chromium prints: this thread is free then.
+  let printingStarted = (): void => undefined;
+  const printing = options.targets.pdf ? new Promise<void>((resolve) => (printingStarted = resolve)) : Promise.resolve();
+  const pagesJob = printing.then(() => pageRecords(planned, config.meta.title, salt, template.definition.correctionMark === 'number'));
 
   const pdfJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.pdf`);
@@ -379,6 +382,7 @@ async function buildLoaded(
         cache,
         fontCache: options.fontCache,
         onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,
+        onPrinting: printingStarted,
       }));
       const digest = result.sha256;
       let kept: string | undefined;
@@ -393,6 +397,8 @@ async function buildLoaded(
     } catch (error) {
       ok = false;
       lines.push(`${out}: not written: ${describe(error)}`);
+    } finally {
+      printingStarted();
     }
   };
   const epubJob = async (): Promise<void> => {
@@ -441,6 +447,7 @@ async function buildLoaded(
   };
   // The EPUB is made in a worker thread while this one drives Chromium.
   await Promise.all([options.targets.pdf ? pdfJob() : undefined, options.targets.epub ? epubJob() : undefined]);
+  const pages = await pagesJob;
   if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
 
   killPoint('before-manifest');
