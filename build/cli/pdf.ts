@@ -535,7 +535,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     const bodies = new Map<number, Omit<RunParts, 'css'>>();
     const bodyOf = (i: number): Omit<RunParts, 'css'> => {
       let body = bodies.get(i);
-      if (!body) bodies.set(i, (body = runBody(renderOptions, runs[i], (p) => fills(pageKeys[i][runs[i].indexOf(p)], () => pageFill(p, renderOptions)))));
+      if (!body) bodies.set(i, (body = runBody(renderOptions, runs[i], (p, at) => fills(pageKeys[i][at], () => pageFill(p, renderOptions)))));
       return body;
     };
     runChars = await phase('pdf chars', async () => {

@@ -408,9 +408,9 @@ export function pageFill(p: PlannedPage, options: RenderOptions): PageFill {
 /**
  * A run's body (its pages: placeholders and filling) and the characters it
  * prints; `options` as withPunctuation gives them. The fonts play no part.
- * `fillOf` gives a page's filling (the CLI's remembers the pages of the last build).
+ * `fillOf` gives the filling of the run's page `index` (the CLI's remembers pages between builds).
  */
-export function runBody(options: RenderOptions, planned: readonly PlannedPage[], fillOf: (p: PlannedPage) => PageFill = (p) => pageFill(p, options)): Omit<RunParts, 'css'> {
+export function runBody(options: RenderOptions, planned: readonly PlannedPage[], fillOf: (p: PlannedPage, index: number) => PageFill = (p) => pageFill(p, options)): Omit<RunParts, 'css'> {
   const isFirst = (i: number): boolean => i === 0 || planned[i - 1].volume !== planned[i].volume;
   const placeholders = planned.map((p, i) => placeholderHtml(p, i, options, isFirst(i))).join('\n');
   const filled = planned.map(fillOf);
