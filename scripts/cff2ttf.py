@@ -26,7 +26,6 @@ nothing but the glyph, so the bytes are the same with or without the bank.
 The bank is rewritten atomically (temp file, rename); a damaged one is
 ignored and rebuilt.
 """
-import copy
 import os
 import pickle
 import queue
@@ -92,21 +91,40 @@ def pin_vertical_origins(font, glyf, bank):
         vmtx[name] = (advance, origin - glyph.yMax)
 
 
+class Banked:
+    """A glyph from the bank: its compiled bytes as they were made, and (for the
+    tables that read them: maxp, head, hhea, vhea) the glyph itself, never
+    compiled again — recompiling every glyph of a subset was most of a
+    conversion's time."""
+
+    def __init__(self, glyph, data):
+        self._glyph = glyph
+        self._data = data
+
+    def compile(self, glyf_table, recalc_bboxes=True, **_):
+        return self._data
+
+    def __getattr__(self, name):
+        return getattr(self._glyph, name)
+
+
 def to_truetype(font, bank):
-    """Converts in place; `bank` maps glyph names to (glyph, top side bearing) and gains the new ones."""
+    """Converts in place; `bank` maps glyph names to (compiled glyph, its bytes, top side bearing) and gains the new ones."""
     glyf = quadratic_glyphs(font, bank)
     vertical = "vmtx" in font
     if vertical:
         pin_vertical_origins(font, glyf, bank)
     vmtx = font["vmtx"].metrics if vertical else None
     for name in glyf.glyphOrder:
-        if name in bank:
-            glyph, tsb = bank[name]
-            glyf.glyphs[name] = copy.deepcopy(glyph)
-            if vmtx is not None and tsb is not None:
-                vmtx[name] = (vmtx[name][0], tsb)
-        else:
-            bank[name] = (copy.deepcopy(glyf.glyphs[name]), vmtx[name][1] if vmtx is not None else None)
+        if name not in bank:
+            # Compiled as the font's compile would (bounds recalculated, coordinates rounded), once.
+            glyph = glyf.glyphs[name]
+            data = glyph.compile(glyf, True)
+            bank[name] = (glyph, data, vmtx[name][1] if vmtx is not None else None)
+        glyph, data, tsb = bank[name]
+        glyf.glyphs[name] = Banked(glyph, data)
+        if vmtx is not None and tsb is not None:
+            vmtx[name] = (vmtx[name][0], tsb)
     del font["CFF "]
     font["glyf"] = glyf
     font["loca"] = newTable("loca")
@@ -134,14 +152,20 @@ def to_truetype(font, bank):
     font.sfntVersion = "\x00\x01\x00\x00"
 
 
+BANK_VERSION = 2
+
+
 def load_bank(path):
     if not path or not os.path.exists(path):
         return {}
     try:
         with open(path, "rb") as f:
-            bank = pickle.load(f)
-        return bank if isinstance(bank, dict) else {}
-    except Exception:  # a damaged bank is rebuilt, never trusted
+            stored = pickle.load(f)
+        # A bank of another version (or damaged) is rebuilt, never trusted.
+        if not isinstance(stored, dict) or stored.get("version") != BANK_VERSION or not isinstance(stored.get("glyphs"), dict):
+            return {}
+        return stored["glyphs"]
+    except Exception:
         return {}
 
 
@@ -162,7 +186,7 @@ def save_bank(path, bank):
     merged.update(bank)
     temp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.{owner_tag()}.tmp")
     with open(temp, "wb") as f:
-        pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump({"version": BANK_VERSION, "glyphs": merged}, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(temp, path)
 
 
@@ -207,12 +231,13 @@ def serve(bank_path):
         try:
             source, target = line.split("\t")
             convert(source, target, bank)
-            if len(bank) > known:
-                save_bank(bank_path, bank)
             sys.stdout.write("ok\n")
         except Exception as error:  # reported to the build, which says what failed
             sys.stdout.write("error: " + str(error).replace("\n", " ") + "\n")
         sys.stdout.flush()
+        # After the answer: the build goes on while the bank is written (atomically).
+        if len(bank) > known:
+            save_bank(bank_path, bank)
     return 0
 
 
