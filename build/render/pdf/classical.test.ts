@@ -7,16 +7,15 @@
  * rasterised by poppler. Each has a negative control: the same text without
  * the mark, the label, the seal, or the source layout.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { visit, SKIP } from 'unist-util-visit';
-import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
+import { chromiumForTests } from './test-chromium.js';
 import { loadEdition } from '../../cli/load.js';
 import { buildPdf, renderOptionsFor } from '../../cli/pdf.js';
 import { layoutBook, pageSpecFor } from '../../layout/index.js';
@@ -30,15 +29,7 @@ import { centre, decodeGreyPng, itemBox, readPdfText, snapshotPng, type GreyImag
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PT = 72 / 25.4;
-const work = mkdtempSync(join(tmpdir(), 'diaoban-classical-test-'));
-let browser: OfflineBrowser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+const { work, browser } = chromiumForTests('diaoban-classical-test-');
 
 interface Printed {
   bytes: Uint8Array;

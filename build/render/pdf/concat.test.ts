@@ -4,14 +4,13 @@
  * result reads back in pdf-lib, pdf.js and poppler with every page, the
  * outline, the metadata and the trim box.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument, PDFArray, PDFName } from 'pdf-lib';
-import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
+import { chromiumForTests } from './test-chromium.js';
 import { BuildCache } from '../../cli/cache.js';
 import { buildPdf, renderOptionsFor } from '../../cli/pdf.js';
 import { pageSpecFor } from '../../layout/index.js';
@@ -22,15 +21,7 @@ import { planPages } from './html.js';
 import { readPdfText } from './readback.js';
 import { syntheticLayout } from './synthetic.js';
 
-const work = mkdtempSync(join(tmpdir(), 'diaoban-concat-'));
-let browser: OfflineBrowser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+const { work, browser } = chromiumForTests('diaoban-concat-');
 
 test('runs printed by Chromium are concatenated into one PDF that pdf-lib, pdf.js and poppler read whole', async () => {
   const config = defaultEdition('concat', []);

@@ -5,16 +5,16 @@
  *
  * UPDATE_SNAPSHOTS=1 rewrites the reference PNGs in snapshots/ (look at them first).
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { defaultEdition } from '../../parse/edition.js';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib';
-import { BrowserError, launchBrowser, withBrowserDeadline, type OfflineBrowser } from '../../cli/browser.js';
+import { BrowserError, launchBrowser, withBrowserDeadline } from '../../cli/browser.js';
+import { chromiumForTests } from './test-chromium.js';
 import { buildPdf, renderOptionsFor, writePdf, PdfError } from '../../cli/pdf.js';
 import { pageSpecFor } from '../../layout/index.js';
 import type { BookLayout, Page } from '../../layout/types.js';
@@ -36,16 +36,7 @@ import { syntheticLayout } from './synthetic.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SNAPSHOTS = join(HERE, 'snapshots');
-const work = mkdtempSync(join(tmpdir(), 'diaoban-pdf-test-'));
-let browser: OfflineBrowser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+const { work, browser } = chromiumForTests('diaoban-pdf-test-');
 
 function config(template: string, extra: Partial<EditionConfig> = {}): EditionConfig {
   const base = defaultEdition(`test-${template}`, []);
@@ -284,7 +275,7 @@ test('a missing Chromium says what to install', async () => {
 });
 
 test('the browser reaches no network: non-file requests are blocked', async () => {
-  const tab = await browser.newPage();
+  const tab = await (await browser()).newPage();
   try {
     const failed: string[] = [];
     tab.on('requestfailed', (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));

@@ -4,12 +4,11 @@
  * assertion has a negative control: the other standard, the option off, the
  * rigid grid, or the text set without 禁則.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
+import { chromiumForTests } from './test-chromium.js';
 import { buildPdf, renderOptionsFor } from '../../cli/pdf.js';
 import { layoutBook, pageSpecFor } from '../../layout/index.js';
 import type { BookLayout, Page, PunctuationSpec } from '../../layout/types.js';
@@ -27,15 +26,7 @@ const PT = 72 / 25.4;
 /** Rasters: 216 dpi where the ink's place is measured, 144 where only its presence is. */
 const FINE = 216;
 const COARSE = 144;
-const work = mkdtempSync(join(tmpdir(), 'diaoban-punct-test-'));
-let browser: OfflineBrowser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  rmSync(work, { recursive: true, force: true });
-});
+const { work, browser } = chromiumForTests('diaoban-punct-test-');
 
 interface Printed {
   layout: BookLayout;
