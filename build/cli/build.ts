@@ -367,10 +367,6 @@ async function buildLoaded(
   const planned = layout ? planPages(layout) : [];
   const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);
   const outputs: Manifest['outputs'] = {};
-  // The page records (for the changed-pages report) wait until Chromium prints: this thread is free then.
-  let printingStarted = (): void => undefined;
-  const printing = options.targets.pdf ? new Promise<void>((resolve) => (printingStarted = resolve)) : Promise.resolve();
-  const pagesJob = printing.then(() => pageRecords(planned, config.meta.title, salt, template.definition.correctionMark === 'number'));
 
   const pdfJob = async (): Promise<void> => {
     const out = path.join(options.out, `${id}.pdf`);
@@ -382,7 +378,6 @@ async function buildLoaded(
         cache,
         fontCache: options.fontCache,
         onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,
-        onPrinting: printingStarted,
       }));
       const digest = result.sha256;
       let kept: string | undefined;
@@ -397,8 +392,6 @@ async function buildLoaded(
     } catch (error) {
       ok = false;
       lines.push(`${out}: not written: ${describe(error)}`);
-    } finally {
-      printingStarted();
     }
   };
   const epubJob = async (): Promise<void> => {
@@ -447,7 +440,8 @@ async function buildLoaded(
   };
   // The EPUB is made in a worker thread while this one drives Chromium.
   await Promise.all([options.targets.pdf ? pdfJob() : undefined, options.targets.epub ? epubJob() : undefined]);
-  const pages = await pagesJob;
+  // The page records (for the changed-pages report) after the outputs: they are not needed to print.
+  const pages = pageRecords(planned, config.meta.title, salt, template.definition.correctionMark === 'number');
   if (countBySeverity(loaded.messages).error > 0) lines.push(`${dir}: built, with errors in the manuscript (see above)`);
 
   killPoint('before-manifest');

@@ -100,8 +100,6 @@ export type BrowserSource = OfflineBrowser | (() => Promise<OfflineBrowser>);
 export interface WritePdfOptions {
   /** Called when a run is printed (or found in the cache): how many volumes of how many are done, and the last one's title. */
   onVolume?: (done: number, total: number, title: string) => void;
-  /** Called once this thread has handed the runs to Chromium (or found them all in the cache): other work can have the thread now. */
-  onPrinting?: () => void;
   /** A browser to use (tests, several editions in one build, watch); launched and closed here otherwise. */
   browser?: BrowserSource;
   /** The Chromium binary (`--chromium`), for the printer's identity in cache keys and when launched here. */
@@ -595,7 +593,6 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
       }
     });
 
-    if (todo.length === 0) options.onPrinting?.();
     if (todo.length > 0) {
       await phase('pdf print', async () => {
         const { chromium, tabs } = await printerOpen();
@@ -614,9 +611,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
           }
         };
         // As many tabs as there are runs to print.
-        const printing = Promise.all(tabs.slice(0, todo.length).map(worker));
-        options.onPrinting?.();
-        await printing;
+        await Promise.all(tabs.slice(0, todo.length).map(worker));
       });
     }
   } finally {
