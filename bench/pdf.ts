@@ -28,6 +28,8 @@ import { REPO } from '../build/cli/samples.js';
 import { naivePages, printFloor } from './floor.js';
 
 const WORK = join(REPO, 'manuscript', 'lijing-benyi');
+/** Floor and real builds timed side by side this many times (the median ratio is reported). */
+const PAIRS = 3;
 
 /** Peak memory of this process tree while `work` runs. */
 export async function peakMemory<T>(work: () => Promise<T>): Promise<{ result: T; rss: number; pss: number }> {
@@ -102,11 +104,17 @@ export async function run(): Promise<Record<string, number | string>> {
   try {
     // Cold font cache: the first build on a machine (per-volume TrueType subsets, converted glyphs banked).
     const cold = await timed(() => real(WORK, join(dir, 'out-cold'), fontCache));
-    await floor(WORK, fontCache); // warm-up, as the cold build is the real one's
-    const floorRun = await timed(() => floor(WORK, fontCache));
-    const realRun = await timed(() => real(WORK, join(dir, 'out'), fontCache));
-    const floorAgain = await timed(() => floor(WORK, fontCache));
-    const realAgain = await timed(() => real(WORK, join(dir, 'out-2'), fontCache));
+    const floorPages = (await floor(WORK, fontCache)).pages; // warm-up, as the cold build is the real one's
+    // Pairs of a floor and a real build, one after the other, so that each ratio compares builds made under the same
+    // load of this shared machine; the median pair is the figure.
+    const pairs: Array<{ floor: number; real: number; pages: number }> = [];
+    for (let k = 0; k < PAIRS; k++) {
+      const f = await timed(() => floor(WORK, fontCache));
+      const r = await timed(() => real(WORK, join(dir, `out-${k}`), fontCache));
+      pairs.push({ floor: f.ms, real: r.ms, pages: r.result.pages });
+    }
+    const ratios = pairs.map((p) => p.real / p.floor);
+    const middle = pairs[ratios.indexOf([...ratios].sort((a, b) => a - b)[Math.floor(PAIRS / 2)])];
     await real(twice, join(dir, 'out-double-warm'), fontCache);
     const double = await timed(() => real(twice, join(dir, 'out-double'), fontCache));
     const realMemory = await peakMemory(() => real(WORK, join(dir, 'out-mem'), fontCache));
@@ -115,15 +123,15 @@ export async function run(): Promise<Record<string, number | string>> {
     const mb = (b: number): number => Math.round(b / 1e6);
     const s = (ms: number): number => Math.round(ms / 100) / 10;
     return {
-      pages: realRun.result.pages,
-      floor_pages: floorRun.result.pages,
-      real_s: s(realRun.ms),
-      floor_s: s(floorRun.ms),
-      ratio: Math.round((realRun.ms / floorRun.ms) * 100) / 100,
-      real_again_s: s(realAgain.ms),
-      floor_again_s: s(floorAgain.ms),
-      ratio_again: Math.round((realAgain.ms / floorAgain.ms) * 100) / 100,
-      real_ms_per_page: Math.round((realRun.ms / realRun.result.pages) * 10) / 10,
+      pages: middle.pages,
+      floor_pages: floorPages,
+      real_s: s(middle.real),
+      floor_s: s(middle.floor),
+      ratio: Math.round((middle.real / middle.floor) * 100) / 100,
+      ratios: ratios.map((r) => r.toFixed(2)).join(' '),
+      real_runs_s: pairs.map((p) => (p.real / 1000).toFixed(1)).join(' '),
+      floor_runs_s: pairs.map((p) => (p.floor / 1000).toFixed(1)).join(' '),
+      real_ms_per_page: Math.round((middle.real / middle.pages) * 10) / 10,
       cold_font_cache_s: s(cold.ms),
       real_peak_rss_mb: mb(realMemory.rss),
       real_peak_pss_mb: mb(realMemory.pss),
@@ -131,7 +139,7 @@ export async function run(): Promise<Record<string, number | string>> {
       doubled_pages: double.result.pages,
       doubled_s: s(double.ms),
       doubled_peak_pss_mb: mb(doubleMemory.pss),
-      pss_growth_per_1000_pages_mb: mb(((doubleMemory.pss - realMemory.pss) / (double.result.pages - realRun.result.pages)) * 1000),
+      pss_growth_per_1000_pages_mb: mb(((doubleMemory.pss - realMemory.pss) / (double.result.pages - middle.pages)) * 1000),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { VFileMessage } from 'vfile-message';
 import { layoutVolumeWithCollation, assembleBook, pageSpecFor, resolvePunctuation } from '../layout/index.js';
 import type { BookLayout, PageSpec, VolumeLayout } from '../layout/types.js';
 import { parseEditionYaml } from '../parse/index.js';
-import { dateFromSourceDateEpoch, popupLayersFromOption, printPageList, sourcePageList, type PageList } from '../render/epub/index.js';
+import { dateFromSourceDateEpoch, popupLayersFromOption, printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/index.js';
 import { planPages, volumeLabel } from '../render/pdf/index.js';
 import { editionFonts, fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
@@ -32,7 +32,7 @@ import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
 import { createSandbox, resolveInSandbox, systemFontDirs } from './sandbox.js';
 import { countBySeverity, reportLayout } from './report.js';
-import { PdfError, loadTemplate, writePdf, type BrowserSource } from './pdf.js';
+import { PdfError, loadTemplate, warmPrinter, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
 import { BrowserError } from './browser.js';
 import { removeStale } from './cleanup.js';
@@ -124,12 +124,27 @@ interface StoredMessage {
   fatal?: boolean | null;
 }
 
+/**
+ * Where a volume's pages start in its text, remembered by the volume and its
+ * layout: an unchanged volume is the same tree (load-memo.ts) and its pages
+ * share their columns with the layout kept for it (assembleBook copies pages, not columns).
+ */
+const pageStartMemory = new WeakMap<Volume, { columns: unknown; found: ReturnType<typeof volumeStarts> }>();
+function rememberedStarts(volume: Volume, laid: VolumeLayout): ReturnType<typeof volumeStarts> {
+  const columns = laid.pages[0]?.columns;
+  const known = pageStartMemory.get(volume);
+  if (known && columns && known.columns === columns && known.found.starts.length === laid.pages.length) return known.found;
+  const found = volumeStarts(volume, laid);
+  if (columns) pageStartMemory.set(volume, { columns, found });
+  return found;
+}
+
 /** The PDF's pages as the EPUB's page list: labels as the template prints them (版心 leaf and side, or folio). */
 async function printPages(tree: Root, layout: BookLayout, config: EditionConfig): Promise<PageList> {
   const template = await loadTemplate(config.meta.template);
   const style = template.definition.banxin ? 'leaf' : 'folio';
   const kind = template.definition.banxin ? '四庫全書版式' : '現代版式';
-  return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）` });
+  return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）`, startsOf: rememberedStarts });
 }
 
 /** An EPUB that cannot be made from what the edition asks for. */
@@ -229,13 +244,26 @@ function outputIntact(record: OutputRecord | undefined): boolean {
   }
 }
 
+/**
+ * A volume's digest (a hash of its JSON: what its layout and EPUB document
+ * are keyed by), by the volume: a rebuild's unchanged volumes are the same
+ * objects (load-memo.ts shares them and never changes them), so only a
+ * changed volume is written out and hashed again.
+ */
+const volumeDigests = new WeakMap<Volume, string>();
+export function volumeDigest(volume: Volume): string {
+  let digest = volumeDigests.get(volume);
+  if (digest === undefined) volumeDigests.set(volume, (digest = hashKey('volume', JSON.stringify(volume))));
+  return digest;
+}
+
 /** Layouts of unchanged volumes, kept in memory as well, per cache (a watch session rebuilds the same volumes). */
 const layoutMemories = new WeakMap<BuildCache, Map<string, VolumeLayout>>();
 
 /** Each volume laid out with its 校勘記, from the cache when its tree, grid and options are unchanged. */
 export async function layoutEditionCached(
   tree: Root,
-  volumeJson: readonly string[],
+  volumeDigests: readonly string[],
   spec: PageSpec,
   options: { collation: boolean; numbered: boolean },
   cache: BuildCache | undefined,
@@ -246,7 +274,7 @@ export async function layoutEditionCached(
   let layoutMemory = cache ? layoutMemories.get(cache) : undefined;
   if (cache && !layoutMemory) layoutMemories.set(cache, (layoutMemory = new Map()));
   for (const [i, volume] of tree.children.entries()) {
-    const key = hashKey(salt, String(i), volumeJson[i]);
+    const key = hashKey(salt, String(i), volumeDigests[i]);
     used.add(key);
     let layout = layoutMemory?.get(key) ?? (await cache?.getJson<VolumeLayout>('layout', key));
     if (!layout) {
@@ -288,7 +316,7 @@ export async function editionLayout(tree: Root, config: EditionConfig, cache?: B
   const spec = resolvePunctuation(pageSpecFor(config.meta.template, config.layout), tree);
   return layoutEditionCached(
     tree,
-    tree.children.map((v) => JSON.stringify(v)),
+    tree.children.map((v) => volumeDigest(v as Volume)),
     spec,
     { collation: config.collation !== 'off', numbered: template.definition.correctionMark === 'number' },
     cache,
@@ -337,7 +365,9 @@ async function buildLoaded(
   }
   const id = config.meta.id;
   const tree = loaded.tree;
-  const volumeJson = phase('volume json', () => tree.children.map((v) => JSON.stringify(v)));
+  // Chromium's tabs load the edition's page shell and Paged.js while this thread lays the edition out.
+  if (options.targets.pdf && context.browser) void warmPrinter(context.browser, { title: config.meta.title, author: config.meta.author, subject: config.meta.description, language: config.meta.language });
+  const digests = phase('volume digests', () => tree.children.map((v) => volumeDigest(v as Volume)));
   let ok = true;
   let internal = false;
   const describe = (error: unknown): string => {
@@ -354,7 +384,7 @@ async function buildLoaded(
   let layoutError: unknown;
   try {
     const spec = resolvePunctuation(pageSpecFor(config.meta.template, config.layout), tree);
-    layout = await phase('layout', () => layoutEditionCached(tree, volumeJson, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
+    layout = await phase('layout', () => layoutEditionCached(tree, digests, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
   } catch (error) {
     layoutError = error;
   }
@@ -421,13 +451,13 @@ async function buildLoaded(
         collation,
         ...(pageList ? { pageList } : {}),
       };
-      const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...volumeJson, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
+      const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...digests, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
       const progress = options.progress ? volumeProgress(`${id}.epub`) : undefined;
       // In a worker thread, so that Chromium's driver (this thread) is not held up.
       // A volume's document depends on its tree and its pages, and on what every volume shares (the options but the page list, the book's layers, the fonts).
       const { pageList: _pages, ...shared } = epubOptions;
-      const volumeSalt = hashKey('epub-volume', toolVersion(), JSON.stringify(shared), JSON.stringify(tree.layers ?? null), String(volumeJson.length), ...fonts.map(fontDigest));
-      const volumeKeys = volumeJson.map((json, i) => hashKey(volumeSalt, String(i), json, JSON.stringify(pageList?.volumes[i] ?? null)));
+      const volumeSalt = hashKey('epub-volume', toolVersion(), JSON.stringify(shared), JSON.stringify(tree.layers ?? null), String(digests.length), ...fonts.map(fontDigest));
+      const volumeKeys = digests.map((digest, i) => hashKey(volumeSalt, String(i), digest, JSON.stringify(pageList?.volumes[i] ?? null)));
       const render = (): Promise<Uint8Array> => renderEpubInThread(tree, epubOptions, specs, cache?.dir, progress, volumeKeys);
       const { bytes, cached } = cache ? await phase('epub', () => cache.memo('epub', key, render)) : { bytes: await render(), cached: false };
       await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));

@@ -37,6 +37,25 @@ function pageContent(p: PlannedPage, markNumbers: boolean): string {
 }
 
 /**
+ * Page hashes remembered by the page's columns (shared with the volume
+ * layout a rebuild keeps) and the rest of what the hash covers: a rebuild
+ * hashes the pages of the volumes that changed, not the book's.
+ */
+const pageHashes = new WeakMap<object, Map<string, string>>();
+
+function pageHash(p: PlannedPage, salt: string, markNumbers: boolean): string {
+  const compute = (): string => createHash('sha256').update(salt).update(pageContent(p, markNumbers)).digest('hex').slice(0, 32);
+  if (!p.page) return compute();
+  const { number: _book, columns, ...rest } = p.page;
+  const other = JSON.stringify([salt, markNumbers, rest]);
+  let known = pageHashes.get(columns);
+  if (!known) pageHashes.set(columns, (known = new Map()));
+  let hash = known.get(other);
+  if (!hash) known.set(other, (hash = compute()));
+  return hash;
+}
+
+/**
  * One record a PDF page. `salt` holds what every page depends on besides
  * its layout (template, page size, book title): a change there changes all.
  */
@@ -53,7 +72,7 @@ export function pageRecords(planned: readonly PlannedPage[], bookTitle: string, 
       volumeLabel: volumeLabel(p.volumeTitle, bookTitle),
       pdfPage: i + 1,
       leaf: `${front}${p.leaf}${p.side === 'recto' ? 'a' : 'b'}`,
-      hash: createHash('sha256').update(salt).update(pageContent(p, markNumbers)).digest('hex').slice(0, 32),
+      hash: pageHash(p, salt, markNumbers),
       ...(p.page?.collation ? { collation: true } : {}),
       ...(p.page && p.page.columns.length > 0 ? {} : { blank: true }),
     };

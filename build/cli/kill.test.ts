@@ -123,11 +123,8 @@ async function build(): Promise<number | null> {
 const chromiumRuns = (): boolean => processes().some((p) => /chrom/i.test(p));
 const converterRuns = (): boolean => processes().some((p) => /python/i.test(p));
 const workFolder = (): string | undefined => readdirSync(temp).find((n) => /-pdf-/.test(n));
-/** The tabs have their shell document: runs are being paginated and printed. */
-const printing = (): boolean => {
-  const work = workFolder();
-  return work !== undefined && readdirSync(path.join(temp, work)).includes('shell.html');
-};
+/** The printer's work folder is there: runs are being paginated and printed (the tabs got their shell while the edition was laid out). */
+const printing = (): boolean => workFolder() !== undefined;
 
 const MOMENTS: Record<string, (child: ChildProcess) => Promise<void>> = {
   // While the font converter (kept running between builds, reading jobs on a pipe) converts a cold font cache.

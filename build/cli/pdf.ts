@@ -114,8 +114,8 @@ export interface WritePdfOptions {
   cache?: BuildCache;
   /**
    * Pages per browser run at most: a longer volume is printed in parts of an
-   * even length (default 64: a fix reprints its part; more runs cost the
-   * clean build ~0.1 s of a tab each).
+   * even length (default 32: a fix reprints its part, ~0.3 s of a tab; each
+   * run costs the clean build ~50 ms of a tab: 64 halves that and doubles a fix's reprint).
    */
   maxRunPages?: number;
 }
@@ -230,7 +230,7 @@ async function computeRenderOptions(
  * rectos odd; a run depends only on its own pages, so a change elsewhere
  * leaves it as it was.
  */
-export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 64)): PlannedPage[][] {
+export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 32)): PlannedPage[][] {
   const limit = Math.max(2, maxPages - (maxPages % 2));
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];
@@ -257,8 +257,12 @@ const tabTargets = new WeakMap<BrowserPage, { url: string }>();
 /** Tabs being emptied after a build (not waited for by the build that used them). */
 const blanking = new WeakMap<OfflineBrowser, Promise<void>>();
 
-async function takeTab(browser: OfflineBrowser): Promise<BrowserPage> {
+/** Tabs being made ready ahead of a build's runs (warmPrinter), per browser: the build's printer waits for them. */
+const warming = new WeakMap<OfflineBrowser, Promise<void>>();
+
+async function takeTab(browser: OfflineBrowser, waitForWarming = true): Promise<BrowserPage> {
   await blanking.get(browser);
+  if (waitForWarming) await warming.get(browser);
   const idle = idleTabs.get(browser) ?? [];
   idleTabs.set(browser, idle);
   for (let tab = idle.pop(); tab; tab = idle.pop()) if (!tab.isClosed()) return tab;
@@ -432,6 +436,41 @@ async function charactersOf(runKey: string, render: () => Set<string>, cache: Bu
 }
 
 /**
+ * The runs to print, in the order they are worked out: the tabs take them as
+ * they come and stop when the queue is closed and empty.
+ */
+class RunQueue {
+  private readonly items: number[] = [];
+  private waiting: Array<(i: number | undefined) => void> = [];
+  private closed = false;
+  /** Printing failed: nothing more is worked out or taken. */
+  stopped = false;
+
+  add(i: number): void {
+    const wake = this.waiting.shift();
+    if (wake) wake(i);
+    else this.items.push(i);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const wake of this.waiting.splice(0)) wake(undefined);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.close();
+  }
+
+  next(): Promise<number | undefined> {
+    if (this.stopped) return Promise.resolve(undefined);
+    if (this.items.length > 0) return Promise.resolve(this.items.shift());
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+}
+
+/**
  * The browser side of a build: the browser and its tabs, each with the
  * edition's shell and Paged.js loaded (kept from the last build when it was
  * the same edition's).
@@ -452,23 +491,29 @@ interface Printer {
 async function openPrinter(options: WritePdfOptions, meta: RenderOptions['meta'], work: string, count: number): Promise<Printer> {
   const own = options.browser === undefined;
   const chromium = typeof options.browser === 'function' ? await options.browser() : (options.browser ?? (await launchBrowser({ executablePath: options.chromium })));
+  return { chromium, own, tabs: readyTabs(chromium, meta, work, count) };
+}
+
+/** `count` tabs with the edition's shell and Paged.js loaded: idle ones that have them, others loaded now (the shell written in `work`). */
+function readyTabs(chromium: OfflineBrowser, meta: RenderOptions['meta'], work: string, count: number, waitForWarming = true): Array<Promise<BrowserPage>> {
   let nonce = browserNonces.get(chromium);
   if (!nonce) browserNonces.set(chromium, (nonce = randomBytes(18).toString('base64')));
+  const policyNonce = nonce;
   const shellKey = JSON.stringify([meta.language, meta.title]);
   let shell: Promise<string> | undefined;
   const shellFile = (): Promise<string> =>
     (shell ??= (async () => {
       const file = join(work, 'shell.html');
-      await writeFile(file, renderShell({ meta, nonce }));
+      await writeFile(file, renderShell({ meta, nonce: policyNonce }));
       return file;
     })());
   const tabs = Array.from({ length: count }, async () => {
-    const tab = await takeTab(chromium);
+    const tab = await takeTab(chromium, waitForWarming);
     if (tabShells.get(tab) === shellKey) return tab;
     try {
       tabShells.delete(tab);
       const file = await shellFile();
-      await withBrowserDeadline('loading the page and Paged.js', 120_000, () => prepareTab(tab, file, nonce), () => chromium.browser.connected);
+      await withBrowserDeadline('loading the page and Paged.js', 120_000, () => prepareTab(tab, file, policyNonce), () => chromium.browser.connected);
       tabShells.set(tab, shellKey);
     } catch (error) {
       await tab.close().catch(() => undefined);
@@ -477,7 +522,42 @@ async function openPrinter(options: WritePdfOptions, meta: RenderOptions['meta']
     return tab;
   });
   for (const tab of tabs) tab.catch(() => undefined);
-  return { chromium, own, tabs };
+  return tabs;
+}
+
+/**
+ * Gets a shared browser's tabs ready for an edition (its shell and Paged.js
+ * loaded) while the build still loads and lays out the edition, and leaves
+ * them idle for the build's printer: loading Paged.js costs a tab ~0.3–0.5 s
+ * that would otherwise come before the first run prints. A failure here is
+ * left for the printer to meet (it loads the tabs itself).
+ */
+export async function warmPrinter(browser: BrowserSource, meta: RenderOptions['meta'], count = defaultTabCount()): Promise<void> {
+  let chromium: OfflineBrowser;
+  try {
+    chromium = typeof browser === 'function' ? await browser() : browser;
+  } catch {
+    return;
+  }
+  const before = warming.get(chromium);
+  const warm = (async () => {
+    await before;
+    const work = await makeTempDir('shell');
+    try {
+      const tabs = await Promise.all(readyTabs(chromium, meta, work, count, false).map((t) => t.catch(() => undefined)));
+      for (const tab of tabs) if (tab) await returnTab(chromium, tab, count);
+    } finally {
+      await removeTemp(work);
+    }
+  })();
+  const settled = warm.catch(() => undefined);
+  warming.set(chromium, settled);
+  await settled;
+}
+
+/** Browser tabs working at once: 2 (the machine has two cores), or DIAOBAN_TABS. */
+function defaultTabCount(): number {
+  return Math.max(1, Number(process.env.DIAOBAN_TABS ?? 2));
 }
 
 /** Tabs back to the idle pool (blanked after the build, unwaited) or closed; the browser closed if the build launched it. */
@@ -518,16 +598,27 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   // The browser side opens as soon as some run is known to need printing (a run whose characters must be worked
   // out is new), so that Chromium, the tabs, their shell and Paged.js get ready while this thread works out
   // characters and fonts.
-  const tabCount = Math.max(1, options.concurrency ?? Number(process.env.DIAOBAN_TABS ?? 2));
+  const tabCount = Math.max(1, options.concurrency ?? defaultTabCount());
   let work: string | undefined;
   let printer: Promise<Printer> | undefined;
   const printerOpen = (): Promise<Printer> =>
     (printer ??= (async () => openPrinter(options, renderOptions.meta, (work = await makeTempDir('pdf')), tabCount))());
 
   const parts: Uint8Array[] = [];
-  let jobs: RunJob[] = [];
-  let runChars: Array<Set<string>> = [];
+  const jobs: RunJob[] = [];
   const todo: number[] = [];
+  const volumeTotal = layout.volumes.length;
+  const volumesDone = new Set<number>();
+  const report = (run: PlannedPage[]): void => {
+    const last = run[run.length - 1];
+    const next = planned[planned.indexOf(last) + 1];
+    // A volume is done when its last run is.
+    if (!next || next.volume !== last.volume) {
+      volumesDone.add(last.volume);
+      options.onVolume?.(volumesDone.size, volumeTotal, last.volumeTitle);
+    }
+  };
+  const fontRoot = pathToFileURL(fontCache).pathname;
   try {
     // A run's body (its pages) does not depend on its fonts: rendered once, for its characters and for printing.
     const bodies = new Map<number, Omit<RunParts, 'css'>>();
@@ -536,84 +627,74 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
       if (!body) bodies.set(i, (body = runBody(renderOptions, runs[i], (p, at) => fills(pageKeys[i][at], () => pageFill(p, renderOptions)))));
       return body;
     };
-    runChars = await phase('pdf chars', async () => {
-      const out: Array<Set<string>> = [];
-      for (let i = 0; i < runs.length; i++) {
-        out.push(
-          await charactersOf(
+    // Runs are worked out in order (characters, fonts, key, the cache) while the tabs print those already worked out:
+    // this thread's share of a clean build overlaps Chromium's.
+    const queue = new RunQueue();
+    const prepare = phase('pdf runs worked out', async () => {
+      try {
+        for (let i = 0; i < runs.length && !queue.stopped; i++) {
+          const chars = await charactersOf(
             runKeys[i],
             () => {
               void printerOpen().catch(() => undefined);
               return bodyOf(i).chars;
             },
             options.cache,
-          ),
-        );
-        // Between runs, the browser side's messages are answered (its tabs load meanwhile).
-        if (printer) await new Promise((r) => setImmediate(r));
-      }
-      return out;
-    });
-    // Fonts a run: a character new to the book changes the subsets of its run only, so only that run is printed again.
-    let sources: FontSource[][];
-    try {
-      sources = await phase('pdf fonts', () => printFontSourcesFor(config.fonts.main, fonts, runChars.map((c) => [...c].join('')), fontCache));
-    } catch (error) {
-      throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
-    }
-    const fontRoot = pathToFileURL(fontCache).pathname;
-    jobs = runs.map((run, i) => ({
-      run,
-      // Font files are named by their content: the key holds them without the folder they sit in.
-      key: hashKey('pdf-run', runKeys[i], JSON.stringify(sources[i]).split(fontRoot).join('')),
-      chars: runChars[i],
-      fonts: sources[i],
-    }));
-
-    const volumeTotal = layout.volumes.length;
-    const volumesDone = new Set<number>();
-    const report = (run: PlannedPage[]): void => {
-      const last = run[run.length - 1];
-      const next = planned[planned.indexOf(last) + 1];
-      // A volume is done when its last run is.
-      if (!next || next.volume !== last.volume) {
-        volumesDone.add(last.volume);
-        options.onVolume?.(volumesDone.size, volumeTotal, last.volumeTitle);
-      }
-    };
-
-    await phase('pdf cached runs', async () => {
-      for (let i = 0; i < jobs.length; i++) {
-        const hit = await options.cache?.get('pdf-run', jobs[i].key);
-        if (hit) {
-          parts[i] = hit;
-          bodies.delete(i);
-          report(jobs[i].run);
-        } else todo.push(i);
-      }
-    });
-
-    if (todo.length > 0) {
-      await phase('pdf print', async () => {
-        const { chromium, tabs } = await printerOpen();
-        let next = 0;
-        const worker = async (ready: Promise<BrowserPage>): Promise<void> => {
-          const tab = await ready;
-          while (next < todo.length) {
-            const i = todo[next++];
-            const job = jobs[i];
-            const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts })), ...bodyOf(i) };
-            bodies.delete(i);
-            parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length), () => chromium.browser.connected);
-            await options.cache?.put('pdf-run', job.key, parts[i]);
-            killPoint('pdf-run-cached');
-            report(job.run);
+          );
+          // Fonts a run: a character new to the book changes the subsets of its run only, so only that run is printed again.
+          let sources: FontSource[];
+          try {
+            [sources] = await printFontSourcesFor(config.fonts.main, fonts, [[...chars].join('')], fontCache);
+          } catch (error) {
+            throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
           }
-        };
-        // As many tabs as there are runs to print.
-        await Promise.all(tabs.slice(0, todo.length).map(worker));
-      });
-    }
+          // Font files are named by their content: the key holds them without the folder they sit in.
+          jobs[i] = { run: runs[i], key: hashKey('pdf-run', runKeys[i], JSON.stringify(sources).split(fontRoot).join('')), chars, fonts: sources };
+          const hit = await options.cache?.get('pdf-run', jobs[i].key);
+          if (hit) {
+            parts[i] = hit;
+            bodies.delete(i);
+            report(jobs[i].run);
+          } else {
+            todo.push(i);
+            void printerOpen().catch(() => undefined);
+            queue.add(i);
+          }
+          // Between runs, the browser side's messages are answered.
+          if (printer) await new Promise((r) => setImmediate(r));
+        }
+      } finally {
+        queue.close();
+      }
+    });
+    const print = async (): Promise<void> => {
+      const first = await queue.next();
+      if (first === undefined) return;
+      const { chromium, tabs } = await printerOpen();
+      let pending: number | undefined = first;
+      const worker = async (ready: Promise<BrowserPage>): Promise<void> => {
+        const tab = await ready;
+        for (let i = pending ?? (await queue.next()); i !== undefined; i = await queue.next()) {
+          pending = undefined;
+          const job = jobs[i];
+          const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts })), ...bodyOf(i) };
+          bodies.delete(i);
+          parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length), () => chromium.browser.connected);
+          await options.cache?.put('pdf-run', job.key, parts[i]);
+          killPoint('pdf-run-cached');
+          report(job.run);
+        }
+      };
+      await Promise.all(tabs.map(worker));
+    };
+    // A failure on either side stops the other (the queue stops), and is the one reported once both have stopped.
+    const printing = phase('pdf print', print).catch((error: unknown) => {
+      queue.stop();
+      throw error;
+    });
+    const settled = await Promise.allSettled([prepare, printing]);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
     try {
       const opened = await printer?.catch(() => undefined);
@@ -634,7 +715,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     outline: outlineEntries(planned),
     bleed: config.page.bleed ? lengthToMm(config.page.bleed) : undefined,
   }));
-  const text = [...new Set(runChars.flatMap((c) => [...c]))].join('');
+  const text = [...new Set(jobs.flatMap((j) => [...j.chars]))].join('');
   return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length };
 }
 

@@ -204,31 +204,60 @@ function occurrences(haystack: string, needle: string): number[] {
   return out;
 }
 
+/** A text node of the tree with where it hangs. */
+interface TextAt {
+  volume: number;
+  node: Text;
+  parent: Parent;
+}
+
+/**
+ * The text nodes of each volume, collected once and again only for a volume
+ * a correction changed: one walk of the book for all entries, not one an entry.
+ */
+function textIndex(tree: Root): { texts(volume: number): readonly TextAt[]; changed(volume: number): void } {
+  const known = new Map<number, TextAt[]>();
+  return {
+    texts(volume) {
+      let list = known.get(volume);
+      if (!list) {
+        const out: TextAt[] = [];
+        visit(tree.children[volume], 'text', (node: Text, _i, parent) => {
+          if (parent) out.push({ volume, node, parent: parent as Parent });
+        });
+        known.set(volume, (list = out));
+      }
+      return list;
+    },
+    changed(volume) {
+      known.delete(volume);
+    },
+  };
+}
+
 /**
  * Every place the entry's target (find, or after for an insertion) stands
  * in scope, in the text as the source has it, or — when it stands nowhere
  * there — in the text as the edition prints it (an editor proofreading a
  * converted edition copies the printed script).
  */
-function findHits(tree: Root, fix: CorrectionEntry, scripts: Scripts | undefined): Hit[] {
+function findHits(tree: Root, index: ReturnType<typeof textIndex>, fix: CorrectionEntry, scripts: Scripts | undefined): Hit[] {
   const target = fix.after ?? fix.find;
-  const inScope: Array<{ volume: number; node: Text; parent: Parent }> = [];
-  tree.children.forEach((volume, index) => {
-    visit(volume, 'text', (node: Text, _i, parent) => {
+  const inScope = tree.children.flatMap((_volume, v) =>
+    index.texts(v).filter(({ node }) => {
       const p = node.position;
-      if (fix.file && p && !(p.file === fix.file || p.file.endsWith(`/${fix.file}`))) return;
-      if (fix.line && p && (fix.line < p.start.line || fix.line > p.end.line)) return;
-      if (parent) inScope.push({ volume: index, node, parent: parent as Parent });
-    });
-  });
-  const direct = inScope.flatMap(({ volume, node, parent }) => occurrences(node.value, target).map((index) => ({ volume, node, parent, index })));
+      if (fix.file && p && !(p.file === fix.file || p.file.endsWith(`/${fix.file}`))) return false;
+      return !(fix.line && p && (fix.line < p.start.line || fix.line > p.end.line));
+    }),
+  );
+  const direct = inScope.flatMap(({ volume, node, parent }) => occurrences(node.value, target).map((at) => ({ volume, node, parent, index: at })));
   if (direct.length > 0 || !scripts || scripts.from === scripts.to) return direct;
   const printed: Hit[] = [];
   for (const { volume, node, parent } of inScope) {
     const shown = convertText(node.value, scripts.from, scripts.to, scripts.choices);
     // Indices carry over only where the conversion went character for character.
     if (shown.length !== node.value.length || Array.from(shown).length !== Array.from(node.value).length) continue;
-    for (const index of occurrences(shown, target)) printed.push({ volume, node, parent, index });
+    for (const at of occurrences(shown, target)) printed.push({ volume, node, parent, index: at });
   }
   return printed;
 }
@@ -258,8 +287,9 @@ export function applyCorrections(
   scripts?: Scripts,
   own: (volume: number) => boolean = () => false,
 ): Root {
+  const texts = textIndex(tree);
   for (const fix of entries) {
-    let hits = findHits(tree, fix, scripts);
+    let hits = findHits(tree, texts, fix, scripts);
     if (hits.length !== 1) {
       const what = hits.length === 0 ? 'matches nothing' : `matches ${hits.length} places`;
       const hint =
@@ -272,7 +302,10 @@ export function applyCorrections(
       reportEntry(fix, `correction ${describe(fix)} ${what}; it was not applied — ${hint}`);
       continue;
     }
-    if (own(hits[0].volume)) hits = findHits(tree, fix, scripts);
+    if (own(hits[0].volume)) {
+      texts.changed(hits[0].volume);
+      hits = findHits(tree, texts, fix, scripts);
+    }
     const { node, parent, index } = hits[0];
     let at: number;
     let old: string;
@@ -308,6 +341,7 @@ export function applyCorrections(
     }
     const children = parent.children as Inline[];
     children.splice(children.indexOf(node), 1, ...pieces);
+    texts.changed(hits[0].volume);
   }
   return tree;
 }

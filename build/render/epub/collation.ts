@@ -6,7 +6,7 @@
 import { changeText, entryExplanation } from '../../layout/collation.js';
 import { chineseNumeral } from '../pdf/numerals.js';
 import { visit } from 'unist-util-visit';
-import type { Correction, Root } from '../../tree/types.js';
+import type { Correction, Root, Volume } from '../../tree/types.js';
 import { escapeXml } from './xhtml.js';
 
 export const JIAO_LAYER = 'jiao';
@@ -62,14 +62,22 @@ export function collationSection(st: CollationState): string {
   ].join('\n');
 }
 
-/** The legend's entry for the 校勘記, with the book's first correction as its sample; empty without corrections. */
-export function collationLegendItem(tree: Root): string {
+/** What the legend shows of a correction: its 校勘記 entry. */
+export type CorrectionSample = Parameters<typeof entryExplanation>[0];
+
+/** The first correction in a tree or volume, as the legend shows it. */
+export function firstCorrection(node: Root | Volume): CorrectionSample | undefined {
   let first: Correction | undefined;
-  visit(tree, 'correction', (node: Correction) => {
-    first ??= node;
+  visit(node, 'correction', (c: Correction) => {
+    first ??= c;
   });
+  return first && { kind: first.kind, old: first.old, new: plain(first), note: first.note, witness: first.witness };
+}
+
+/** The legend's entry for the 校勘記, with the book's first correction as its sample; empty without corrections. */
+export function collationLegendItem(first: CorrectionSample | undefined): string {
   if (!first) return '';
-  const sample = escapeXml(entryExplanation({ kind: first.kind, old: first.old, new: plain(first), note: first.note, witness: first.witness }));
+  const sample = escapeXml(entryExplanation(first));
   return (
     `<li class="legend-item"><span class="legend-label">校</span>：校勘記。今本據他本所改、補、刪、乙之處，字旁標號，如` +
     `<a class="noteref noteref-jiao" href="#legend-jiao" epub:type="noteref" role="doc-noteref" id="legend-jiao-ref">一</a>` +

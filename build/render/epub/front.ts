@@ -1,9 +1,9 @@
 /** Front matter: title page and the legend of commentary layers. */
-import type { EditionMeta, LayerId, Note, Root } from '../../tree/types.js';
+import type { EditionMeta, LayerId, Note, Root, Volume } from '../../tree/types.js';
 import { visit } from 'unist-util-visit';
 import { layerDescription, layerToken, sortLayers } from './layers.js';
 import { displayString, escapeXml, inlineText, layerName, shownLabel, type Drawable, type MissingChar } from './xhtml.js';
-import { collationLegendItem } from './collation.js';
+import { collationLegendItem, firstCorrection, type CorrectionSample } from './collation.js';
 
 /** 清 蔡德晉 撰-style credit line. */
 export function creditLine(meta: EditionMeta): string {
@@ -22,7 +22,7 @@ export function titlePage(meta: EditionMeta): string {
 }
 
 /** Every layer the tree uses (notes and commentary paragraphs), with a first sample text. */
-export function layersInTree(tree: Root): Map<LayerId, string> {
+export function layersInTree(tree: Root | Volume): Map<LayerId, string> {
   const found = new Map<LayerId, string>();
   visit(tree, (node) => {
     if (node.type === 'note') {
@@ -37,7 +37,28 @@ export function layersInTree(tree: Root): Map<LayerId, string> {
 
 const SAMPLE_LENGTH = 10;
 
+/** What the legend shows of a tree or of a volume: each layer's first text, and the first correction. */
+export interface LegendSource {
+  layers: Map<LayerId, string>;
+  correction?: CorrectionSample;
+}
+
+export function legendSource(node: Root | Volume): LegendSource {
+  const correction = firstCorrection(node);
+  return { layers: layersInTree(node), ...(correction ? { correction } : {}) };
+}
+
+/** The book's legend source from its volumes' in order (the first sample of each kind wins, as in the book). */
+export function joinLegendSources(sources: readonly LegendSource[]): LegendSource {
+  const layers = new Map<LayerId, string>();
+  for (const s of sources) for (const [id, text] of s.layers) if (!layers.has(id)) layers.set(id, text);
+  const correction = sources.find((s) => s.correction)?.correction;
+  return { layers, ...(correction ? { correction } : {}) };
+}
+
 export interface LegendOptions {
+  /** What the tree holds (legendSource), when the caller has it from its volumes. */
+  source?: LegendSource;
   /** The 校勘記 (edition.yaml collation; default true): its layer is in the legend when the book has corrections. */
   collation?: boolean;
   drawable?: Drawable;
@@ -54,7 +75,8 @@ export interface LegendOptions {
  * code points the source has for them; whose pages the page numbers are.
  */
 export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: LegendOptions = {}): string {
-  const layers = layersInTree(tree);
+  const source = options.source ?? legendSource(tree);
+  const layers = source.layers;
   const declared = tree.layers ?? [];
   const asides: string[] = [];
   const items = sortLayers(layers.keys()).map((id, i) => {
@@ -84,7 +106,7 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: Leg
       `<small class="note note-${t}" epub:type="diaoban:${t}" role="note" aria-label="${label}">${labelSpan}${sample}</small></li>`
     );
   });
-  const jiao = options.collation !== false ? collationLegendItem(tree) : '';
+  const jiao = options.collation !== false ? collationLegendItem(source.correction) : '';
   if (jiao) items.push(jiao);
   const parts = [
     `<section class="legend" aria-labelledby="legend-title">`,

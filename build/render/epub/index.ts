@@ -13,7 +13,7 @@ import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
 import { reflowClasses } from '../../punctuation/index.js';
 import { EPUB_ASSETS } from './assets.js';
 import { coverPng } from './cover.js';
-import { creditLine, legendPage, titlePage } from './front.js';
+import { creditLine, joinLegendSources, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
 import { layerName, renderVolume, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
@@ -25,7 +25,7 @@ export type { EpubOptions, TocEntry } from './types.js';
 export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
 export { LAYER_LABELS, layerLabel } from './layers.js';
 export { popupLayersFromOption, DEFAULT_POPUP_LAYERS } from './notes-option.js';
-export { printPageList, sourcePageList, printedPageNumber, volumeUnits, pageStarts, type PageList, type PageBreak, type PageLabelStyle } from './pages.js';
+export { printPageList, volumeStarts, sourcePageList, printedPageNumber, volumeUnits, pageStarts, type PageList, type PageBreak, type PageLabelStyle } from './pages.js';
 
 const FALLBACK_DATE = '2000-01-01';
 /** The nav's page-list heading. */
@@ -158,7 +158,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   });
   const front: ChapterSpec[] = [
     chapter({ itemId: 'titlepage', filename: 'titlepage.xhtml', title: meta.title, content: titlePage(meta), beforeToc: true, bodyClass: 'titlepage-page', bodyType: 'frontmatter' }),
-    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, { drawable, missing, pages: pageTargets.length ? pageList : undefined, collation: options.collation !== false }), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
+    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, { source: joinLegendSources(volumes.map((v) => v.legend)), drawable, missing, pages: pageTargets.length ? pageList : undefined, collation: options.collation !== false }), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
   ];
   const body = volumes.map((v) =>
     chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: `volume-page ${reflowClasses(meta.punctuation, meta.language)}` }),

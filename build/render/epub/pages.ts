@@ -14,7 +14,7 @@
  * `TextRun.{type, text, offset}` and `NoteChunk.{type, right, left}` with
  * `NoteSegment.{text, style}`.
  */
-import type { BookLayout, NoteChunk, Page, TextRun } from '../../layout/types.js';
+import type { BookLayout, NoteChunk, Page, TextRun, VolumeLayout } from '../../layout/types.js';
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
 import type { Anchor, Inline, Root, Volume } from '../../tree/types.js';
 import { chineseNumeral } from '../pdf/numerals.js';
@@ -203,6 +203,24 @@ export interface PrintPagesOptions {
   style: PageLabelStyle;
   /** pageBreakSource: the print edition (the PDF). */
   source: string;
+  /**
+   * Where each of a volume's pages starts in its text (`volumeStarts`); a
+   * caller that keeps unchanged volumes between builds remembers it.
+   */
+  startsOf?: (volume: Volume, laid: VolumeLayout) => { starts: ReadonlyArray<number | undefined>; units: number };
+}
+
+/**
+ * Where each page of a laid-out volume starts in the volume's text (an index
+ * of its units; the 校勘記's pages hold none of it and start where it ends),
+ * and how many units the text has.
+ */
+export function volumeStarts(volume: Volume, laid: VolumeLayout): { starts: Array<number | undefined>; units: number } {
+  const units = volumeUnits(volume);
+  // The 校勘記's pages (layout/collation.ts) come after the text and hold none of it: they start where the text ends
+  // (the EPUB sets its own 校勘記 there), and their characters are not looked for in the text.
+  const text = laid.pages.filter((page) => !page.collation);
+  return { starts: [...pageStarts(units, text), ...laid.pages.slice(text.length).map(() => units.length)], units: units.length };
 }
 
 /**
@@ -216,17 +234,13 @@ export function printPageList(tree: Root, layout: BookLayout, options: PrintPage
   const volumes = tree.children.map((volume, v): PageBreak[] => {
     const laid = layout.volumes.find((l) => l.index === v);
     if (!laid) return [];
-    const units = volumeUnits(volume);
-    // The 校勘記's pages (layout/collation.ts) come after the text and hold none of it: they start where the text ends
-    // (the EPUB sets its own 校勘記 there), and their characters are not looked for in the text.
-    const text = laid.pages.filter((page) => !page.collation);
-    const starts = [...pageStarts(units, text), ...laid.pages.slice(text.length).map(() => units.length)];
+    const { starts, units } = (options.startsOf ?? volumeStarts)(volume, laid);
     const out: PageBreak[] = [];
     // Front matter: the pages before the leaves start again at 一 (the PDF numbers them apart, so their labels would repeat).
     const restart = laid.pages.findLastIndex((page, i) => i > 0 && page.side === 'recto' && page.leaf <= laid.pages[i - 1].leaf);
     laid.pages.forEach((page, i) => {
       // A page without text (a blank verso the PDF prints all the same) is where the next page with text starts.
-      const index = starts.slice(i).find((s) => s !== undefined) ?? units.length;
+      const index = starts.slice(i).find((s) => s !== undefined) ?? units;
       if (out.length && out[out.length - 1].index > index) return;
       const front = i < restart;
       const prefix = front ? FRONT_LABEL : several ? shortVolumeTitle(page.volumeTitle, tree.edition.title) : '';

@@ -25,6 +25,7 @@ import { collationSection, collationState, correctionMarkup, type CollationState
 import { labelText, layerLabel, layerToken } from './layers.js';
 import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
 import type { TocEntry } from './types.js';
+import { legendSource, type LegendSource } from './front.js';
 
 /** The custom vocabulary prefix used for per-layer epub:type values. */
 export const VOCAB_PREFIX = 'diaoban: https://diaoban.org/vocab#';
@@ -325,6 +326,8 @@ export interface VolumeDocument {
   pageBreaks: number;
   /** Units written (equals pages.ts volumeUnits(volume).length). */
   units: number;
+  /** What the legend shows of this volume (its layers' first texts, its first correction). */
+  legend: LegendSource;
 }
 
 /** vol01.xhtml … (zero-padded to the width of the volume count, at least 2). */
@@ -423,5 +426,5 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   const notes = st.footnotes.length
     ? `\n<section id="${id}-notes" class="footnotes" epub:type="footnotes" aria-label="${escapeXml(`${title}　注`)}">\n${st.footnotes.join('\n')}\n</section>`
     : '';
-  return { filename, title, body: section + notes, toc, layers: st.layers, missing: [...st.missing.values()], pageBreaks: st.nextBreak, units };
+  return { filename, title, body: section + notes, toc, layers: st.layers, missing: [...st.missing.values()], pageBreaks: st.nextBreak, units, legend: legendSource(volume) };
 }

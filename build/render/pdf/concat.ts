@@ -179,12 +179,24 @@ export interface RunPdf {
   chars: ReadonlySet<string>;
 }
 
+/**
+ * Runs read and repaired, by their bytes and characters (a rebuild passes
+ * the same ones for every run it did not print again): read once, used as
+ * they are (concatRuns writes what it renumbers anew and changes nothing here).
+ */
+const preparedRuns = new WeakMap<Uint8Array, { chars: ReadonlySet<string>; run: ParsedRun }>();
+
+function preparedRun(run: RunPdf): ParsedRun {
+  const known = preparedRuns.get(run.bytes);
+  if (known && known.chars === run.chars) return known.run;
+  const parsed = parseRun(run.bytes);
+  repairRun(parsed, run.chars);
+  preparedRuns.set(run.bytes, { chars: run.chars, run: parsed });
+  return parsed;
+}
+
 export function concatRuns(runs: readonly RunPdf[], options: ConcatOptions): Uint8Array {
-  const parsed = runs.map((run) => {
-    const p = parseRun(run.bytes);
-    repairRun(p, run.chars);
-    return p;
-  });
+  const parsed = runs.map(preparedRun);
   // 1 catalog, 2 page tree, 3 info, then the outline, then the runs' objects.
   const CATALOG = 1;
   const PAGES = 2;
