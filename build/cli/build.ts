@@ -257,6 +257,22 @@ export function volumeDigest(volume: Volume): string {
   return digest;
 }
 
+/**
+ * The page spec with its punctuation resolved (which reads the whole book's
+ * text when the standard is left to the text), remembered by the spec, the
+ * edition's setting and the volumes' digests.
+ */
+const resolvedSpecs = new Map<string, PageSpec>();
+function resolvedSpec(spec: PageSpec, tree: Root, digests: readonly string[]): PageSpec {
+  const key = JSON.stringify([spec, tree.edition.punctuation ?? null, tree.edition.language, digests]);
+  let resolved = resolvedSpecs.get(key);
+  if (!resolved) {
+    if (resolvedSpecs.size >= 8) resolvedSpecs.clear();
+    resolvedSpecs.set(key, (resolved = resolvePunctuation(spec, tree)));
+  }
+  return resolved;
+}
+
 /** Layouts of unchanged volumes, kept in memory as well, per cache (a watch session rebuilds the same volumes). */
 const layoutMemories = new WeakMap<BuildCache, Map<string, VolumeLayout>>();
 
@@ -383,7 +399,7 @@ async function buildLoaded(
   let layout: BookLayout | undefined;
   let layoutError: unknown;
   try {
-    const spec = resolvePunctuation(pageSpecFor(config.meta.template, config.layout), tree);
+    const spec = resolvedSpec(pageSpecFor(config.meta.template, config.layout), tree, digests);
     layout = await phase('layout', () => layoutEditionCached(tree, digests, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
   } catch (error) {
     layoutError = error;

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedPages, describeChanges, type PageRecord } from './changes.js';
+import { changedPages, describeChanges, pageRecords, type PageRecord } from './changes.js';
+import type { PlannedPage } from '../render/pdf/index.js';
+import type { Column, Page } from '../layout/types.js';
 
 const page = (volume: number, n: number, hash: string, extra: Partial<PageRecord> = {}): PageRecord => ({
   volume,
@@ -24,4 +26,27 @@ test('changed pages per volume: first and last, count, reflow end; the 校勘記
   // A volume that grows by a page: the new page is changed, the growth said.
   const longer = [...after.slice(0, 4), page(0, 5, 'more'), ...after.slice(4).map((p) => ({ ...p, pdfPage: p.pdfPage + 1 }))];
   assert.match(describeChanges(changedPages(after, longer))[0], /^卷一: leaf 3a changed \(1 page, 1 page more\)/);
+});
+
+test('page hashes follow what the page prints, though its columns are the same objects from build to build', () => {
+  const columns = [{ runs: [{ type: 'text', chars: [{ ch: '天' }] }] }] as unknown as Column[];
+  const planned = (extra: Partial<Page> = {}): PlannedPage[] => [
+    {
+      page: { number: 1, pageInVolume: 1, leaf: 1, side: 'recto', volume: 0, volumeTitle: '卷一', bookmarks: [], columns, ...extra },
+      side: 'recto',
+      volume: 0,
+      volumeTitle: '卷一',
+      leaf: 1,
+    },
+  ];
+  const hash = (p: PlannedPage[], salt = 'salt', numbers = true): string => pageRecords(p, '書', salt, numbers)[0].hash;
+  const base = hash(planned());
+  assert.equal(hash(planned()), base, 'the same page, the same hash');
+  assert.equal(hash(planned({ number: 7 })), base, 'its number in the book is not printed');
+  const mark = { number: 1, column: 0, cell: 0, sub: null, kind: '改' } as unknown as NonNullable<Page['corrections']>[number];
+  const marked = hash(planned({ corrections: [mark] }));
+  assert.notEqual(marked, base, 'a correction mark on the same columns changes the page');
+  assert.notEqual(hash(planned({ corrections: [{ ...mark, number: 2 }] })), marked, 'a numbered mark that renumbers changes the page');
+  assert.equal(hash(planned({ corrections: [{ ...mark, number: 2 }] }), 'salt', false), hash(planned({ corrections: [mark] }), 'salt', false), 'a ○ mark has no number to print');
+  assert.notEqual(hash(planned(), 'other'), base, 'the salt (template, size, title) is in every hash');
 });

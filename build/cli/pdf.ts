@@ -338,7 +338,7 @@ async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass
     throw new PdfError(`Paged.js made ${made} pages of ${expected} laid-out pages: a page block overflowed its page area (check the template's margins and page.size)`);
   }
   // Untagged: a structure element per character would make the file ten times larger and slow.
-  // PAGINATE_SCRIPT waited for the fonts.
+  // PAGINATE_SCRIPT loaded the run's faces.
   return phase('pdf run print', () => tab.pdf({ preferCSSPageSize: true, printBackground: true, timeout: 0, tagged: false, outline: false, waitForFonts: false }));
 }
 

@@ -106,3 +106,18 @@ test('narrowChange and inferKind', () => {
   assert.equal(inferKind('甲乙', '乙甲'), '乙');
   assert.equal(inferKind('甲', '乙'), '改');
 });
+
+test('entries find their text in what earlier entries left: the pieces of a node split by a correction, and its new text', () => {
+  const tree = treeOf('天地玄黃宇宙洪荒日月盈昃\n辰宿列張寒來暑往\n');
+  const { list, file } = entries(
+    ['- find: 玄黃', '  replace: 元黃', '- find: 洪荒', '  replace: 鴻荒', '- find: 地玄', '  replace: 地元', '- find: 元', '  replace: 玄', '- find: 寒來', '  replace: 寒至'].join('\n'),
+  );
+  applyCorrections(tree, list);
+  // 地玄 no longer stands anywhere (玄 became a correction); 元 stands once, as the first correction's new text.
+  assert.deepEqual(messages(file), ['5:3 error correction-unmatched']);
+  assert.equal(treeText(tree.children[0]).replace(/\s/g, ''), '天地玄黃宇宙鴻荒日月盈昃辰宿列張寒至暑往');
+  assert.deepEqual(
+    correctionsIn(tree).map((c: Correction) => `${c.old}→${treeText(c)}`),
+    ['玄→玄', '元→玄', '洪→鴻', '來→至'],
+  );
+});

@@ -99,3 +99,19 @@ test('a rebuild that reuses unchanged chapters gives the bytes of a fresh build'
   assert.ok(Buffer.from(reused).equals(Buffer.from(fresh)));
   assert.match(await volume(reused, 2), /禮成樂備/);
 });
+
+test('the legend made from the volumes says what the legend of the whole tree says: first sample of each layer, first correction', async () => {
+  const { joinLegendSources, legendPage, legendSource } = await import('./front.js');
+  const tree = corrected();
+  // A layer in both volumes, with other text in the second: the first volume's sample is the book's.
+  tree.children[1].children.push(p('text', '賓許', note('zhu', '許諾也')));
+  const joined = joinLegendSources(tree.children.map((v) => legendSource(v)));
+  assert.deepEqual(joined, legendSource(tree));
+  assert.equal(joined.layers.get('zhu'), '主人州長');
+  assert.equal(joined.correction?.new, '衆');
+  assert.equal(legendPage(tree, new Set(), { source: joined }), legendPage(tree, new Set()));
+  // Volumes in the other order: another first sample and correction, so the order is what decides.
+  const reversed = joinLegendSources([...tree.children].reverse().map((v) => legendSource(v)));
+  assert.equal(reversed.layers.get('zhu'), '許諾也');
+  assert.notEqual(reversed.correction?.new, '衆');
+});
