@@ -436,8 +436,9 @@ async function charactersOf(runKey: string, render: () => Set<string>, cache: Bu
 }
 
 /**
- * The runs to print, in the order they are worked out: the tabs take them as
- * they come and stop when the queue is closed and empty.
+ * The runs to print, as they are worked out: a free tab takes the longest
+ * run waiting (so that the book does not end with one tab printing a long
+ * run while the other waits), and the tabs stop when the queue is closed and empty.
  */
 class RunQueue {
   private readonly items: number[] = [];
@@ -445,6 +446,8 @@ class RunQueue {
   private closed = false;
   /** Printing failed: nothing more is worked out or taken. */
   stopped = false;
+
+  constructor(private readonly weight: (i: number) => number) {}
 
   add(i: number): void {
     const wake = this.waiting.shift();
@@ -464,7 +467,11 @@ class RunQueue {
 
   next(): Promise<number | undefined> {
     if (this.stopped) return Promise.resolve(undefined);
-    if (this.items.length > 0) return Promise.resolve(this.items.shift());
+    if (this.items.length > 0) {
+      let best = 0;
+      for (let k = 1; k < this.items.length; k++) if (this.weight(this.items[k]) > this.weight(this.items[best])) best = k;
+      return Promise.resolve(this.items.splice(best, 1)[0]);
+    }
     if (this.closed) return Promise.resolve(undefined);
     return new Promise((resolve) => this.waiting.push(resolve));
   }
@@ -629,7 +636,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     };
     // Runs are worked out in order (characters, fonts, key, the cache) while the tabs print those already worked out:
     // this thread's share of a clean build overlaps Chromium's.
-    const queue = new RunQueue();
+    const queue = new RunQueue((i) => runs[i].length);
     const prepare = phase('pdf runs worked out', async () => {
       try {
         for (let i = 0; i < runs.length && !queue.stopped; i++) {
