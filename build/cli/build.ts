@@ -423,6 +423,8 @@ async function buildLoaded(
         browser: context.browser,
         cache,
         fontCache: options.fontCache,
+        // A rebuild keeps Paged.js's pages of the runs it prints: the editor's next fix is often in the same run.
+        keepPages: previous !== undefined,
         onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,
       }));
       const digest = result.sha256;

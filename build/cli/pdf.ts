@@ -24,6 +24,7 @@ import { fileStamp, loadFontsOnce } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
   PAGINATE_SCRIPT,
+  REPLAY_SCRIPT,
   computeGeometry,
   fontSourcesWithOverrides,
   markInk,
@@ -118,6 +119,12 @@ export interface WritePdfOptions {
    * run costs the clean build ~50 ms of a tab: 64 halves that and doubles a fix's reprint).
    */
   maxRunPages?: number;
+  /**
+   * Keep what Paged.js makes of each run printed (in the cache) and use what
+   * was kept: a rebuild's, since an editor's next fix is often in the run of
+   * the last (a clean build does not pay for keeping it).
+   */
+  keepPages?: boolean;
 }
 
 export interface PdfResult {
@@ -312,9 +319,10 @@ async function prepareTab(tab: BrowserPage, shellPath: string, nonce: string): P
  * prints the same bytes whatever the tab printed before (the rebuild tests
  * compare builds whose runs went to other tabs in another order).
  */
-async function putRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body'>): Promise<void> {
+async function putRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body'>, keepPages = false): Promise<void> {
   await tab.evaluate(
-    (css: string, bodyClass: string, body: string) => {
+    (css: string, bodyClass: string, body: string, keep: boolean) => {
+      (window as unknown as { diaobanKeepPages: boolean }).diaobanKeepPages = keep;
       for (const old of document.head.querySelectorAll('style, link')) old.remove();
       const style = document.createElement('style');
       style.textContent = css;
@@ -328,12 +336,45 @@ async function putRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' 
     run.css,
     run.bodyClass,
     run.body,
+    keepPages,
   );
 }
 
-async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body'>, expected: number): Promise<Uint8Array> {
-  await phase('pdf run put', () => putRun(tab, run));
-  const made = (await phase('pdf run paginate', () => tab.evaluate(PAGINATE_SCRIPT))) as number;
+/** REPLAY_SCRIPT as a function Puppeteer can call with arguments (its source is what the page runs). */
+const replay = new Function(`return ${REPLAY_SCRIPT}`)() as (kept: string, fills: string) => Promise<number>;
+
+/**
+ * What Paged.js made of a run, kept in the build cache by what it depends on
+ * (the run's style and placeholders, the browser, the tool): a run printed
+ * again because a fix changed a page's characters, not its pagination, gets
+ * its pages back instead of being paginated again.
+ */
+interface KeptPages {
+  get(): Promise<string | undefined>;
+  put(pages: string): Promise<void>;
+}
+
+function keptPages(cache: BuildCache, identity: string, run: Pick<RunParts, 'css' | 'bodyClass' | 'placeholders'>): KeptPages {
+  const key = hashKey('paged', identity, run.css, run.bodyClass, run.placeholders);
+  return {
+    get: async () => {
+      const bytes = await cache.get('paged', key);
+      return bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    },
+    put: (pages) => cache.put('paged', key, new Uint8Array(Buffer.from(pages, 'utf8'))),
+  };
+}
+
+async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body' | 'fills'>, expected: number, kept?: KeptPages): Promise<Uint8Array> {
+  const pages = await kept?.get();
+  let made: number;
+  if (pages) made = await phase('pdf run replay', () => tab.evaluate(replay, pages, run.fills));
+  else {
+    await phase('pdf run put', () => putRun(tab, run, kept !== undefined));
+    made = (await phase('pdf run paginate', () => tab.evaluate(PAGINATE_SCRIPT))) as number;
+    const snapshot = kept && made === expected ? await tab.evaluate(() => (window as unknown as { diaobanPaged?: string }).diaobanPaged) : undefined;
+    if (kept && snapshot) await kept.put(snapshot);
+  }
   if (made !== expected) {
     throw new PdfError(`Paged.js made ${made} pages of ${expected} laid-out pages: a page block overflowed its page area (check the template's margins and page.size)`);
   }
@@ -686,7 +727,8 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
           const job = jobs[i];
           const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts })), ...bodyOf(i) };
           bodies.delete(i);
-          parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length), () => chromium.browser.connected);
+          const kept = options.cache && options.keepPages ? keptPages(options.cache, identity, run) : undefined;
+          parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length, kept), () => chromium.browser.connected);
           await options.cache?.put('pdf-run', job.key, parts[i]);
           killPoint('pdf-run-cached');
           report(job.run);

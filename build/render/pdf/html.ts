@@ -378,6 +378,10 @@ export interface RunParts {
   body: string;
   /** Every character the run prints (grid, decoration, margin boxes): what its fonts must draw, what its ToUnicode maps may name. */
   chars: Set<string>;
+  /** What Paged.js paginates: the placeholders (with the run's style, all its pages depend on; the filling plays no part). */
+  placeholders: string;
+  /** The pages' filling as the JSON island holds it (REPLAY_SCRIPT puts it into pages Paged.js made before). */
+  fills: string;
 }
 
 /** A run's stylesheet: its fonts, the template's CSS and the geometry (@page size, margins, named pages, bleed and marks). */
@@ -427,10 +431,9 @@ export function runBody(options: RenderOptions, planned: readonly PlannedPage[],
     add(strings.book + strings.volume + strings.folio);
     add(filled[i].chars);
   });
-  const body =
-    `<template id="diaoban-pages">\n${placeholders}\n</template>\n` +
-    `<script type="application/json" id="diaoban-fill">${jsonForScript(fills)}</script>`;
-  return { bodyClass: `tpl-${options.template.definition.name}`, body, chars };
+  const fillJson = jsonForScript(fills);
+  const body = `<template id="diaoban-pages">\n${placeholders}\n</template>\n` + `<script type="application/json" id="diaoban-fill">${fillJson}</script>`;
+  return { bodyClass: `tpl-${options.template.definition.name}`, body, chars, placeholders, fills: fillJson };
 }
 
 /** A browser run: its parts (`planned`: its pages). */
@@ -488,6 +491,16 @@ export const PAGINATE_SCRIPT = `(async () => {
   const loading = loadFaces();
   const flow = await previewer.preview(content, undefined, document.body);
   for (const page of document.querySelectorAll('.pagedjs_page')) page.style.display = '';
+  // What Paged.js made, before the filling, when asked (REPLAY_SCRIPT puts it back): its styles as the page has
+  // them (the rules it inserted included), the body's attributes and markup.
+  window.diaobanPaged = window.diaobanKeepPages
+    ? JSON.stringify({
+        total: flow.total,
+        styles: [...document.head.querySelectorAll('style')].map((el) => ({ attributes: [...el.attributes].map((a) => [a.name, a.value]), css: [...el.sheet.cssRules].map((r) => r.cssText).join('\\n') })),
+        attributes: [...document.body.attributes].map((a) => [a.name, a.value]),
+        body: document.body.innerHTML,
+      })
+    : undefined;
   for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
     block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
   }
@@ -496,3 +509,31 @@ export const PAGINATE_SCRIPT = `(async () => {
   await loadFaces();
   return flow.total;
 })()`;
+
+/**
+ * Puts back the pages Paged.js made for a run with the same style and
+ * placeholders (what PAGINATE_SCRIPT kept: a fix that changed a page's
+ * characters and not the run's pagination), fills them with this run's
+ * characters and loads the run's faces. Resolves to the number of pages.
+ * Called with the kept pages and the filling (RunParts.fills).
+ */
+export const REPLAY_SCRIPT = `async (kept, fillJson) => {
+  const paged = JSON.parse(kept);
+  const fills = JSON.parse(fillJson);
+  for (const old of document.head.querySelectorAll('style, link')) old.remove();
+  for (const style of paged.styles) {
+    const el = document.createElement('style');
+    for (const [name, value] of style.attributes) el.setAttribute(name, value);
+    el.textContent = style.css;
+    document.head.append(el);
+  }
+  const fresh = document.createElement('body');
+  for (const [name, value] of paged.attributes) fresh.setAttribute(name, value);
+  fresh.innerHTML = paged.body;
+  document.body.replaceWith(fresh);
+  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
+    block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
+  }
+  await Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));
+  return paged.total;
+}`;

@@ -21,6 +21,7 @@ export {
   geometryCss,
   volumeLabel,
   PAGINATE_SCRIPT,
+  REPLAY_SCRIPT,
   contentSecurityPolicy,
   pageFields,
   folioOf,
