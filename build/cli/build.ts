@@ -435,7 +435,9 @@ async function buildLoaded(
         await phase('pdf keep', () => cache.keepFile('output', out, digest));
       }
       outputs.pdf = { path: path.resolve(out), sha256: digest, ...(kept ? { kept } : {}) };
-      const reuse = result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} runs from the cache` : '';
+      const reuse =
+        (result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} runs from the cache` : '') +
+        (result.replayed > 0 ? `, ${result.replayed} printed on the pages Paged.js made before` : '');
       lines.push(`${out}: ${result.pages} pages${reuse}`);
     } catch (error) {
       ok = false;

@@ -104,9 +104,21 @@ test('a rebuild redoes only the changed volume and gives the bytes of a clean bu
   assert.equal(printedRuns(two.result), 2, `the fixed page's run and the 校勘記's: ${reuse(two.result)}`);
   assert.notDeepEqual(two.result.changes![0].pages, change.pages, 'the second fix is on another page');
 
+  // A transposition (乙) near the first fix: its run keeps its characters, fonts and pagination, so it is printed on
+  // the pages Paged.js made of it in the first fix's rebuild (kept then), not paginated again — and the bytes are a
+  // clean build's all the same.
+  const near = Array.from(await uniqueRun(dir, VOLUME_TWO, 0.52));
+  const swapped = [near[0], near[2], near[1], ...near.slice(3)].join('');
+  const transposition = `- find: ${near.join('')}\n  replace: ${swapped}\n`;
+  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(second, '也') + transposition);
+  const three = await build('session');
+  assert.match(reuse(three.result), /, 1 printed on the pages Paged\.js made before$/);
+  const clean1b = await build('clean-1b', 'dist-clean-1b');
+  assert.ok(three.pdf.equals(clean1b.pdf), 'PDF printed on kept pages = PDF of a clean build');
+
   // A character new to the book, in volume one: only volume one is printed again (volume two's fonts did not change).
   const other = await uniqueRun(dir, VOLUME_ONE, 0.3);
-  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(second, '也') + fixMiddle(other, '龘'));
+  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(run, '之') + fixMiddle(second, '也') + transposition + fixMiddle(other, '龘'));
   const fresh = await build('session');
   // Volume one's runs are printed again (its font subsets changed: every run of it) with its new 校勘記; volume two's are reused.
   const volumeOneRuns = fresh.result.manifest!.pages.filter((p) => p.volume === 0).length;

@@ -136,6 +136,8 @@ export interface PdfResult {
   /** Browser runs printed now, and found in the cache. */
   printed: number;
   reused: number;
+  /** Of the runs printed, those whose pages Paged.js had made before (kept by an earlier rebuild). */
+  replayed: number;
   /** SHA-256 of the PDF written. */
   sha256: string;
 }
@@ -365,10 +367,13 @@ function keptPages(cache: BuildCache, identity: string, run: Pick<RunParts, 'css
   };
 }
 
-async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body' | 'fills'>, expected: number, kept?: KeptPages): Promise<Uint8Array> {
+async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body' | 'fills'>, expected: number, kept?: KeptPages, onReplay?: () => void): Promise<Uint8Array> {
   const pages = await kept?.get();
   let made: number;
-  if (pages) made = await phase('pdf run replay', () => tab.evaluate(replay, pages, run.fills));
+  if (pages) {
+    onReplay?.();
+    made = await phase('pdf run replay', () => tab.evaluate(replay, pages, run.fills));
+  }
   else {
     await phase('pdf run put', () => putRun(tab, run, kept !== undefined));
     made = (await phase('pdf run paginate', () => tab.evaluate(PAGINATE_SCRIPT))) as number;
@@ -655,6 +660,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
   const parts: Uint8Array[] = [];
   const jobs: RunJob[] = [];
   const todo: number[] = [];
+  let replayed = 0;
   const volumeTotal = layout.volumes.length;
   const volumesDone = new Set<number>();
   const report = (run: PlannedPage[]): void => {
@@ -728,7 +734,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
           const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts })), ...bodyOf(i) };
           bodies.delete(i);
           const kept = options.cache && options.keepPages ? keptPages(options.cache, identity, run) : undefined;
-          parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length, kept), () => chromium.browser.connected);
+          parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length, kept, () => replayed++), () => chromium.browser.connected);
           await options.cache?.put('pdf-run', job.key, parts[i]);
           killPoint('pdf-run-cached');
           report(job.run);
@@ -765,7 +771,7 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     bleed: config.page.bleed ? lengthToMm(config.page.bleed) : undefined,
   }));
   const text = [...new Set(jobs.flatMap((j) => [...j.chars]))].join('');
-  return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length };
+  return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length, replayed };
 }
 
 /**
@@ -791,6 +797,7 @@ export async function writePdf(
     planned: result.planned,
     printed: result.printed,
     reused: result.reused,
+    replayed: result.replayed,
     sha256: createHash('sha256').update(result.bytes).digest('hex'),
   };
 }
