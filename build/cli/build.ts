@@ -327,16 +327,10 @@ function collationRecords(layout: BookLayout, planned: ReturnType<typeof planPag
 }
 
 /** The layout of an edition with its 校勘記, as build lays it out (for check --corrections and diff). */
-export async function editionLayout(tree: Root, config: EditionConfig, cache?: BuildCache): Promise<BookLayout> {
+export async function editionLayout(tree: Root, config: EditionConfig, cache?: BuildCache, digests = tree.children.map((v) => volumeDigest(v as Volume))): Promise<BookLayout> {
   const template = await loadTemplate(config.meta.template);
-  const spec = resolvePunctuation(pageSpecFor(config.meta.template, config.layout), tree);
-  return layoutEditionCached(
-    tree,
-    tree.children.map((v) => volumeDigest(v as Volume)),
-    spec,
-    { collation: config.collation !== 'off', numbered: template.definition.correctionMark === 'number' },
-    cache,
-  );
+  const spec = resolvedSpec(pageSpecFor(config.meta.template, config.layout), tree, digests);
+  return layoutEditionCached(tree, digests, spec, { collation: config.collation !== 'off', numbered: template.definition.correctionMark === 'number' }, cache);
 }
 
 export { collationRecords };
@@ -399,8 +393,7 @@ async function buildLoaded(
   let layout: BookLayout | undefined;
   let layoutError: unknown;
   try {
-    const spec = resolvedSpec(pageSpecFor(config.meta.template, config.layout), tree, digests);
-    layout = await phase('layout', () => layoutEditionCached(tree, digests, spec, { collation, numbered: template.definition.correctionMark === 'number' }, cache));
+    layout = await phase('layout', () => editionLayout(tree, config, cache, digests));
   } catch (error) {
     layoutError = error;
   }

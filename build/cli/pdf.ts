@@ -342,8 +342,16 @@ async function putRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' 
   );
 }
 
+/** What PAGINATE_SCRIPT keeps of Paged.js's pages (REPLAY_SCRIPT puts it back). */
+interface PagedPages {
+  total: number;
+  styles: Array<{ attributes: Array<[string, string]>; css: string }>;
+  attributes: Array<[string, string]>;
+  body: string;
+}
+
 /** REPLAY_SCRIPT as a function Puppeteer can call with arguments (its source is what the page runs). */
-const replay = new Function(`return ${REPLAY_SCRIPT}`)() as (kept: string, fills: string) => Promise<number>;
+const replay = new Function(`return ${REPLAY_SCRIPT}`)() as (kept: PagedPages, fills: string) => Promise<number>;
 
 /**
  * What Paged.js made of a run, kept in the build cache by what it depends on
@@ -352,19 +360,13 @@ const replay = new Function(`return ${REPLAY_SCRIPT}`)() as (kept: string, fills
  * its pages back instead of being paginated again.
  */
 interface KeptPages {
-  get(): Promise<string | undefined>;
-  put(pages: string): Promise<void>;
+  get(): Promise<PagedPages | undefined>;
+  put(pages: PagedPages): Promise<void>;
 }
 
 function keptPages(cache: BuildCache, identity: string, run: Pick<RunParts, 'css' | 'bodyClass' | 'placeholders'>): KeptPages {
   const key = hashKey('paged', identity, run.css, run.bodyClass, run.placeholders);
-  return {
-    get: async () => {
-      const bytes = await cache.get('paged', key);
-      return bytes && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-    },
-    put: (pages) => cache.put('paged', key, new Uint8Array(Buffer.from(pages, 'utf8'))),
-  };
+  return { get: () => cache.getJson<PagedPages>('paged', key), put: (pages) => cache.putJson('paged', key, pages) };
 }
 
 async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass' | 'body' | 'fills'>, expected: number, kept?: KeptPages, onReplay?: () => void): Promise<Uint8Array> {
@@ -373,11 +375,10 @@ async function printRun(tab: BrowserPage, run: Pick<RunParts, 'css' | 'bodyClass
   if (pages) {
     onReplay?.();
     made = await phase('pdf run replay', () => tab.evaluate(replay, pages, run.fills));
-  }
-  else {
+  } else {
     await phase('pdf run put', () => putRun(tab, run, kept !== undefined));
     made = (await phase('pdf run paginate', () => tab.evaluate(PAGINATE_SCRIPT))) as number;
-    const snapshot = kept && made === expected ? await tab.evaluate(() => (window as unknown as { diaobanPaged?: string }).diaobanPaged) : undefined;
+    const snapshot = kept && made === expected ? await tab.evaluate(() => (window as unknown as { diaobanPaged?: PagedPages }).diaobanPaged) : undefined;
     if (kept && snapshot) await kept.put(snapshot);
   }
   if (made !== expected) {

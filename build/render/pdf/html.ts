@@ -456,6 +456,18 @@ export function renderHtml(layout: BookLayout, given: RenderOptions, planned: Pl
 }
 
 /**
+ * The end of PAGINATE_SCRIPT and REPLAY_SCRIPT (in the page, with `fills`,
+ * the run's pages' filling): each placed block filled, then the run's faces
+ * loaded. Printing needs the faces loaded, not the filled pages laid out on
+ * screen first (document.fonts.ready lays every page out once more before
+ * print does: ~5-10 % of a run; the bytes printed are the same).
+ */
+const FILL_PAGES = `  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
+    block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
+  }
+  await Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));`;
+
+/**
  * Runs in the browser after paged.js is loaded and a run put in the page:
  * paginates the placeholders, then fills each placed block with its
  * characters. Resolves to the number of pages Paged.js made.
@@ -484,29 +496,19 @@ export const PAGINATE_SCRIPT = `(async () => {
   const ticks = [];
   channel.port1.onmessage = () => ticks.shift()();
   previewer.chunker.q.tick = (fn) => { ticks.push(fn); channel.port2.postMessage(0); };
-  // The run's faces load while Paged.js paginates. Printing needs them loaded, not the filled pages laid out on
-  // screen first (document.fonts.ready after the filling lays every page out once more before print does: ~5-10 %
-  // of a run); the bytes printed are the same.
-  const loadFaces = () => Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));
-  const loading = loadFaces();
   const flow = await previewer.preview(content, undefined, document.body);
   for (const page of document.querySelectorAll('.pagedjs_page')) page.style.display = '';
   // What Paged.js made, before the filling, when asked (REPLAY_SCRIPT puts it back): its styles as the page has
   // them (the rules it inserted included), the body's attributes and markup.
   window.diaobanPaged = window.diaobanKeepPages
-    ? JSON.stringify({
+    ? {
         total: flow.total,
         styles: [...document.head.querySelectorAll('style')].map((el) => ({ attributes: [...el.attributes].map((a) => [a.name, a.value]), css: [...el.sheet.cssRules].map((r) => r.cssText).join('\\n') })),
         attributes: [...document.body.attributes].map((a) => [a.name, a.value]),
         body: document.body.innerHTML,
-      })
+      }
     : undefined;
-  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
-    block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
-  }
-  await loading;
-  // Any face the run's style got anew while Paged.js processed it.
-  await loadFaces();
+${FILL_PAGES}
   return flow.total;
 })()`;
 
@@ -517,8 +519,7 @@ export const PAGINATE_SCRIPT = `(async () => {
  * characters and loads the run's faces. Resolves to the number of pages.
  * Called with the kept pages and the filling (RunParts.fills).
  */
-export const REPLAY_SCRIPT = `async (kept, fillJson) => {
-  const paged = JSON.parse(kept);
+export const REPLAY_SCRIPT = `async (paged, fillJson) => {
   const fills = JSON.parse(fillJson);
   for (const old of document.head.querySelectorAll('style, link')) old.remove();
   for (const style of paged.styles) {
@@ -531,9 +532,6 @@ export const REPLAY_SCRIPT = `async (kept, fillJson) => {
   for (const [name, value] of paged.attributes) fresh.setAttribute(name, value);
   fresh.innerHTML = paged.body;
   document.body.replaceWith(fresh);
-  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
-    block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
-  }
-  await Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));
+${FILL_PAGES}
   return paged.total;
 }`;
