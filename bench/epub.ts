@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadEdition } from '../build/cli/load.js';
+import { loadEdition } from '../build/engine/load.js';
 import { loadSystemFonts } from '../build/fonts/load.js';
 import { subsetFonts } from '../build/fonts/subset.js';
 import { renderEpub } from '../build/render/epub/index.js';

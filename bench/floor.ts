@@ -12,7 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { OfflineBrowser } from '../build/cli/browser.js';
+import type { OfflineBrowser } from '../build/engine/browser.js';
 import type { FontSource } from '../build/render/pdf/index.js';
 import { flattenBlock } from '../build/layout/flatten.js';
 import type { Root } from '../build/tree/types.js';

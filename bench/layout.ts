@@ -7,7 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
-import { loadSample } from '../build/cli/samples.js';
+import { loadSample } from '../build/engine/samples.js';
 
 const WORK = 'lijing-benyi';
 const RUNS = 7;

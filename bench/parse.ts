@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { VFile } from 'vfile';
-import { loadEdition } from '../build/cli/load.js';
+import { loadEdition } from '../build/engine/load.js';
 import { defaultEdition } from '../build/parse/edition.js';
 import { parseEdition } from '../build/parse/index.js';
 import { transformTree } from '../build/transform/index.js';

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { twoVolumeEdition, uniqueRun, fixMiddle, VOLUME_ONE, VOLUME_TWO } from './edition.test-util.js';
+import { twoVolumeEdition, uniqueRun, fixMiddle, VOLUME_ONE, VOLUME_TWO } from '../engine/edition.test-util.js';
 
 const BIN = path.resolve('bin/diaoban.js');
 let root: string;

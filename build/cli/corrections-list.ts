@@ -6,7 +6,7 @@
 import type { EditionConfig } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { planPages } from '../render/pdf/index.js';
-import { collationRecords, editionLayout } from './build.js';
+import { collationRecords, editionLayout } from '../engine/build.js';
 
 export async function listCorrections(tree: Root, config: EditionConfig): Promise<string[]> {
   // Located with collation on whatever the edition says: the list is for the editor.

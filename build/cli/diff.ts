@@ -10,10 +10,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { escapeHtml } from '../render/pdf/index.js';
-import type { BuildCache } from './cache.js';
-import { changedPages, describeChanges, type ChangedPage, type CollationRecord, type VolumeChange } from './changes.js';
-import { manifestKey, type Manifest } from './build.js';
-import { writeFileAtomic } from './write.js';
+import type { BuildCache } from '../engine/cache.js';
+import { changedPages, describeChanges, type ChangedPage, type CollationRecord, type VolumeChange } from '../engine/changes.js';
+import { manifestKey, type Manifest } from '../engine/build.js';
+import { writeFileAtomic } from '../engine/write.js';
 
 export interface DiffReport {
   edition: string;

@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BrowserError, CHROMIUM_PATH, findChromium } from './browser.js';
-import { isInternal } from './build.js';
-import { PdfError } from './pdf.js';
+import { BrowserError, CHROMIUM_PATH, findChromium } from '../engine/browser.js';
+import { isInternal } from '../engine/build.js';
+import { PdfError } from '../engine/pdf.js';
 
 const BIN = path.resolve('bin/diaoban.js');
 const work = mkdtempSync(path.join(tmpdir(), 'diaoban-exit-'));

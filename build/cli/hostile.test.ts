@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import JSZip from 'jszip';
 import { parseDocument } from 'htmlparser2';
 import { Element, type Node as DomNode } from 'domhandler';
-import { findChromium, launchBrowser, type OfflineBrowser } from './browser.js';
+import { findChromium, launchBrowser, type OfflineBrowser } from '../engine/browser.js';
 import { contentSecurityPolicy, escapeHtml } from '../render/pdf/index.js';
 
 const BIN = path.resolve('bin/diaoban.js');

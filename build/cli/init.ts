@@ -13,7 +13,7 @@ import { describeSource, parseSource, titleFromSources, type ParsedSource } from
 import { conventionsOf } from '../parse/formats.js';
 import { convertPlain } from '../transform/script.js';
 import type { Inline, Script } from '../tree/types.js';
-import { writeFileAtomic } from './write.js';
+import { writeFileAtomic } from '../engine/write.js';
 
 const DYNASTIES = '周秦漢汉魏晉晋宋齊齐梁陳陈隋唐遼辽金元明清';
 

@@ -12,17 +12,17 @@ import type { SourceFormat } from '../tree/edition.js';
 import { toMarkdown } from '../tree/to-markdown.js';
 import { FORMAT_NAMES } from '../parse/formats.js';
 import { formatLayout, layoutBook, pageSpecFor, parsePageList } from '../layout/index.js';
-import { loadEdition, type LoadedEdition } from './load.js';
-import { countBySeverity, foldMessages, formatFolded, formatMessage, sortMessages } from './report.js';
+import { loadEdition, type LoadedEdition } from '../engine/load.js';
+import { countBySeverity, foldMessages, formatFolded, formatMessage, sortMessages } from '../engine/report.js';
 import { initEdition } from './init.js';
 import { scriptReport } from '../transform/script.js';
-import type { BuildTargets } from './build.js';
-import { writeFileAtomic } from './write.js';
+import type { BuildTargets } from '../engine/build.js';
+import { writeFileAtomic } from '../engine/write.js';
 import { reportUncovered } from '../transform/coverage.js';
 import { reporterFor } from '../transform/report.js';
-import { reportLayout } from './report.js';
+import { reportLayout } from '../engine/report.js';
 import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
-import { installSignalCleanup } from './cleanup.js';
+import { installSignalCleanup } from '../engine/cleanup.js';
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
@@ -142,9 +142,9 @@ export function program(): Command {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
       const list = editions.length > 0 ? editions.map(editionTarget) : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
-      const { buildEdition } = await import('./build.js');
-      const { lazyBrowser } = await import('./lazy-browser.js');
-      const { findChromium, launchBrowser } = await import('./browser.js');
+      const { buildEdition } = await import('../engine/build.js');
+      const { lazyBrowser } = await import('../engine/lazy-browser.js');
+      const { findChromium, launchBrowser } = await import('../engine/browser.js');
       for (const dir of list) await ensureExists(dir);
       // A missing browser stops the build before it starts, with the command that installs one.
       const executablePath = targets.pdf ? findChromium(opts.chromium) : undefined;
@@ -256,8 +256,8 @@ export function program(): Command {
     .action(async (dir: string, opts: { port: number; out: string; allowRead?: string[]; chromium?: string }) => {
       await ensureExists(dir);
       const { watchEdition } = await import('./watch.js');
-      const { lazyBrowser } = await import('./lazy-browser.js');
-      const { findChromium, launchBrowser } = await import('./browser.js');
+      const { lazyBrowser } = await import('../engine/lazy-browser.js');
+      const { findChromium, launchBrowser } = await import('../engine/browser.js');
       const executablePath = findChromium(opts.chromium);
       const browser = lazyBrowser(() => launchBrowser({ executablePath }));
       const session = await watchEdition(dir, { port: opts.port, out: opts.out, browser, allowRead: opts.allowRead });
@@ -276,7 +276,7 @@ export function program(): Command {
     .option('--html', 'write <out>/<edition>.diff.html with before/after images of the changed pages')
     .action(async (dir: string, opts: { out: string; json?: boolean; html?: boolean }) => {
       await ensureExists(dir);
-      const { defaultCache } = await import('./build.js');
+      const { defaultCache } = await import('../engine/build.js');
       const { diffReport, diffText, readManifest, writeDiffHtml } = await import('./diff.js');
       const cache = defaultCache();
       const manifest = await readManifest(cache, dir, opts.out);

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer';
 import { readPdfText } from '../render/pdf/readback.js';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './browser.js';
-import { BuildCache } from './cache.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../engine/browser.js';
+import { BuildCache } from '../engine/cache.js';
 import { watchEdition, type WatchSession } from './watch.js';
 
 let root: string;

@@ -21,11 +21,11 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEdition, FILE_ERRORS, type BuildResult } from './build.js';
-import type { BuildCache } from './cache.js';
-import type { VolumeChange } from './changes.js';
-import { lazyBrowser, type LazyBrowser } from './lazy-browser.js';
-import { formatMessage, severityOf, sortMessages } from './report.js';
+import { buildEdition, FILE_ERRORS, type BuildResult } from '../engine/build.js';
+import type { BuildCache } from '../engine/cache.js';
+import type { VolumeChange } from '../engine/changes.js';
+import { lazyBrowser, type LazyBrowser } from '../engine/lazy-browser.js';
+import { formatMessage, severityOf, sortMessages } from '../engine/report.js';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));

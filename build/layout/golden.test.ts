@@ -11,7 +11,7 @@ import { layoutBook } from './book.js';
 import type { Page } from './types.js';
 import { formatLayout } from './text.js';
 import { pageSpecFor } from './spec.js';
-import { loadSample, REPO, SAMPLES } from '../cli/samples.js';
+import { loadSample, REPO, SAMPLES } from '../engine/samples.js';
 import { layoutProblems, pagesChars, volumeChars } from './test-helpers.js';
 
 const GOLDEN = path.join(REPO, 'build/layout/golden');

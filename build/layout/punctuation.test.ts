@@ -14,7 +14,7 @@ import type { Inline, Mark, Root } from '../tree/types.js';
 import { CHTXT, bareText, chtxtMarkdown, kinsokuBreaks, treeOfMarkdown, withoutKinsoku } from './punctuated.js';
 import { layoutProblems, note, p, pagesChars, pos, root, testSpec, text, volume, volumeChars } from './test-helpers.js';
 import { isMark, markOf } from '../punctuation/index.js';
-import { loadSample, SAMPLES } from '../cli/samples.js';
+import { loadSample, SAMPLES } from '../engine/samples.js';
 
 const spec = (punctuation: Partial<PunctuationSpec>, cells = 12, columns = 8): PageSpec =>
   testSpec(columns, cells, {}, 0, { standard: 'mainland', grid: 'half', ...punctuation });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { visit } from 'unist-util-visit';
-import { loadEdition } from '../cli/load.js';
+import { loadEdition } from '../engine/load.js';
 import { rootText } from './test-helpers.js';
 import type { Root } from '../tree/types.js';
 import { toMarkdown } from '../tree/to-markdown.js';

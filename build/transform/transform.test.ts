@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VFile } from 'vfile';
-import { loadEdition } from '../cli/load.js';
+import { loadEdition } from '../engine/load.js';
 import { conversionScore } from './accuracy.js';
 import { applyCharmap } from './charmap.js';
 import { classifyLayers, classifySegment, compileRules } from './layers.js';

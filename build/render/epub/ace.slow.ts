@@ -11,7 +11,7 @@ import path from 'node:path';
 import JSZip from 'jszip';
 import { loadSystemFonts } from '../../fonts/load.js';
 import type { LoadedFont } from '../../fonts/types.js';
-import { SAMPLES } from '../../cli/samples.js';
+import { SAMPLES } from '../../engine/samples.js';
 import { ace, assertAceClean } from './ace.test-util.js';
 import { CORPUS_TEXTS, bookEpub, loadBook, pageListFor } from './books.test-util.js';
 import { renderEpub } from './index.js';

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CHROMIUM_PATH } from '../../cli/browser.js';
+import { CHROMIUM_PATH } from '../../engine/browser.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);

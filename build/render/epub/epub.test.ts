@@ -18,7 +18,7 @@ import { renderEpub, editionIdentifier, packageLanguage, sourcePageList } from '
 import { META, sampleTree, treeNotes, treeText } from './fixtures.test-util.js';
 import { findAll, parseXhtml, readVolume, textOf, unzip } from './read-epub.test-util.js';
 import JSZip from 'jszip';
-import { SAMPLES } from '../../cli/samples.js';
+import { SAMPLES } from '../../engine/samples.js';
 import { DEFAULT_POPUP_LAYERS } from './notes-option.js';
 import { CORPUS_TEXTS, assertReaderReady, bookEpub, loadBook, pageListFor } from './books.test-util.js';
 

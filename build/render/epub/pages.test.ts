@@ -11,7 +11,7 @@ import { layoutBook, pageSpecFor } from '../../layout/index.js';
 import type { BookLayout, Page, PageSpec } from '../../layout/types.js';
 import type { Anchor, Inline, Root, Volume } from '../../tree/types.js';
 import { computeGeometry, parseTemplateDefinition, renderHtml, type Template } from '../pdf/index.js';
-import { SAMPLES, REPO, loadSample } from '../../cli/samples.js';
+import { SAMPLES, REPO, loadSample } from '../../engine/samples.js';
 import { printPageList, pageStarts, sourcePageList, volumeUnits, type PageList } from './pages.js';
 import { renderVolume } from './xhtml.js';
 import { META, commentary, note, p, vol } from './fixtures.test-util.js';

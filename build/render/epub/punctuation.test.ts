@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Root } from '../../tree/types.js';
-import { loadSample } from '../../cli/samples.js';
+import { loadSample } from '../../engine/samples.js';
 import { markOf } from '../../punctuation/index.js';
 import { renderEpub } from './index.js';
 import { findAll, parseXhtml, unzip } from './read-epub.test-util.js';

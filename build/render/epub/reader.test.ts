@@ -16,10 +16,10 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'puppeteer';
-import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
+import { launchBrowser, type OfflineBrowser } from '../../engine/browser.js';
 import { loadSystemFonts } from '../../fonts/load.js';
 import type { LoadedFont } from '../../fonts/types.js';
-import { SAMPLES } from '../../cli/samples.js';
+import { SAMPLES } from '../../engine/samples.js';
 import { bookEpub, loadBook } from './books.test-util.js';
 
 const require = createRequire(import.meta.url);

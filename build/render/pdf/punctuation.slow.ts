@@ -6,8 +6,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
-import { buildPdf, renderOptionsFor } from '../../cli/pdf.js';
+import { launchBrowser, type OfflineBrowser } from '../../engine/browser.js';
+import { buildPdf, renderOptionsFor } from '../../engine/pdf.js';
 import { layoutBook, pageSpecFor } from '../../layout/index.js';
 import { CHTXT, bareText, chtxtMarkdown, treeOfMarkdown } from '../../layout/punctuated.js';
 import { pagesChars } from '../../layout/test-helpers.js';

@@ -7,7 +7,7 @@ import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
+import { launchBrowser, type OfflineBrowser } from '../../engine/browser.js';
 
 export function chromiumForTests(prefix: string): { work: string; browser: () => Promise<OfflineBrowser> } {
   const work = mkdtempSync(join(tmpdir(), prefix));

@@ -33,7 +33,7 @@ import { lazyBrowser } from './lazy-browser.js';
 import { createSandbox, resolveInSandbox, systemFontDirs } from './sandbox.js';
 import { countBySeverity, reportLayout } from './report.js';
 import { PdfError, loadTemplate, warmPrinter, writePdf, type BrowserSource } from './pdf.js';
-import { volumeProgress } from './progress.js';
+import { volumeProgress } from '../cli/progress.js';
 import { BrowserError } from './browser.js';
 import { removeStale } from './cleanup.js';
 import { FONT_CACHE } from './print-fonts.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BuildCache } from './cache.js';
 import { buildEdition, type BuildResult } from './build.js';
-import { diffReport, writeDiffHtml } from './diff.js';
+import { diffReport, writeDiffHtml } from '../cli/diff.js';
 import { fixMiddle, twoVolumeEdition, uniqueRun, VOLUME_ONE, VOLUME_TWO } from './edition.test-util.js';
 import { lazyBrowser } from './lazy-browser.js';
 
