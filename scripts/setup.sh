@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the npm registry cannot give: Debian's Chromium, the CJK fonts,
-# epubcheck, poppler and Python fontTools. Runs before `npm run build` and `npm test`; does
+# epubcheck, poppler, Python fontTools and redis-server (the job queue: diaoban worker, queue). Runs before `npm run build` and `npm test`; does
 # nothing when everything is there.
 set -euo pipefail
 
@@ -12,6 +12,8 @@ missing=()
 command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
 # The PDF converts Noto's CFF outlines to TrueType with fontTools (scripts/cff2ttf.py).
 /usr/bin/python3 -c 'import fontTools' >/dev/null 2>&1 || missing+=(python3-fonttools)
+# The collection queue (BullMQ) runs on Redis; its tests start a redis-server of their own.
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -23,6 +23,8 @@ import { reporterFor } from '../transform/report.js';
 import { reportLayout } from '../engine/report.js';
 import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
 import { installSignalCleanup } from '../engine/cleanup.js';
+import { volumeProgress } from './progress.js';
+import { BUILD_PEAK_BYTES, defaultJobs, isCollection, parseShard } from '../engine/collection.js';
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
@@ -114,6 +116,20 @@ function pageRange(value: string): number[] {
   return pages;
 }
 
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('give a whole number, 1 or more');
+  return n;
+}
+
+function shardOption(value: string): { k: number; n: number } {
+  const shard = parseShard(value);
+  if (!shard) throw new InvalidArgumentError('give K/N with 1 ≤ K ≤ N, e.g. 2/4');
+  return shard;
+}
+
+const BUILD_PEAK_GB = (BUILD_PEAK_BYTES / 1024 ** 3).toFixed(1);
+
 function pagesOption(value: string): 'print' | 'source' {
   if (value !== 'print' && value !== 'source') throw new InvalidArgumentError('give print or source');
   return value;
@@ -127,8 +143,8 @@ export function program(): Command {
 
   cli
     .command('build')
-    .description('build every edition in manuscript/ (or those named) into dist/')
-    .argument('[editions...]', 'edition folders; all of manuscript/ when none')
+    .description('build every edition in manuscript/ (or those named, or a collection folder) into dist/')
+    .argument('[editions...]', 'edition folders, or one collection folder (edition folders inside, or a collection.yaml); all of manuscript/ when none')
     .option('--pdf', 'build only PDFs')
     .option('--epub', 'build only EPUBs')
     .option('--out <dir>', 'output folder', 'dist')
@@ -138,8 +154,16 @@ export function program(): Command {
     .option('--verbose', 'list every message, repeated ones too')
     .addOption(allowReadOption())
     .option('--chromium <path>', 'the Chromium (or Chrome) to print with (default: PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, chromium on PATH)')
-    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean; allowRead?: string[]; chromium?: string }) => {
+    .option('--jobs <n>', `a collection: editions built at once (default: the cores, no more than the free memory holds at ${BUILD_PEAK_GB} GB a build)`, positiveInteger)
+    .option('--shard <k/n>', 'a collection: build part K of N (by a hash of each edition\'s path, stable as editions come and go)', shardOption)
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean; allowRead?: string[]; chromium?: string; jobs?: number; shard?: { k: number; n: number } }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
+      if (editions.length === 1 && (await isCollection(editions[0]!))) {
+        const { buildCollectionCommand } = await import('./collection.js');
+        process.exitCode = await buildCollectionCommand(editions[0]!, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, quiet: opts.quiet, verbose: opts.verbose, allowRead: opts.allowRead, chromium: opts.chromium, jobs: opts.jobs ?? defaultJobs(), shard: opts.shard });
+        return;
+      }
+      if (opts.jobs !== undefined || opts.shard) throw new UserError('--jobs and --shard build a collection: give one collection folder (edition folders inside, or a collection.yaml)');
       const list = editions.length > 0 ? editions.map(editionTarget) : await allEditions();
       // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
       const { buildEdition } = await import('../engine/build.js');
@@ -155,7 +179,7 @@ export function program(): Command {
       const browser = lazyBrowser(() => launchBrowser({ executablePath }));
       try {
         for (const dir of list) {
-          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: process.stderr.isTTY === true, browser: browser.get, allowRead: opts.allowRead });
+          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: volumeProgress, browser: browser.get, allowRead: opts.allowRead });
           printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) process.stderr.write(line + '\n');
           if (!result.ok) failed++;

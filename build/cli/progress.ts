@@ -3,8 +3,7 @@
  * and CI get the result lines only.
  */
 import cliProgress from 'cli-progress';
-
-export type VolumeProgress = (done: number, total: number, title?: string) => void;
+import type { VolumeProgress } from '../engine/build.js';
 
 export function volumeProgress(label: string, stream: NodeJS.WriteStream = process.stderr): VolumeProgress | undefined {
   if (!stream.isTTY) return undefined;

@@ -27,13 +27,12 @@ import { BuildCache, hashKey, toolVersion } from './cache.js';
 import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
 import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
 import { renderEpubInThread } from './epub-thread.js';
-import { loadEdition } from './load.js';
+import { applyShared, loadEdition, type SharedSettings } from './load.js';
 import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
 import { createSandbox, resolveInSandbox, systemFontDirs } from './sandbox.js';
 import { countBySeverity, reportLayout } from './report.js';
 import { PdfError, loadTemplate, warmPrinter, writePdf, type BrowserSource } from './pdf.js';
-import { volumeProgress } from '../cli/progress.js';
 import { BrowserError } from './browser.js';
 import { removeStale } from './cleanup.js';
 import { FONT_CACHE } from './print-fonts.js';
@@ -57,7 +56,8 @@ export interface BuildOptions {
    * (Kanripo <pb:>), else the PDF's.
    */
   pages?: 'print' | 'source';
-  progress: boolean;
+  /** A progress display per output (the command's: the engine prints nothing); false or absent: none. */
+  progress?: false | ProgressFactory;
   /** One browser for all editions of a build (launched when first needed, when a function). */
   browser?: BrowserSource;
   /** Folders outside the edition its files may come from (--allow-read). */
@@ -68,7 +68,14 @@ export interface BuildOptions {
   fontCache?: string;
   /** Build nothing when a file of the edition cannot be read as saved (watch keeps the last good outputs then). */
   stopOnFileErrors?: boolean;
+  /** Settings a collection gives every edition that does not set them itself (collection.yaml). */
+  shared?: SharedSettings;
 }
+
+/** Told how far an output is: volumes done of all. */
+export type VolumeProgress = (done: number, total: number, title?: string) => void;
+/** A progress display for the output labelled `label`, or none. */
+export type ProgressFactory = (label: string) => VolumeProgress | undefined;
 
 /** Messages that mean a file of the edition cannot be read as it stands: building would drop it (all corrections, a source). */
 export const FILE_ERRORS: ReadonlySet<string> = new Set(['edition-yaml', 'edition-empty', 'edition-missing', 'corrections-yaml', 'file-missing']);
@@ -96,6 +103,8 @@ export interface Manifest {
   dir: string;
   /** Hash of every input: a build with the same key has nothing to do. */
   inputs: string;
+  /** Who and what, for a collection's catalogue. */
+  meta: { title: string; author: string; dynasty?: string };
   outputs: { pdf?: OutputRecord; epub?: OutputRecord };
   pages: PageRecord[];
   collation: CollationRecord[];
@@ -113,7 +122,7 @@ export interface OutputRecord {
   kept?: string;
 }
 
-interface StoredMessage {
+export interface StoredMessage {
   reason: string;
   file?: string;
   line?: number;
@@ -161,7 +170,7 @@ export function isInternal(error: unknown): boolean {
   return !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }
 
-function storeMessage(m: VFileMessage): StoredMessage {
+export function storeMessage(m: VFileMessage): StoredMessage {
   return {
     reason: m.reason,
     file: m.file || undefined,
@@ -174,7 +183,7 @@ function storeMessage(m: VFileMessage): StoredMessage {
   };
 }
 
-function restoreMessage(s: StoredMessage): VFileMessage {
+export function restoreMessage(s: StoredMessage): VFileMessage {
   const start = s.line ? { line: s.line, column: s.column ?? 1 } : undefined;
   const place = start && s.endLine ? { start, end: { line: s.endLine, column: s.endColumn ?? 1 } } : start;
   const m = new VFileMessage(s.reason, { place, ruleId: s.ruleId, source: 'diaoban' });
@@ -200,11 +209,21 @@ export function manifestKey(dir: string, out: string): string {
  * size and time), the options, SOURCE_DATE_EPOCH and the tool itself.
  */
 export async function inputKey(dir: string, options: BuildOptions): Promise<string> {
+  return hashKey(await editionDigest(dir, options), path.resolve(options.out));
+}
+
+/**
+ * What the outputs are made from, wherever they are written: the input key
+ * without the output folder. A collection's queue names each edition's job by it.
+ */
+export async function editionDigest(dir: string, options: Omit<BuildOptions, 'out'>): Promise<string> {
   const parts: Array<string | Uint8Array> = [
     toolVersion(),
-    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', out: path.resolve(options.out), allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)) }),
+    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)), shared: options.shared ?? null }),
     process.env.SOURCE_DATE_EPOCH ?? '',
   ];
+  // A collection's font files, like the edition's own, by their stamps.
+  for (const entry of options.shared?.fonts?.main ?? []) if (path.isAbsolute(entry.split('#')[0])) parts.push(fileStamp(entry.split('#')[0]));
   const read = (file: string): Promise<Uint8Array | string> => readFile(file).catch((error: NodeJS.ErrnoException) => `unreadable: ${error.code ?? ''}`);
   if (!(await stat(dir)).isDirectory()) return hashKey(...parts, await read(dir));
   const sandbox = await createSandbox(dir, options.allowRead);
@@ -213,7 +232,9 @@ export async function inputKey(dir: string, options: BuildOptions): Promise<stri
   const text = await read(yaml.path);
   parts.push('edition.yaml', text);
   if (typeof text === 'string') return hashKey(...parts);
-  const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: Buffer.from(text).toString('utf8') }), path.basename(path.resolve(dir)));
+  const yamlText = Buffer.from(text).toString('utf8');
+  const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir)));
+  if (config) applyShared(config, yamlText, options.shared);
   const fontRoots = systemFontDirs();
   for (const ref of paths) {
     const resolved = await resolveInSandbox(sandbox, ref.name, ref.key === 'fonts.main' ? fontRoots : []);
@@ -364,7 +385,7 @@ async function buildLoaded(
   context: { cache: BuildCache | undefined; previous: Manifest | undefined; inputs: string; mKey: string; browser: BrowserSource | undefined },
 ): Promise<BuildResult> {
   const { cache, previous, inputs, mKey } = context;
-  const loaded = await phase('load', () => loadEdition(dir, { allowRead: options.allowRead, ...(cache ? { memo: loadMemo(cache) } : {}) }));
+  const loaded = await phase('load', () => loadEdition(dir, { allowRead: options.allowRead, shared: options.shared, ...(cache ? { memo: loadMemo(cache) } : {}) }));
   const lines: string[] = [];
   const config = loaded.config;
   if (!config) {
@@ -418,7 +439,7 @@ async function buildLoaded(
         fontCache: options.fontCache,
         // A rebuild keeps Paged.js's pages of the runs it prints: the editor's next fix is often in the same run.
         keepPages: previous !== undefined,
-        onVolume: options.progress ? volumeProgress(`${id}.pdf `) : undefined,
+        onVolume: options.progress ? options.progress(`${id}.pdf `) : undefined,
       }));
       const digest = result.sha256;
       let kept: string | undefined;
@@ -465,7 +486,7 @@ async function buildLoaded(
         ...(pageList ? { pageList } : {}),
       };
       const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...digests, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
-      const progress = options.progress ? volumeProgress(`${id}.epub`) : undefined;
+      const progress = options.progress ? options.progress(`${id}.epub`) : undefined;
       // In a worker thread, so that Chromium's driver (this thread) is not held up.
       // A volume's document depends on its tree and its pages, and on what every volume shares (the options but the page list, the book's layers, the fonts).
       const { pageList: _pages, ...shared } = epubOptions;
@@ -499,6 +520,7 @@ async function buildLoaded(
     edition: id,
     dir: path.resolve(dir),
     inputs: ok ? inputs : '',
+    meta: { title: config.meta.title, author: config.meta.author, ...(config.meta.dynasty ? { dynasty: config.meta.dynasty } : {}) },
     outputs,
     pages,
     collation: records,

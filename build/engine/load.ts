@@ -6,7 +6,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
 import type { VFileMessage } from 'vfile-message';
-import type { EditionConfig, SourceFormat } from '../tree/edition.js';
+import { parseDocument } from 'yaml';
+import type { ConversionChoices, EditionConfig, FontOverrides, SourceFormat } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
 import type { EditionPath } from '../parse/edition.js';
@@ -36,6 +37,35 @@ export interface LoadOptions {
   allowRead?: readonly string[];
   /** Parse and transform remembered between loads of the same edition (load-memo.ts: rebuilds, watch). */
   memo?: LoadMemo;
+  /** A collection's settings, for the keys edition.yaml leaves out (collection.yaml). */
+  shared?: SharedSettings;
+}
+
+/**
+ * What a collection (collection.yaml) sets for all its editions: the
+ * template, the fonts (files already resolved to absolute paths: the person
+ * running the build named them, not an edition) and the conversion choices.
+ */
+export interface SharedSettings {
+  template?: string;
+  fonts?: FontOverrides;
+  conversion?: ConversionChoices;
+}
+
+/** The top-level keys an edition.yaml sets (none when it is not a mapping). */
+function ownKeys(yamlText: string): Set<string> {
+  const doc = parseDocument(yamlText, { prettyErrors: false });
+  const root = doc.toJSON() as unknown;
+  return new Set(root && typeof root === 'object' && !Array.isArray(root) ? Object.keys(root) : []);
+}
+
+/** The collection's settings put into an edition's config where its edition.yaml says nothing: the edition's own word wins. */
+export function applyShared(config: EditionConfig, yamlText: string, shared: SharedSettings | undefined): void {
+  if (!shared) return;
+  const own = ownKeys(yamlText);
+  if (shared.template !== undefined && !own.has('template')) config.meta.template = shared.template;
+  if (shared.fonts?.main && !own.has('fonts')) config.fonts = { ...config.fonts, main: [...shared.fonts.main] };
+  if (shared.conversion && !own.has('conversion')) config.conversion = structuredClone(shared.conversion);
 }
 
 /** Reads a file as a VFile with `shown` as its path (relative to the working folder, as messages show it). */
@@ -167,6 +197,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
     config = result.config;
     if (!config) return unusable();
     const named = await readNamedFiles(target, sandbox, yamlFile, config, result.paths);
+    applyShared(config, String(yamlFile.value), options.shared);
     sourceFiles = named.sources;
     if (named.charmap) {
       files.push(named.charmap);

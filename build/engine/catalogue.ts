@@ -1,0 +1,170 @@
+/**
+ * A collection's catalogue in its output folder: one record per edition
+ * (catalogue/<id>.json, beside its diagnostics catalogue/<id>.txt), written
+ * by whoever built it (a local build or any queue worker), and
+ * catalogue.json and index.html made from all the records there. Every
+ * file is written atomically; the HTML escapes every value (an edition's
+ * title is the edition's to choose).
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { VFileMessage } from 'vfile-message';
+import { escapeHtml } from '../render/escape.js';
+import type { BuildResult } from './build.js';
+import { countBySeverity, formatMessage, sortMessages } from './report.js';
+import { writeFileAtomic } from './write.js';
+
+export const CATALOGUE_DIR = 'catalogue';
+
+export type EditionStatus = 'built' | 'built with errors' | 'failed';
+
+export interface CatalogueEntry {
+  /** The edition's path in its collection. */
+  name: string;
+  /** Its outputs' name (dist/<id>.pdf). */
+  id: string;
+  title: string;
+  author: string;
+  dynasty?: string;
+  status: EditionStatus;
+  pages: number;
+  /** Output files relative to the output folder, with their sizes in bytes. */
+  pdf?: { file: string; bytes: number };
+  epub?: { file: string; bytes: number };
+  errors: number;
+  warnings: number;
+  /** The diagnostics file, relative to the output folder. */
+  diagnostics: string;
+  /** The edition's input digest (the queue's job id). */
+  digest?: string;
+}
+
+export function statusOf(result: Pick<BuildResult, 'ok' | 'messages'>): EditionStatus {
+  if (!result.ok) return 'failed';
+  return countBySeverity(result.messages).error > 0 ? 'built with errors' : 'built';
+}
+
+/** The diagnostics of a build as people read them: file:line:col severity message (rule), then what was written. */
+export function diagnosticsText(messages: readonly VFileMessage[], lines: readonly string[]): string {
+  return [...sortMessages(messages).map((m) => formatMessage(m)), ...lines].join('\n') + '\n';
+}
+
+async function sizeOf(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record of one build, and its diagnostics, written into the output folder. */
+export async function recordBuild(out: string, name: string, result: BuildResult, digest?: string): Promise<CatalogueEntry> {
+  const manifest = result.manifest;
+  const id = manifest?.edition ?? path.basename(name);
+  const counts = countBySeverity(result.messages);
+  const diagnostics = `${CATALOGUE_DIR}/${id}.txt`;
+  const output = async (kind: 'pdf' | 'epub') => {
+    const record = manifest?.outputs[kind];
+    const bytes = record ? await sizeOf(record.path) : undefined;
+    return record && bytes !== undefined ? { file: path.relative(out, record.path).split(path.sep).join('/'), bytes } : undefined;
+  };
+  const [pdf, epub] = [await output('pdf'), await output('epub')];
+  const entry: CatalogueEntry = {
+    name,
+    id,
+    title: manifest?.meta?.title ?? '',
+    author: manifest?.meta?.author ?? '',
+    ...(manifest?.meta?.dynasty ? { dynasty: manifest.meta.dynasty } : {}),
+    status: statusOf(result),
+    pages: pdf ? (manifest?.pages.length ?? 0) : 0,
+    ...(pdf ? { pdf } : {}),
+    ...(epub ? { epub } : {}),
+    errors: counts.error,
+    warnings: counts.warning,
+    diagnostics,
+    ...(digest ? { digest } : {}),
+  };
+  await writeFileAtomic(path.join(out, diagnostics), diagnosticsText(result.messages, result.lines));
+  await writeFileAtomic(path.join(out, CATALOGUE_DIR, `${id}.json`), JSON.stringify(entry, null, 1) + '\n');
+  return entry;
+}
+
+/** Every record in the output folder, by name. */
+export async function readRecords(out: string): Promise<CatalogueEntry[]> {
+  let names: string[];
+  try {
+    names = await readdir(path.join(out, CATALOGUE_DIR));
+  } catch {
+    return [];
+  }
+  const entries: CatalogueEntry[] = [];
+  for (const file of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+    try {
+      entries.push(JSON.parse(await readFile(path.join(out, CATALOGUE_DIR, file), 'utf8')) as CatalogueEntry);
+    } catch {
+      // Renamed into place whole; one unreadable (removed meanwhile) is left out of this catalogue.
+    }
+  }
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function kib(bytes: number | undefined): string {
+  return bytes === undefined ? '' : `${(bytes / 1024).toFixed(0)} KiB`;
+}
+
+/** index.html: a table of the editions, every value escaped, links relative to the output folder. */
+export function catalogueHtml(entries: readonly CatalogueEntry[]): string {
+  const link = (file: string | undefined, text: string) => (file ? `<a href="${escapeHtml(encodeURI(file))}">${escapeHtml(text)}</a>` : '');
+  const rows = entries.map((e) =>
+    [
+      '<tr>',
+      `<td>${escapeHtml(e.title)}</td>`,
+      `<td>${escapeHtml(e.author)}</td>`,
+      `<td>${escapeHtml(e.dynasty ?? '')}</td>`,
+      `<td class="n">${e.pages}</td>`,
+      `<td>${link(e.pdf?.file, `PDF ${kib(e.pdf?.bytes)}`)}</td>`,
+      `<td>${link(e.epub?.file, `EPUB ${kib(e.epub?.bytes)}`)}</td>`,
+      `<td class="${escapeHtml(e.status.replace(/ /g, '-'))}">${escapeHtml(e.status)}</td>`,
+      `<td class="n">${link(e.diagnostics, `${e.errors} errors, ${e.warnings} warnings`)}</td>`,
+      `<td><code>${escapeHtml(e.name)}</code></td>`,
+      '</tr>',
+    ].join(''),
+  );
+  const totals = entries.reduce((t, e) => ({ pages: t.pages + e.pages, failed: t.failed + (e.status === 'failed' ? 1 : 0) }), { pages: 0, failed: 0 });
+  return `<!DOCTYPE html>
+<html lang="zh-Hant">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>Catalogue</title>
+<style>
+body { font-family: "Noto Serif CJK TC", serif; margin: 2em; }
+table { border-collapse: collapse; }
+th, td { border-bottom: 1px solid #ccc; padding: .3em .6em; text-align: left; vertical-align: top; }
+td.n { text-align: right; }
+td.failed { color: #b00; font-weight: bold; }
+td.built-with-errors { color: #a60; }
+</style>
+</head>
+<body>
+<h1>Catalogue</h1>
+<p>${entries.length} editions, ${totals.pages} pages, ${totals.failed} failed.</p>
+<table>
+<thead><tr><th>Title</th><th>Author</th><th>Dynasty</th><th>Pages</th><th>PDF</th><th>EPUB</th><th>Status</th><th>Diagnostics</th><th>Edition</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</body>
+</html>
+`;
+}
+
+/** catalogue.json and index.html, from every record in the output folder. */
+export async function writeCatalogue(out: string): Promise<CatalogueEntry[]> {
+  const entries = await readRecords(out);
+  await writeFileAtomic(path.join(out, 'catalogue.json'), JSON.stringify({ editions: entries }, null, 1) + '\n');
+  await writeFileAtomic(path.join(out, 'index.html'), catalogueHtml(entries));
+  return entries;
+}

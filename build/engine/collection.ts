@@ -1,0 +1,189 @@
+/**
+ * A collection: a folder of edition folders, or a `collection.yaml` that
+ * names them (paths or globs, relative to it) and gives the settings they
+ * share (template, fonts, conversion). Which editions it holds, which part
+ * of it a shard builds, and how many a machine builds at once.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { VFile } from 'vfile';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { parseEditionYaml } from '../parse/index.js';
+import type { SharedSettings } from './load.js';
+
+export const COLLECTION_FILE = 'collection.yaml';
+
+export interface CollectionEdition {
+  /** The edition folder, absolute. */
+  dir: string;
+  /** Its path relative to the collection's folder ('/' separated): what shards and the catalogue name it by. */
+  name: string;
+}
+
+export interface Collection {
+  /** The collection's folder, absolute. */
+  root: string;
+  editions: CollectionEdition[];
+  shared?: SharedSettings;
+  /** collection.yaml with its messages (file:line:col), when there is one. */
+  file?: VFile;
+}
+
+/** Whether `dir` is a collection rather than one edition: it has a collection.yaml, or no edition.yaml and edition folders inside. */
+export async function isCollection(dir: string): Promise<boolean> {
+  if (existsSync(path.join(dir, COLLECTION_FILE))) return true;
+  if (existsSync(path.join(dir, 'edition.yaml'))) return false;
+  try {
+    return (await subEditions(dir)).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+async function subEditions(root: string): Promise<string[]> {
+  const entries = await readdir(root, { withFileTypes: true });
+  return entries
+    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'edition.yaml')))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** Keys of collection.yaml besides the shared settings. */
+const OWN_KEYS = new Set(['editions']);
+const SHARED_KEYS = new Set(['template', 'fonts', 'conversion']);
+
+/**
+ * The shared settings, read by the edition.yaml reader itself (one reader
+ * for one convention): collection.yaml's shared keys, with a title, an
+ * author and a source added after them so that the reader asks for nothing
+ * more; its messages keep their places in collection.yaml.
+ */
+function readShared(file: VFile, text: string, root: string): SharedSettings | undefined {
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (!isMap(doc.contents)) return undefined;
+  const keys = doc.contents.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : ''));
+  for (const [i, key] of keys.entries()) {
+    if (OWN_KEYS.has(key) || SHARED_KEYS.has(key)) continue;
+    const node = doc.contents.items[i]!.key as { range?: [number, number, number] };
+    const message = file.message(`unknown key "${key}" in collection.yaml is ignored; known keys: editions, ${[...SHARED_KEYS].join(', ')}`, { ruleId: 'collection-unknown-key', source: 'diaoban', place: placeOf(text, node.range?.[0] ?? 0) });
+    message.fatal = false;
+  }
+  if (!keys.some((k) => SHARED_KEYS.has(k))) return undefined;
+  // Only the shared keys are read: `editions` and anything else are blanked to comments, so that positions stay.
+  const lines = text.split('\n');
+  doc.contents.items.forEach((pair, i) => {
+    if (SHARED_KEYS.has(keys[i]!)) return;
+    const start = (pair.key as { range?: [number, number, number] }).range?.[0] ?? 0;
+    const end = (pair.value as { range?: [number, number, number] } | null)?.range?.[2] ?? start;
+    const from = placeOf(text, start).line - 1;
+    const to = placeOf(text, Math.max(start, end - 1)).line - 1;
+    for (let l = from; l <= to; l++) lines[l] = '#';
+  });
+  const probe = new VFile({ path: file.path, value: `${lines.join('\n')}\ntitle: collection\nauthor: collection\nsources: [collection]\n` });
+  const { config, paths } = parseEditionYaml(probe, 'collection');
+  for (const m of probe.messages) {
+    const copy = file.message(m.reason.replace(/edition\.yaml/g, 'collection.yaml'), { ruleId: m.ruleId ?? undefined, source: 'diaoban', place: m.place ?? undefined });
+    copy.fatal = m.fatal;
+  }
+  if (!config) return undefined;
+  const shared: SharedSettings = {};
+  if (keys.includes('template')) shared.template = config.meta.template;
+  if (keys.includes('conversion') && config.conversion) shared.conversion = config.conversion;
+  if (keys.includes('fonts') && config.fonts.main) {
+    // A font file collection.yaml names is the person's choice, from beside collection.yaml: resolved here, absolute.
+    const files = new Set(paths.filter((p) => p.key === 'fonts.main').map((p) => p.name));
+    shared.fonts = {
+      main: config.fonts.main.map((entry) => {
+        const [file, face] = entry.split('#') as [string, string | undefined];
+        return files.has(file) ? path.resolve(root, file) + (face ? `#${face}` : '') : entry;
+      }),
+    };
+  }
+  return shared;
+}
+
+function placeOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+/**
+ * The editions of a collection folder, sorted by name: those collection.yaml
+ * names (each entry a folder or a glob of folders, inside the collection),
+ * else every subfolder with an edition.yaml.
+ */
+export async function readCollection(dir: string): Promise<Collection> {
+  const root = path.resolve(dir);
+  const yamlPath = path.join(root, COLLECTION_FILE);
+  if (!existsSync(yamlPath)) {
+    return { root, editions: (await subEditions(root)).map((name) => ({ dir: path.join(root, name), name })) };
+  }
+  const text = await readFile(yamlPath, 'utf8');
+  const file = new VFile({ path: path.relative(process.cwd(), yamlPath) || COLLECTION_FILE, value: text });
+  const error = (reason: string, offset = 0): void => {
+    const m = file.message(reason, { ruleId: 'collection-yaml', source: 'diaoban', place: placeOf(text, offset) });
+    m.fatal = true;
+  };
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  for (const e of doc.errors) error(`collection.yaml is not valid YAML: ${e.message.split('\n')[0]}`, e.pos[0]);
+  if (doc.errors.length > 0) return { root, editions: [], file };
+  if (doc.contents !== null && !isMap(doc.contents)) {
+    error('collection.yaml must be a mapping (editions: [...], template: …, fonts: …, conversion: …)');
+    return { root, editions: [], file };
+  }
+  const shared = readShared(file, text, root);
+  const list = isMap(doc.contents) ? doc.contents.get('editions', true) : undefined;
+  let patterns: Array<{ pattern: string; offset: number }> = [];
+  if (list === undefined) patterns = [{ pattern: '*', offset: 0 }];
+  else if (isSeq(list) && list.items.every((i) => isScalar(i) && typeof i.value === 'string')) {
+    patterns = list.items.map((i) => ({ pattern: String((i as { value: string }).value), offset: (i as { range?: [number, number, number] }).range?.[0] ?? 0 }));
+  } else error('editions must be a list of edition folders or globs, relative to collection.yaml (editions: [kanripo/*, extra/mengzi])', (list as { range?: [number, number, number] }).range?.[0] ?? 0);
+  const found = new Map<string, CollectionEdition>();
+  for (const { pattern, offset } of patterns) {
+    const names = (await glob(pattern, { cwd: root, onlyDirectories: true, expandDirectories: false, followSymbolicLinks: false })).map((n) => n.replace(/\/$/, ''));
+    // Inside the collection only: no absolute paths, no climbing out.
+    const inside = names.filter((n) => !path.isAbsolute(n) && !path.relative(root, path.resolve(root, n)).startsWith('..'));
+    const editions = inside.filter((n) => existsSync(path.join(root, n, 'edition.yaml')));
+    if (editions.length === 0) {
+      const m = file.message(`"${pattern}" names no edition folder (a folder with an edition.yaml) inside ${path.relative(process.cwd(), root) || '.'}`, { ruleId: 'collection-empty', source: 'diaoban', place: placeOf(text, offset) });
+      m.fatal = false;
+    }
+    for (const name of editions) found.set(name, { dir: path.join(root, name), name });
+  }
+  return { root, editions: [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), ...(shared ? { shared } : {}), file };
+}
+
+/**
+ * Whether shard `k` of `n` (1-based) builds the edition: by a hash of its
+ * name in the collection, never its place in the list, so that adding or
+ * removing an edition moves no other between shards.
+ */
+export function inShard(name: string, shard: { k: number; n: number }): boolean {
+  const h = createHash('sha256').update(name).digest();
+  return h.readUInt32BE(0) % shard.n === shard.k - 1;
+}
+
+/** `K/N`, 1 ≤ K ≤ N, or undefined. */
+export function parseShard(value: string): { k: number; n: number } | undefined {
+  const m = /^(\d+)\/(\d+)$/.exec(value.trim());
+  if (!m) return undefined;
+  const k = Number(m[1]);
+  const n = Number(m[2]);
+  return k >= 1 && n >= 1 && k <= n ? { k, n } : undefined;
+}
+
+/** Memory a build of a big book takes at its peak (node + Chromium, 禮經本義 clean: ~1.3 GB), with room to spare. */
+export const BUILD_PEAK_BYTES = 1.5 * 1024 ** 3;
+
+/**
+ * Editions built at once by default: one per core (each build keeps a core
+ * busy between its thread and Chromium), no more than the free memory holds
+ * at a big book's peak, and at least one.
+ */
+export function defaultJobs(cores = os.availableParallelism(), free = os.freemem()): number {
+  return Math.max(1, Math.min(cores, Math.floor(free / BUILD_PEAK_BYTES)));
+}
