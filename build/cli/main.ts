@@ -25,6 +25,7 @@ import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
 import { installSignalCleanup } from '../engine/cleanup.js';
 import { volumeProgress } from './progress.js';
 import { BUILD_PEAK_BYTES, defaultJobs, isCollection, parseShard } from '../engine/collection.js';
+import { DEFAULT_QUEUE, DEFAULT_REDIS } from '../engine/queue-names.js';
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
@@ -128,6 +129,26 @@ function shardOption(value: string): { k: number; n: number } {
   return shard;
 }
 
+/** Counts of each word: "3 completed, 1 failed". */
+function summarise(words: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return [...counts].map(([w, n]) => `${n} ${w}`).join(', ') || 'none';
+}
+
+/** A Redis that cannot be reached is the user's to start or name, not our bug. */
+async function withRedis<T>(url: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|Connection is closed|redis:\/\/ URL|Invalid URL|NOAUTH|WRONGPASS|max retries|offline queue/i.test(message)) {
+      throw new UserError(`cannot reach Redis at ${url} (${message.split('\n')[0]}); start it (redis-server) or give --redis redis://host:port`);
+    }
+    throw error;
+  }
+}
+
 const BUILD_PEAK_GB = (BUILD_PEAK_BYTES / 1024 ** 3).toFixed(1);
 
 function pagesOption(value: string): 'print' | 'source' {
@@ -193,6 +214,80 @@ export function program(): Command {
       if (internal > 0) process.stderr.write(`${INTERNAL_ADVICE}\n`);
       // 2: our bug; 1: errors in a manuscript or an output not written (what was written is whole); 0: warnings at most.
       process.exitCode = internal > 0 ? 2 : failed > 0 || manuscriptErrors > 0 ? 1 : 0;
+    });
+
+  const redisOption = () => new Option('--redis <url>', 'the Redis the queue lives in').default(DEFAULT_REDIS);
+  const queueOption = () => new Option('--queue <name>', 'the queue\'s name (one per collection and output folder)').default(DEFAULT_QUEUE);
+  const queue = cli.command('queue').description('a collection built by many machines through a job queue (BullMQ on Redis)');
+  queue
+    .command('add')
+    .description('enqueue one job per edition of a collection whose inputs (its digest) have no job yet')
+    .argument('<collection>', 'collection folder (edition folders inside, or a collection.yaml), on storage every worker sees')
+    .addOption(redisOption())
+    .addOption(queueOption())
+    .option('--pdf', 'build only PDFs')
+    .option('--epub', 'build only EPUBs')
+    .option('--shard <k/n>', 'enqueue part K of N', shardOption)
+    .addOption(allowReadOption())
+    .action(async (dir: string, opts: { redis: string; queue: string; pdf?: boolean; epub?: boolean; shard?: { k: number; n: number }; allowRead?: string[] }) => {
+      await ensureExists(dir);
+      const { readCollection, inShard } = await import('../engine/collection.js');
+      const { enqueueCollection } = await import('../engine/queue.js');
+      const collection = await readCollection(dir);
+      const fileMessages = collection.file?.messages ?? [];
+      printMessages(fileMessages);
+      if (countBySeverity(fileMessages).error > 0) throw new UserError(`${dir}: collection.yaml cannot be used as it is; see the messages above`);
+      if (collection.editions.length === 0) throw new UserError(`${dir}: no edition folders here (folders with an edition.yaml), nor a collection.yaml naming them`);
+      const editions = opts.shard ? collection.editions.filter((e) => inShard(e.name, opts.shard!)) : collection.editions;
+      const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
+      const allowRead = opts.allowRead?.map((d) => path.resolve(d));
+      const { added, known } = await withRedis(opts.redis, () => enqueueCollection(collection, editions, { targets, ...(allowRead ? { allowRead } : {}) }, { url: opts.redis, queue: opts.queue }));
+      for (const name of added) process.stdout.write(`${name}: enqueued\n`);
+      process.stderr.write(`${added.length} jobs enqueued, ${known.length} editions already queued or built (${summarise(known.map((k) => k.state))})\n`);
+    });
+  queue
+    .command('status')
+    .description('waiting, active, done and failed jobs; each failed job with its messages')
+    .addOption(redisOption())
+    .addOption(queueOption())
+    .option('--json', 'print the status as JSON')
+    .action(async (opts: { redis: string; queue: string; json?: boolean }) => {
+      const { queueStatus } = await import('../engine/queue.js');
+      const status = await withRedis(opts.redis, () => queueStatus({ url: opts.redis, queue: opts.queue }));
+      if (opts.json) {
+        process.stdout.write(JSON.stringify(status, null, 1) + '\n');
+        return;
+      }
+      const c = status.counts;
+      process.stdout.write(`waiting ${c.waiting}, active ${c.active}, delayed (to retry) ${c.delayed}, done ${c.completed}, failed ${c.failed}\n`);
+      for (const f of status.failed) process.stdout.write(`\nfailed: ${f.name} (after ${f.attempts} attempts)\n${f.reason}\n`);
+      if (status.failed.length > 0) process.exitCode = 1;
+    });
+
+  cli
+    .command('worker')
+    .description('take jobs from the queue and build each edition into the shared output folder (runs until stopped)')
+    .addOption(redisOption())
+    .addOption(queueOption())
+    .option('--out <dir>', 'output folder, on storage every worker sees', 'dist')
+    .option('--cache <dir>', 'the build and font caches (safe to share between workers): <dir>/build, <dir>/fonts')
+    .option('--drain', 'stop when no job is waiting')
+    .option('--lock-ms <ms>', 'how long a job stays locked to a worker that has stopped answering (BullMQ lockDuration)', positiveInteger)
+    .option('--chromium <path>', 'the Chromium (or Chrome) to print with (default: PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, chromium on PATH)')
+    .action(async (opts: { redis: string; queue: string; out: string; cache?: string; drain?: boolean; lockMs?: number; chromium?: string }) => {
+      const { runWorker } = await import('../engine/queue.js');
+      const worker = await runWorker({
+        url: opts.redis,
+        queue: opts.queue,
+        out: path.resolve(opts.out),
+        ...(opts.cache ? { cacheDir: path.resolve(opts.cache, 'build'), fontCache: path.resolve(opts.cache, 'fonts') } : {}),
+        ...(opts.chromium ? { chromium: opts.chromium } : {}),
+        ...(opts.lockMs ? { lockMs: opts.lockMs } : {}),
+        drain: opts.drain,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      process.stderr.write(`worker ${process.pid}: waiting for jobs on ${opts.redis} (queue ${opts.queue})\n`);
+      await worker.done;
     });
 
   cli
