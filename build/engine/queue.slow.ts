@@ -194,3 +194,44 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
     connection.disconnect();
   }
 });
+
+test('a worker waits while Redis is down and takes jobs again once it is back', { timeout: 1_200_000 }, async () => {
+  const port = await freePort();
+  const own = `redis://127.0.0.1:${port}`;
+  const start = (): ChildProcess => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const alive = async (): Promise<boolean> => {
+    const probe = new Redis(own, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      return (await probe.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      probe.disconnect();
+    }
+  };
+  let server = start();
+  await until('redis-server', alive, 30_000);
+  const one = path.join(root, 'one-edition');
+  await smallCollection(one, 1);
+  const child = spawn(process.execPath, [CLI, 'worker', '--redis', own, '--out', path.join(root, 'reconnect'), '--cache', path.join(root, 'qcache')], { cwd: root, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+  workers.push(child);
+  let log = '';
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  try {
+    await until('the worker waits', () => /waiting for jobs/.test(log), 120_000);
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal(child.exitCode, null, 'the worker outlives Redis');
+    server = start();
+    await until('redis-server again', alive, 30_000);
+    const add = spawnSync(process.execPath, [CLI, 'queue', 'add', 'one-edition', '--redis', own], { cwd: root, env: env(), encoding: 'utf8' });
+    assert.equal(add.status, 0, add.stderr);
+    await until('the job built', () => /ed01: built \(/.test(log), 600_000);
+  } finally {
+    child.kill('SIGKILL');
+    server.kill('SIGKILL');
+  }
+});
