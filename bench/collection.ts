@@ -8,10 +8,10 @@
  * editions per minute, pages per second, the queue's overhead per edition
  * (its time over --jobs 2's, the same parallelism, and `queue add`'s own time)
  * and the peak memory (PSS, process and its Chromium) per build process or
- * worker. DIAOBAN_BENCH_EDITIONS=N keeps the first N editions (a quick look).
+ * worker. DIAOBAN_BENCH_EDITIONS=N keeps the N smallest editions (a quick look).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -75,7 +75,17 @@ export async function run(): Promise<Record<string, number | string>> {
     names.push(path.basename(dir));
   }
   const limit = Number(process.env.DIAOBAN_BENCH_EDITIONS ?? 0);
-  if (limit > 0) for (const name of names.splice(limit)) await rm(path.join(coll, name), { recursive: true });
+  if (limit > 0) {
+    // The smallest N: a quick look that a loaded machine can afford.
+    const size = async (name: string): Promise<number> => {
+      let bytes = 0;
+      for (const f of await readdir(path.join(coll, name))) bytes += (await stat(path.join(coll, name, f))).size;
+      return bytes;
+    };
+    const sizes = new Map(await Promise.all(names.map(async (n) => [n, await size(n)] as const)));
+    names.sort((a, b) => sizes.get(a)! - sizes.get(b)! || a.localeCompare(b));
+    for (const name of names.splice(limit)) await rm(path.join(coll, name), { recursive: true });
+  }
   const editions = names.length;
   const env = (cache: string): NodeJS.ProcessEnv => ({ ...process.env, SOURCE_DATE_EPOCH: '1767225600', DIAOBAN_CACHE: path.join(root, cache), DIAOBAN_FONT_CACHE: path.join(root, 'fonts') });
   const figures: Record<string, number | string> = { editions };
