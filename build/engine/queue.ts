@@ -163,7 +163,6 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
       await browser.close();
       throw new Error(failure(outcome, `${edition.name}: not built`));
     }
-    options.log(`${edition.name}: built (${outcome.entry.pages} pages${outcome.upToDate ? ', up to date' : ''})`);
     return { name: edition.name, status: outcome.entry.status, pages: outcome.entry.pages, upToDate: outcome.upToDate, worker: id };
   };
   const client = connection(options.url, true);
@@ -176,6 +175,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     maxStalledCount: 1,
     autorun: false,
   });
+  // Said when BullMQ has taken the job as done (a job whose lock was lost meanwhile is not done by this worker).
+  worker.on('completed', (job, result) => options.log(`${result.name}: built (${result.pages} pages${result.upToDate ? ', up to date' : ''})`));
   worker.on('failed', (job, error) => options.log(`${job?.data.edition.name ?? '?'}: failed: ${error.message.split('\n')[0]}`));
   // Redis gone: ioredis reconnects; BullMQ reports the errors meanwhile.
   let lastError = '';
