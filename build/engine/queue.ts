@@ -186,7 +186,11 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= worker.close().then(() => browser.close()).finally(() => client.disconnect()));
-  if (options.drain) worker.on('drained', () => void close());
+  // Each edition's end rewrites the catalogue from the records; two workers ending at once may each miss the other's record: when the queue is empty, it is rewritten from them all.
+  worker.on('drained', () => {
+    void writeCatalogue(options.out).catch((error: Error) => options.log(`catalogue: ${error.message}`));
+    if (options.drain) void close();
+  });
   const done = worker.run().then(() => closing);
   return { close, done: done.then(() => undefined) };
 }
