@@ -8,6 +8,7 @@
 import type { Inline, LayerId, Note, Parent, Root, SourcePosition, Text } from '../tree/types.js';
 import { DEFAULT_LAYER, LAYER_RULES, SEGMENT_BREAK_BEFORE, type LayerRule } from '../tree/layers.js';
 import type { LayerRuleConfig } from '../tree/edition.js';
+import { editionPattern } from '../parse/pattern.js';
 
 const WHITE = /[\s\u3000]+/gu;
 
@@ -71,7 +72,7 @@ function textSlice(node: Text, from: number, to: number): Text {
 }
 
 export function compileRules(extra: readonly LayerRuleConfig[]): LayerRule[] {
-  return [...extra.map((r) => ({ layer: r.layer, pattern: new RegExp(r.pattern, 'u') })), ...LAYER_RULES];
+  return [...extra.map((r) => ({ layer: r.layer, pattern: editionPattern(r.pattern) })), ...LAYER_RULES];
 }
 
 export function classifySegment(text: string, isTrailing: boolean, rules: readonly LayerRule[]): LayerId {

@@ -9,8 +9,8 @@ import type { LayerId } from './types.js';
 
 export interface LayerRule {
   layer: LayerId;
-  /** A note segment (a run of note text between spaces) matching this is in the layer. */
-  pattern: RegExp;
+  /** A note segment (a run of note text between spaces) matching this is in the layer (an edition's rules run on RE2: parse/pattern.ts). */
+  pattern: { test(text: string): boolean; exec(text: string): RegExpExecArray | null };
   /** Only the last segment of a note that has more than one (a trailing citation). */
   trailing?: boolean;
   /** What the pattern matches at the head of a note is the label the source prints (疏曰, 案): the 四庫 template sets it 陰文. */

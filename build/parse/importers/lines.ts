@@ -11,6 +11,7 @@ export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions } from '../inline.js';
 import type { Source } from '../source.js';
+import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
 
 type PhysicalLine = Line;
@@ -292,7 +293,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     const headingRule = conv.headings?.find((h) => h.pattern.test(content));
     if (headingRule) {
       flush();
-      const m = new RegExp(headingRule.pattern.source, headingRule.pattern.flags + 'd').exec(content) as RegExpExecArray;
+      const m = execWithIndices(headingRule.pattern, content) as RegExpExecArray;
       const main = span(m, line, 1) ?? [line.start, line.end];
       const headText = text.slice(main[0], main[1]);
       const volume = VOLUME_IN_HEADING.exec(headText);
