@@ -327,8 +327,11 @@ export async function main(argv: string[], cli: Command = program()): Promise<vo
   try {
     await cli.parseAsync(argv);
   } catch (error) {
+    // 1: the user's to fix (a missing folder, no build yet, no Chromium); 2: our bug.
     if (error instanceof UserError || (error instanceof Error && error.name === 'BrowserError')) {
       process.stderr.write(`diaoban: ${error.message}\n`);
+      process.exitCode = 1;
+      return;
     } else {
       const err = error as Error;
       process.stderr.write(`diaoban: internal error: ${err.message}\n${INTERNAL_ADVICE}\n`);

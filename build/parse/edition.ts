@@ -95,16 +95,10 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   meta.dynasty = str('dynasty');
   meta.description = str('description');
   meta.date = str('date');
-  if (meta.date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(meta.date)) {
-    src.report('error', `date must be YYYY-MM-DD, not "${meta.date}"`, ...range(get('date')), 'edition-field');
-    meta.date = undefined;
-  }
   const script = (key: string): Script | undefined => {
     const value = str(key);
     if (value === undefined) return undefined;
-    if (value === 'traditional' || value === 'simplified') return value;
-    src.report('error', `${key} must be traditional or simplified, not "${value}"`, ...range(get(key)), 'edition-field');
-    return undefined;
+    return value === 'traditional' || value === 'simplified' ? value : undefined;
   };
   meta.script = script('script') ?? 'traditional';
   const sourceScript = script('source-script');
@@ -112,7 +106,6 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   meta.language = str('language') ?? (meta.script === 'traditional' ? 'zh-Hant' : 'zh-Hans');
   const template = str('template') ?? 'siku';
   if ((TEMPLATES as readonly string[]).includes(template)) meta.template = template;
-  else src.report('error', `unknown template "${template}"; use one of: ${TEMPLATES.join(', ')} (siku is used)`, ...range(get('template')), 'edition-field');
 
   const sources = get('sources');
   if (isSeq(sources)) {
@@ -133,12 +126,10 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const format = str('format');
   if (format !== undefined) {
     if ((FORMATS as readonly string[]).includes(format)) config.format = format as SourceFormat;
-    else src.report('error', `unknown format "${format}"; use one of: ${FORMATS.join(', ')} (detected from the text instead)`, ...range(get('format')), 'edition-field');
   }
   const encoding = str('encoding');
   if (encoding !== undefined) {
     if (encodingName(encoding)) config.encoding = encoding;
-    else src.report('error', `unknown encoding "${encoding}"; use one of: UTF-8, GB18030, Big5, UTF-16LE, UTF-16BE (detected from the bytes instead)`, ...range(get('encoding')), 'edition-field');
   }
   const conventions = readConventions(src, get('conventions'));
   if (conventions) config.conventions = conventions;
@@ -148,7 +139,6 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   if (config.corrections) named('corrections', config.corrections, get('corrections'));
   const collation = str('collation');
   if (collation === 'end-of-volume' || collation === 'off') config.collation = collation;
-  else if (collation !== undefined) src.report('error', `collation must be end-of-volume or off, not "${collation}"`, ...range(get('collation')), 'edition-field');
   const charmapFile = str('charmap');
   if (charmapFile) named('charmap', charmapFile, get('charmap'));
 

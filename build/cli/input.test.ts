@@ -1,0 +1,76 @@
+/**
+ * Untrusted editions through the real command line (issue 20, the input
+ * half): patterns that backtrack cannot hang `check`; a page Chromium
+ * cannot print and a 2 GiB font are messages at their place; what the user
+ * can fix exits 1, never 2 (the code for our bugs).
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const BIN = path.resolve('bin/diaoban.js');
+const work = mkdtempSync(path.join(tmpdir(), 'diaoban-input-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** A hang must show as a failure, not a stuck suite: far above the seconds a check takes on a loaded machine. */
+const HANG = 180_000;
+
+function run(args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: HANG, cwd: work });
+  assert.equal(result.signal, null, `diaoban ${args[0]} did not finish (killed by ${result.signal})`);
+  assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  return result;
+}
+
+function edition(name: string, yaml: string, text = '主人戒賓【主人州長也】\n'): string {
+  const dir = path.join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'edition.yaml'), `title: 試\nauthor: 某\nsources:\n  - a.txt\n${yaml}`);
+  writeFileSync(path.join(dir, 'a.txt'), text);
+  return dir;
+}
+
+test('patterns that backtrack run in linear time: ^(主+)+$ against 40 × 主 then 戒 does not hang check', () => {
+  const text = `${'主'.repeat(40)}戒\n\n${'主'.repeat(40)}戒【${'主'.repeat(40)}戒】\n`;
+  const dir = edition('redos', 'conventions:\n  headings: ["^(主+)+$"]\n  metadata: ["^(主+)+$"]\nlayers:\n  - { layer: an, pattern: "^(主+)+$" }\n', text);
+  const r = run(['check', '--no-fonts', dir]);
+  assert.equal(r.status, 0, r.stderr);
+});
+
+test('a lookahead or a 100,000-character pattern is a message at its place, exit 1', () => {
+  const dir = edition('big-pattern', `layers:\n  - { layer: an, pattern: "(?=愚)謂" }\nconventions:\n  headings: ["${'主'.repeat(100_000)}"]\n`);
+  const r = run(['check', '--no-fonts', dir]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /edition\.yaml:6:27 error layers\[1\]\.pattern cannot run in linear time/);
+  assert.match(r.stderr, /edition\.yaml:8:14 error conventions\.headings\[1\] is 100000 characters long; a pattern may have at most 1000/);
+});
+
+test('a page Chromium cannot print is an error at page.size in check, before any build', () => {
+  const dir = edition('huge-page', 'page:\n  size: 100000mm 100000mm\n');
+  const r = run(['check', '--no-fonts', dir]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /edition\.yaml:6:9 error page\.size is 100000 × 100000 mm; Chromium prints pages up to 1500 mm a side/);
+});
+
+test('a 2 GiB font is a message at its place in edition.yaml, and check exits 1', () => {
+  const dir = edition('huge-font', 'fonts:\n  main:\n    - big.ttf\n');
+  // A sparse file: 2 GiB that take no disk.
+  writeFileSync(path.join(dir, 'big.ttf'), '');
+  truncateSync(path.join(dir, 'big.ttf'), 2 ** 31);
+  const r = run(['check', dir]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /edition\.yaml:7:7 error "big\.ttf" is 2048 MiB; a file of fonts\.main may have at most 512 MiB, so it is not read \(file-too-large\)/);
+});
+
+test('what the user can fix exits 1 with one line: a missing folder, diff before any build', () => {
+  const missing = run(['build', '--epub', path.join(work, 'nowhere')]);
+  assert.equal(missing.status, 1);
+  assert.match(missing.stderr, /^diaoban: .*nowhere: no such file or folder/);
+  const dir = edition('unbuilt', '');
+  const diff = run(['diff', '--out', path.join(work, 'dist'), dir]);
+  assert.equal(diff.status, 1);
+  assert.match(diff.stderr, /^diaoban: .*unbuilt: no build of this edition into .*dist\/ yet; run: diaoban build/);
+});
