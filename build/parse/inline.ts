@@ -12,6 +12,7 @@
 import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
 import { DEFAULT_LAYER, footnoteLayer, readLayerTag } from '../tree/layers.js';
 import type { Source } from './source.js';
+import { append } from '../tree/append.js';
 
 export interface NoteBracket {
   open: string;
@@ -181,12 +182,12 @@ export function parseInline(src: Source, start: number, end: number, options: In
     const content = frame.children;
     if (frame.kind === 'era') {
       for (const c of content) if (c.type === 'text') c.data = { ...(c.data ?? {}), era: frame.era };
-      top().children.push(...content);
+      append(top().children, content);
       return;
     }
     if (frame.kind === 'small') {
       if (content.length > 0 && content.every((c) => c.type === 'text')) top().children.push({ type: 'small', children: content as Text[], position: src.position(frame.start, endOffset) });
-      else top().children.push(...content);
+      else append(top().children, content);
       return;
     }
     if (frame.citation && frame.start === start && frame.close !== null && endOffset - frame.start <= 20 && /[云曰]/u.test(text[endOffset] ?? '')) {
@@ -217,7 +218,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
       note.split = frame.splits[0];
       if (frame.splits.length > 1) note.splits = frame.splits;
     }
-    if (options.innerLabels) top().children.push(...splitLabelledNote(note, options.innerLabels));
+    if (options.innerLabels) append(top().children, splitLabelledNote(note, options.innerLabels));
     else top().children.push(note);
   };
   /** After a closing bracket at `from`: the offset after the reopening bracket of a continued note, or -1. */

@@ -12,6 +12,7 @@ import type { Inline, Note, Parent, Root, Text } from '../tree/types.js';
 import { DEFAULT_LAYER, sourceLayerId } from '../tree/layers.js';
 import { slicePosition } from './layers.js';
 import type { Report } from './report.js';
+import { append } from '../tree/append.js';
 
 /** ○, a commentator named by one or two characters (祕, 光, 宗元: a 集注 names its commentators short), 曰; not 釋曰, 又曰 and other words. A full name (敖君善曰) is a quotation, not a layer. */
 const MARK = /○([^\s○，。、：；「」『』（）()]{1,2}?)曰/gu;
@@ -110,7 +111,7 @@ export function splitByDecision(node: Root | Parent, decision: CommentatorDecisi
     const next: Array<Inline | Parent> = [];
     for (const child of parent.children as Array<Inline | Parent>) {
       if ('children' in child) walk(child as Parent);
-      if (child.type === 'note' && child.layer === DEFAULT_LAYER) next.push(...splitNote(child));
+      if (child.type === 'note' && child.layer === DEFAULT_LAYER) append(next, splitNote(child));
       else next.push(child);
     }
     (parent as { children: unknown[] }).children = next;

@@ -13,6 +13,7 @@ import { parseInline, splitLabelledNote, type InlineOptions } from '../inline.js
 import type { Source } from '../source.js';
 import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
+import { append } from '../../tree/append.js';
 
 type PhysicalLine = Line;
 
@@ -204,8 +205,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const addTail = () => {
     if (!tail) return;
     const anchors = parseInline(src, tail[0], tail[1], inlineOptions);
-    if (lastBlock) lastBlock.children.push(...anchors);
-    else pendingAnchors.push(...anchors);
+    if (lastBlock) append(lastBlock.children, anchors);
+    else append(pendingAnchors, anchors);
     tail = null;
   };
   for (const full of lines) {
@@ -246,7 +247,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     // A line of page markers and ¶ only.
     if (anchor && ANCHORS_ONLY.test(content)) {
       if (para) para.end = full.end;
-      else pendingAnchors.push(...parseInline(src, line.start, line.end, inlineOptions));
+      else append(pendingAnchors, parseInline(src, line.start, line.end, inlineOptions));
       continue;
     }
     // A commentary block (國學導航 [疏] and the ○釋曰 lines after it).
@@ -358,7 +359,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   addTail();
   flush();
   if (pendingAnchors.length > 0 && lastBlock) {
-    (lastBlock as Block).children.push(...pendingAnchors);
+    append((lastBlock as Block).children, pendingAnchors);
     pendingAnchors = [];
   }
   const volumes = builder.finish(fallbackTitle);
