@@ -14,6 +14,7 @@ import { readPunctuationSetting } from '../punctuation/config.js';
 import { FORMAT_NAMES as FORMATS } from './formats.js';
 import { encodingName } from './decode.js';
 import { validateEdition } from './edition-schema.js';
+import { nameTable } from '../tree/append.js';
 export const TEMPLATES = ['siku', 'modern'] as const;
 export interface EditionResult {
   /** Null when the file is unusable (not YAML, or no sources). */
@@ -320,7 +321,7 @@ function pairOf(value: unknown): [string, string] | null {
 
 function stringMap(node: unknown): Record<string, string> | null {
   if (!isMap(node)) return null;
-  const out: Record<string, string> = {};
+  const out = nameTable<string>();
   for (const pair of node.items) {
     const k = isScalar(pair.key) ? String(pair.key.value) : '';
     const v = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
@@ -383,7 +384,7 @@ function readConversion(src: Source, node: YamlNode | undefined): ConversionChoi
     src.report('error', 'conversion must be a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 })', ...range(node), 'edition-field');
     return undefined;
   }
-  const out: ConversionChoices = { keep: [], prefer: {}, phrases: {} };
+  const out: ConversionChoices = { keep: [], prefer: nameTable(), phrases: nameTable() };
   const keep = node.get('keep', true) as YamlNode | undefined;
   if (keep !== undefined) {
     const list = stringList(keep);
@@ -420,7 +421,7 @@ export function parseCharmap(file: VFile): Record<string, string> {
   if (/^KR\d+\t/mu.test(text.slice(0, 2000))) return parseKanripoCharlist(text);
   const doc = parseDocument(text, { prettyErrors: false });
   for (const error of doc.errors) src.report('error', `charmap is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'charmap-yaml');
-  const map: Record<string, string> = {};
+  const map = nameTable<string>();
   if (doc.errors.length > 0 || doc.contents === null) return map;
   if (!isMap(doc.contents)) {
     src.report('error', 'charmap must map code points to characters (U+E512: 埶)', 0, text.length, 'charmap-yaml');
@@ -449,7 +450,7 @@ export function parseCharmap(file: VFile): Record<string, string> {
  * has it, else the standard form; entries with neither (or several) are left out.
  */
 function parseKanripoCharlist(text: string): Record<string, string> {
-  const map: Record<string, string> = {};
+  const map = nameTable<string>();
   const single = (s: string | undefined) => {
     const chars = Array.from((s ?? '').trim());
     const cp = chars[0]?.codePointAt(0) ?? 0;

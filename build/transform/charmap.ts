@@ -6,6 +6,7 @@ import iconv from 'iconv-lite';
 import { visit } from 'unist-util-visit';
 import type { Glyph, Root } from '../tree/types.js';
 import type { Report } from './report.js';
+import { own } from '../tree/append.js';
 
 export const PLACEHOLDER = '〓';
 
@@ -19,7 +20,7 @@ export function applyCharmap(tree: Root, charmap: Readonly<Record<string, string
   const unknown = new Map<string, number>();
   let firstUnknown: Glyph | undefined;
   visit(tree, 'glyph', (node: Glyph) => {
-    const replacement = charmap[node.value];
+    const replacement = own(charmap, node.value);
     if (replacement !== undefined) {
       node.replacement = replacement;
       return;

@@ -6,6 +6,7 @@
  * before these.
  */
 import type { LayerId } from './types.js';
+import { own } from './append.js';
 
 export interface LayerRule {
   layer: LayerId;
@@ -75,7 +76,7 @@ export const DEFAULT_LAYER: LayerId = 'zhu';
 /** Label or id → layer id: 附注 → fuzhu, 音义 → yinyi, yinyi → yinyi. */
 export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): LayerId | undefined {
   const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案', 索隐: '索隱', 正义: '正義', 校勘: '校', 侧批: '側批', 眉批: '眉批' };
-  const label = simplified[tag] ?? tag;
+  const label = own(simplified, tag) ?? tag;
   return [...LAYERS, ...extra].find((d) => d.id === tag || d.label === label)?.id;
 }
 

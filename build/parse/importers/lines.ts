@@ -13,7 +13,7 @@ import { parseInline, splitLabelledNote, type InlineOptions } from '../inline.js
 import type { Source } from '../source.js';
 import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
-import { append } from '../../tree/append.js';
+import { append, nameTable } from '../../tree/append.js';
 
 type PhysicalLine = Line;
 
@@ -112,7 +112,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const inline: InlineOptions = conv.inline;
   const lines = physicalLines(text);
   const builder = new VolumeBuilder(src);
-  const meta: SourceMeta = { data: {} };
+  const meta: SourceMeta = { data: nameTable() };
   const decisions = conv.commentaryLines ? decideBracketLines(lines, conv.commentaryLines) : [];
   const commentaryPairs = decisions.filter((d) => d.reading === 'commentary');
   for (const d of decisions) {
@@ -161,7 +161,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
 
   let para: { start: number; end: number; data?: Record<string, string> } | null = null;
   let pendingAnchors: Inline[] = [];
-  let pendingData: Record<string, string> = {};
+  let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
   let block: { layer: string } | null = null;
   let lastBlock: Block | null = null;
@@ -173,7 +173,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
     if (Object.keys(pendingData).length > 0 && b.type === 'paragraph') {
       b.data = { ...(b.data ?? {}), ...pendingData };
-      pendingData = {};
+      pendingData = nameTable();
     }
     builder.add(b);
     lastBlock = b;
