@@ -74,3 +74,17 @@ test('what the user can fix exits 1 with one line: a missing folder, diff before
   assert.equal(diff.status, 1);
   assert.match(diff.stderr, /^diaoban: .*unbuilt: no build of this edition into .*dist\/ yet; run: diaoban build/);
 });
+
+test('the terminal gets control characters escaped: no line erased, no title set, no forged diagnostic', () => {
+  const dir = edition('terminal', 'description: "序\\e]0;pwned\\a"\n');
+  const yaml = 'title: 試\nauthor: 某\nsources:\n  - a.txt\n  - "b.txt\\nfake.txt:1:1 error forged (x)"\n  - "\\e[2K\\e[1A\\e]0;set title\\a.txt"\n  - "\\u202Etxt.exe"\n';
+  writeFileSync(path.join(dir, 'edition.yaml'), yaml);
+  const r = run(['check', '--no-fonts', dir]);
+  assert.equal(r.status, 1);
+  assert.doesNotMatch(r.stderr, /[\u001b\u0007\u202e]/u, 'no raw control character reaches the terminal');
+  assert.doesNotMatch(r.stderr, /^fake\.txt/mu, 'no forged line');
+  assert.match(r.stderr, /the source "b\.txt\\nfake\.txt:1:1 error forged \(x\)" does not exist/);
+  // Names with ESC or bidi controls are refused by the schema, quoted escaped.
+  assert.match(r.stderr, /edition\.yaml:6:5 error sources\[3\] contains the control character U\+001B: "\\u001b\[2K/);
+  assert.match(r.stderr, /edition\.yaml:7:5 error sources\[4\] contains the control character U\+202E: "\\u202Etxt\.exe"/);
+});

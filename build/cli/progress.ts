@@ -3,6 +3,7 @@
  * and CI get the result lines only.
  */
 import cliProgress from 'cli-progress';
+import { forTerminal } from './terminal.js';
 
 export type VolumeProgress = (done: number, total: number, title?: string) => void;
 
@@ -12,12 +13,12 @@ export function volumeProgress(label: string, stream: NodeJS.WriteStream = proce
   return (done, total, title = '') => {
     if (!bar) {
       bar = new cliProgress.SingleBar(
-        { stream, format: `${label} [{bar}] {value}/{total} {title}`, hideCursor: true, clearOnComplete: true },
+        { stream, format: `${forTerminal(label)} [{bar}] {value}/{total} {title}`, hideCursor: true, clearOnComplete: true },
         cliProgress.Presets.shades_classic,
       );
       bar.start(total, 0, { title: '' });
     }
-    bar.update(done, { title });
+    bar.update(done, { title: forTerminal(title) });
     if (done >= total) bar.stop();
   };
 }
