@@ -7,9 +7,10 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
 const BIN = path.resolve('bin/diaoban.js');
 const work = mkdtempSync(path.join(tmpdir(), 'diaoban-input-'));
@@ -87,4 +88,54 @@ test('the terminal gets control characters escaped: no line erased, no title set
   // Names with ESC or bidi controls are refused by the schema, quoted escaped.
   assert.match(r.stderr, /edition\.yaml:6:5 error sources\[3\] contains the control character U\+001B: "\\u001b\[2K/);
   assert.match(r.stderr, /edition\.yaml:7:5 error sources\[4\] contains the control character U\+202E: "\\u202Etxt\.exe"/);
+});
+
+test('init never overwrites and never follows a link; nothing is written when it refuses', () => {
+  const src = path.join(work, 'init-src');
+  mkdirSync(src, { recursive: true });
+  writeFileSync(path.join(src, 'juan1.md'), '# 禮書綱目卷九\n\n鄉射之禮\n');
+  const outside = path.join(work, 'outside.txt');
+  writeFileSync(outside, 'keep me');
+  // A file in the way.
+  const a = path.join(work, 'init-a');
+  mkdirSync(a);
+  writeFileSync(path.join(a, 'juan1.md'), 'mine');
+  const r1 = run(['init', path.join(src, 'juan1.md'), a]);
+  assert.equal(r1.status, 1);
+  assert.match(r1.stderr, /juan1\.md exists already; init never overwrites a file/);
+  assert.equal(readFileSync(path.join(a, 'juan1.md'), 'utf8'), 'mine');
+  assert.equal(existsSync(path.join(a, 'edition.yaml')), false, 'nothing half-made');
+  // A link to a file outside, and a broken link where edition.yaml goes.
+  const b = path.join(work, 'init-b');
+  mkdirSync(b);
+  symlinkSync(outside, path.join(b, 'juan1.md'));
+  assert.equal(run(['init', path.join(src, 'juan1.md'), b]).status, 1);
+  assert.equal(readFileSync(outside, 'utf8'), 'keep me');
+  const c = path.join(work, 'init-c');
+  mkdirSync(c);
+  symlinkSync(path.join(work, 'made-through-link.yaml'), path.join(c, 'edition.yaml'));
+  const r3 = run(['init', path.join(src, 'juan1.md'), c]);
+  assert.equal(r3.status, 1);
+  assert.match(r3.stderr, /edition\.yaml exists already/);
+  assert.equal(existsSync(path.join(work, 'made-through-link.yaml')), false);
+  // A clean folder: made.
+  const d = path.join(work, 'init-d');
+  assert.equal(run(['init', path.join(src, 'juan1.md'), d]).status, 0);
+  assert.ok(existsSync(path.join(d, 'edition.yaml')));
+});
+
+test('init writes file names as YAML values: a newline or a leading "- " injects no key', () => {
+  for (const name of ['- a\nformat: kanripo\ntitle: 僞.md', '- b.md', 'c: d.md', '#e.md']) {
+    const dir = path.join(work, `init-name-${Buffer.from(name).toString('hex')}`);
+    mkdirSync(dir);
+    const source = path.join(dir, name);
+    writeFileSync(source, '# 禮書綱目卷九\n\n鄉射之禮\n');
+    const r = run(['init', source, path.join(dir, 'ed')]);
+    assert.equal(r.status, 0, r.stderr);
+    const yaml = parseYaml(readFileSync(path.join(dir, 'ed', 'edition.yaml'), 'utf8')) as Record<string, unknown>;
+    assert.deepEqual(yaml.sources, [name]);
+    assert.equal(yaml.title, '禮書綱目卷九');
+    assert.equal(yaml.format, 'markdown');
+    assert.deepEqual(Object.keys(yaml).filter((k) => !['title', 'author', 'script', 'template', 'date', 'description', 'sources', 'format'].includes(k)), []);
+  }
 });
