@@ -55,6 +55,16 @@ export interface InlineOptions {
   html?: boolean;
   /** Markdown footnotes: `[^1]` → a note holding its definition, at the reference. */
   footnotes?: ReadonlyMap<string, FootnoteDefinition>;
+  /** The Markdown convention's escape: `\【` is the character 【, never markup (isEscapable says which characters). */
+  escape?: boolean;
+}
+
+/** The characters the Markdown convention reads as markup — its brackets and tags, and ASCII punctuation as CommonMark — which a backslash makes text. */
+export const MARKUP_CHARACTERS = '【】〈〉〖〗{}';
+const ESCAPABLE = new Set([...MARKUP_CHARACTERS, ...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~']);
+
+export function isEscapable(ch: string): boolean {
+  return ESCAPABLE.has(ch);
 }
 
 export interface FootnoteDefinition {
@@ -279,6 +289,16 @@ export function parseInline(src: Source, start: number, end: number, options: In
     const cp = text.codePointAt(i) as number;
     const ch = cp > 0xffff ? text.slice(i, i + 2) : text[i];
     const next = i + ch.length;
+    if (ch === '\\' && options.escape && next < end && isEscapable(text[next])) {
+      // `\【`: the character as text, a node of its own (marked, so that no later pass reads it as markup either).
+      flush(i);
+      const escaped: Text = { type: 'text', value: text[next], data: { escaped: true }, position: src.position(next, next + 1) };
+      top().children.push(escaped);
+      columnChars++;
+      i = next + 1;
+      textStart = i;
+      continue;
+    }
     const bracket = opens.get(ch);
     if (bracket) {
       // A label before the bracket names the note's layer (not when the note is flattened: then it stays text).

@@ -209,7 +209,8 @@ function unsupported(src: Source, node: Content, where: [number, number], builde
 export function importMarkdown(src: Source, fallbackTitle: string): ImportResult {
   const builder = new VolumeBuilder(src);
   const prepared = prepareMarkdown(src, DEFAULT_INLINE);
-  const inline = prepared.inline;
+  // The convention's own escape (\【, \{, \> …): what import writes for the source's characters that would be markup.
+  const inline: InlineOptions = { ...prepared.inline, escape: true };
   const comments: Comments = { count: 0 };
   for (const node of prepared.tree.children) {
     const where = span(node);
@@ -401,7 +402,8 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
   for (const node of nodes) {
     if (node.type === 'note') node.children = markSpans(src, node.children);
     const base = node.position.start.offset;
-    if (node.type !== 'text' || base === undefined || !/[〖〗]/u.test(node.value)) {
+    // An escaped \〖 is text (parse/inline.ts), whatever its neighbours.
+    if (node.type !== 'text' || base === undefined || node.data?.escaped === true || !/[〖〗]/u.test(node.value)) {
       pieces.push(node);
       continue;
     }
