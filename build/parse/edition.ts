@@ -414,6 +414,9 @@ function readConversion(src: Source, node: YamlNode | undefined): ConversionChoi
   return out;
 }
 
+/** The longest replacement a charmap entry may give (characters): a character, or a short description of one. */
+export const MAX_CHARMAP_VALUE = 32;
+
 /** charmap.yaml: `U+E512: 埶` (or the character itself as the key) → { '\uE512': '埶' }. */
 export function parseCharmap(file: VFile): Record<string, string> {
   const text = String(file.value ?? '');
@@ -437,6 +440,11 @@ export function parseCharmap(file: VFile): Record<string, string> {
     const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : entity ? `&${entity[1].toUpperCase()};` : /^\{[^{}]+\}$/u.test(key) ? key : Array.from(key).length === 1 ? key : null;
     if (char === null || value === '') {
       src.report('error', `charmap entry "${key}" must be U+XXXX (or the character) mapped to its replacement`, ...range(keyNode), 'charmap-entry');
+      continue;
+    }
+    const length = Array.from(value).length;
+    if (length > MAX_CHARMAP_VALUE) {
+      src.report('error', `charmap entry "${key}" is replaced by ${length} characters; a replacement may have at most ${MAX_CHARMAP_VALUE} (it is left out: printed as 〓)`, ...range(pair.value as YamlNode), 'charmap-entry');
       continue;
     }
     map[char] = value;
