@@ -59,7 +59,7 @@ export const MAX_FILE_BYTES: Readonly<Record<EditionPath['key'], number>> = {
   charmap: 32 << 20,
   corrections: 32 << 20,
   'fonts.main': 512 << 20,
-  seals: 64 << 20,
+  seals: 4 << 20,
 };
 
 /** Why a file named in edition.yaml is too large to read, or null. */
