@@ -68,3 +68,9 @@ test('schema: unknown keys are warnings at the key, nested ones too', () => {
 test('schema: one row a key — every key the readers know is in the table', () => {
   for (const key of ['title', 'author', 'sources', 'page', 'fonts', 'notes', 'layers', 'seals', 'conventions', 'conversion', 'punctuation', 'layout']) assert.ok(Object.hasOwn(EDITION_SCHEMA, key), key);
 });
+
+test('schema: a page size named after Object\'s properties is an unknown size, said plainly', () => {
+  const { errors } = read('page: { size: constructor }\n');
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].reason, /page\.size unknown page size "constructor"/);
+});
