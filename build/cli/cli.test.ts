@@ -88,8 +88,8 @@ test('a missing or malformed edition.yaml, and a missing source, say what to do'
   const noSources = run(['check', edition({ 'edition.yaml': 'title: 試\nauthor: 某\n' })]);
   assert.match(noSources.stderr, /lists no sources/);
   const badField = run(['check', edition({ 'edition.yaml': YAML + 'template: fancy\nlayout:\n  columns: -3\n', 'a.txt': '主人' })]);
-  assert.match(badField.stderr, /edition\.yaml:5:\d+ error unknown template "fancy"/);
-  assert.match(badField.stderr, /edition\.yaml:7:\d+ error layout\.columns must be a whole number/);
+  assert.match(badField.stderr, /edition\.yaml:5:\d+ error template is not one of the choices: "fancy"; write one of siku, modern/);
+  assert.match(badField.stderr, /edition\.yaml:7:\d+ error layout\.columns is out of range: -3; write a whole number from 1 to 40/);
   const badFont = run(['check', edition({ 'edition.yaml': YAML + 'fonts:\n  main:\n    - /opt/Kai.woff2\n', 'a.txt': '主人' })]);
   assert.equal(badFont.status, 1);
   assert.match(badFont.stderr, /edition\.yaml:7:\d+ error font "\/opt\/Kai\.woff2": give a \.ttf, \.otf or \.ttc#Family file/);
@@ -97,9 +97,9 @@ test('a missing or malformed edition.yaml, and a missing source, say what to do'
   assert.match(lost.stderr, /edition\.yaml:5:5 error the source "b\.txt" does not exist in \S+; check the name in edition\.yaml, or add the file \(file-missing\)/);
 });
 
-test('a path that does not exist is one line, exit 2', () => {
+test('a path that does not exist is one line, exit 1 (the user\'s to fix)', () => {
   const r = run(['check', '/nonexistent/edition']);
-  assert.equal(r.status, 2);
+  assert.equal(r.status, 1);
   assert.equal(r.stderr.trim(), 'diaoban: /nonexistent/edition: no such file or folder; give an edition folder (with edition.yaml) or a source file');
 });
 

@@ -6,7 +6,8 @@
  * and a template that suits it. `editionYamlFor` is pure; `initEdition` does
  * the file work.
  */
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
 import { describeSource, parseSource, titleFromSources, type ParsedSource } from '../parse/index.js';
@@ -14,6 +15,8 @@ import { conventionsOf } from '../parse/formats.js';
 import { convertPlain } from '../transform/script.js';
 import type { Inline, Script } from '../tree/types.js';
 import { writeFileAtomic } from '../engine/write.js';
+import { Document, type Scalar } from 'yaml';
+import { removeTemp, tempName, trackTemp, untrackTemp } from '../engine/cleanup.js';
 
 const DYNASTIES = '周秦漢汉魏晉晋宋齊齐梁陳陈隋唐遼辽金元明清';
 
@@ -49,10 +52,6 @@ export function sourceScript(text: string): Script {
   return simplifiedOnly > traditionalOnly ? 'simplified' : 'traditional';
 }
 
-function yamlString(value: string): string {
-  return /^[\p{L}\p{N}\p{M}\u3000-\u303f\uff00-\uffef·・ ._-]+$/u.test(value) && !/^\s|\s$/.test(value) ? value : JSON.stringify(value);
-}
-
 export interface InitDescription {
   yaml: string;
   title: string;
@@ -68,22 +67,29 @@ export function editionYamlFor(source: ParsedSource, fileName: string, text: str
   const script = sourceScript(text);
   const punctuated = (text.match(/[，。、；：？！]/gu)?.length ?? 0) / Math.max(1, text.length) > 0.02;
   const volume = source.volumes[0];
-  const lines = [
-    `# Written by diaoban init from ${fileName}: ${describeSource(source.format, source.encoding, source.stats, conventionsOf(source.format))}`,
-    `title: ${yamlString(title)}`,
-    credit ? `author: ${yamlString(credit.author)}` : 'author: 未詳                # no byline in the text: fill in',
-    ...(credit?.dynasty ? [`dynasty: ${credit.dynasty}`] : []),
-    'script: traditional',
-    ...(script === 'simplified' ? ['source-script: simplified  # converted with opencc-js; see diaoban check --script'] : []),
-    `template: ${punctuated ? 'modern' : 'siku'}`,
-    `date: ${date}`,
-    ...(volume ? [`description: ${yamlString(volume.title === title ? title : `${title}　${volume.title}`)}`] : []),
-    'sources:',
-    `  - ${yamlString(fileName)}`,
-    `format: ${source.format}`,
-    ...(source.encoding !== 'UTF-8' && source.encoding !== 'binary' ? [`encoding: ${source.encoding}`] : []),
-  ];
-  return { yaml: lines.join('\n') + '\n', title, summary: describeSource(source.format, source.encoding, source.stats, conventionsOf(source.format)) };
+  const summary = describeSource(source.format, source.encoding, source.stats, conventionsOf(source.format));
+  // Written by the yaml library: a value with a newline, a leading "- " or a colon is quoted as YAML needs, never read as keys.
+  const doc = new Document({
+    title,
+    author: credit ? credit.author : '未詳',
+    ...(credit?.dynasty ? { dynasty: credit.dynasty } : {}),
+    script: 'traditional',
+    ...(script === 'simplified' ? { 'source-script': 'simplified' } : {}),
+    template: punctuated ? 'modern' : 'siku',
+    date,
+    ...(volume ? { description: volume.title === title ? title : `${title}　${volume.title}` } : {}),
+    sources: [fileName],
+    format: source.format,
+    ...(source.encoding !== 'UTF-8' && source.encoding !== 'binary' ? { encoding: source.encoding } : {}),
+  });
+  doc.commentBefore = ` Written by diaoban init from ${fileName}: ${summary}`;
+  const comment = (key: string, text: string): void => {
+    const node = doc.get(key, true) as Scalar | undefined;
+    if (node) node.comment = ` ${text}`;
+  };
+  if (!credit) comment('author', 'no byline in the text: fill in');
+  comment('source-script', 'converted with opencc-js; see diaoban check --script');
+  return { yaml: doc.toString({ lineWidth: 0 }), title, summary };
 }
 
 /** Creates DIR (default: manuscript/<name> where manuscript/ exists, else ./<name>) with the source and its edition.yaml. */
@@ -98,23 +104,43 @@ export async function initEdition(sourcePath: string, dir: string | undefined, t
   }
   const target = dir ?? path.join(base, id);
   const yamlPath = path.join(target, 'edition.yaml');
-  if (await exists(yamlPath)) throw new Error(`${yamlPath} exists already; give another folder (diaoban init ${sourcePath} DIR)`);
+  const copyPath = path.join(target, fileName);
+  const copying = path.resolve(sourcePath) !== path.resolve(copyPath);
+  // Nothing is overwritten, and no link is followed: a file (or a link, even a broken one) in the way stops init before it writes anything.
+  for (const taken of copying ? [yamlPath, copyPath] : [yamlPath]) {
+    if (await present(taken)) throw new Error(`${taken} exists already; init never overwrites a file: give another folder (diaoban init ${sourcePath} DIR) or move it away`);
+  }
   const bytes = new Uint8Array(await readFile(sourcePath));
   // No fallback title: a title must come from the text, not from the file's name.
   const parsed = parseSource(new VFile({ path: fileName, value: bytes }), '');
   const text = parsed.volumes.flatMap((v) => v.children.map((b) => allText(b.children))).join('');
   const description = editionYamlFor(parsed, fileName, text, today);
   await mkdir(target, { recursive: true });
-  if (path.resolve(sourcePath) !== path.resolve(target, fileName)) await copyFile(sourcePath, path.join(target, fileName));
-  await writeFileAtomic(yamlPath, description.yaml);
+  // Exclusive creation (O_EXCL): what appeared since the check is refused too, and a link there is not followed.
+  if (copying) await copyFile(sourcePath, copyPath, constants.COPYFILE_EXCL);
+  await writeFileExclusive(yamlPath, description.yaml);
   return { dir: target, title: description.title, summary: description.summary };
 }
 
-async function exists(p: string): Promise<boolean> {
+/** Whether anything is at `p`, a link included (lstat: a link is not followed). */
+async function present(p: string): Promise<boolean> {
   try {
-    await stat(p);
+    await lstat(p);
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Writes a file that must not exist yet: whole (temp file, then a hard link, which fails on anything there) or not at all. */
+async function writeFileExclusive(target: string, data: string): Promise<void> {
+  const temp = tempName(target);
+  trackTemp(temp);
+  try {
+    await writeFile(temp, data, { flag: 'wx' });
+    await link(temp, target);
+  } finally {
+    await removeTemp(temp);
+    untrackTemp(temp);
   }
 }

@@ -26,6 +26,7 @@ import { installSignalCleanup } from '../engine/cleanup.js';
 import { volumeProgress } from './progress.js';
 import { BUILD_PEAK_BYTES, defaultJobs, isCollection, parseShard } from '../engine/collection.js';
 import { DEFAULT_QUEUE, DEFAULT_REDIS } from '../engine/queue-names.js';
+import { jsonForTerminal, say } from './terminal.js';
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
@@ -60,8 +61,8 @@ async function ensureExists(target: string): Promise<void> {
 
 function printMessages(messages: readonly VFileMessage[], options: { quiet?: boolean; verbose?: boolean } = {}): void {
   const shown = messages.filter((m) => !(options.quiet && m.fatal === undefined));
-  if (options.verbose) for (const m of sortMessages(shown)) process.stderr.write(formatMessage(m) + '\n');
-  else for (const group of foldMessages(shown)) process.stderr.write(formatFolded(group) + '\n');
+  if (options.verbose) for (const m of sortMessages(shown)) say(process.stderr, formatMessage(m));
+  else for (const group of foldMessages(shown)) say(process.stderr, formatFolded(group));
 }
 
 /** An edition folder, a source file, or the name of an edition in manuscript/. */
@@ -77,13 +78,13 @@ function printScriptReport(loaded: LoadedEdition): void {
   const from = config.meta.sourceScript ?? config.meta.script;
   const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion);
   if (from === config.meta.script) {
-    process.stdout.write(`${config.meta.id}: no script conversion (the sources are ${from})\n`);
+    say(process.stdout, `${config.meta.id}: no script conversion (the sources are ${from})`);
     return;
   }
   const place = (p: { file: string; start: { line?: number; column?: number } }) => `${p.file}:${p.start.line}:${p.start.column}`;
   for (const row of rows) {
     const readings = row.readings.map((r) => `${r.reading} ×${r.count} (${r.how}) at ${r.places.map(place).join(', ')}${r.count > r.places.length ? ', …' : ''}`);
-    process.stdout.write(`${row.char} ×${row.count}: ${readings.join('; ')}\n`);
+    say(process.stdout, `${row.char} ×${row.count}: ${readings.join('; ')}`);
   }
 }
 
@@ -202,7 +203,7 @@ export function program(): Command {
         for (const dir of list) {
           const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: volumeProgress, browser: browser.get, allowRead: opts.allowRead });
           printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
-          for (const line of result.lines) process.stderr.write(line + '\n');
+          for (const line of result.lines) say(process.stderr, line);
           if (!result.ok) failed++;
           if (result.internal) internal++;
           manuscriptErrors += countBySeverity(result.messages).error;
@@ -301,7 +302,7 @@ export function program(): Command {
       await ensureExists(target);
       const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw, allowRead: opts.allowRead });
       printMessages(loaded.messages, { quiet: true });
-      process.stdout.write(JSON.stringify(opts.raw ? loaded.parsed : loaded.tree, null, 1) + '\n');
+      process.stdout.write(jsonForTerminal(JSON.stringify(opts.raw ? loaded.parsed : loaded.tree, null, 1)) + '\n');
     });
 
   cli
@@ -335,7 +336,7 @@ export function program(): Command {
         errors += countBySeverity(messages).error;
         if (opts.corrections && loaded.config) {
           const { listCorrections } = await import('./corrections-list.js');
-          for (const line of await listCorrections(loaded.tree, loaded.config)) process.stdout.write(line + '\n');
+          for (const line of await listCorrections(loaded.tree, loaded.config)) say(process.stdout, line);
         }
       }
       if (errors > 0) process.exitCode = 1;
@@ -357,7 +358,10 @@ export function program(): Command {
       if (!config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
       const spec = pageSpecFor(opts.template ?? config.meta.template, config.layout);
       const layout = layoutBook(loaded.tree, spec);
-      process.stdout.write(formatLayout(layout, { json: opts.json, pages: opts.pages }) + '\n');
+      const shown = formatLayout(layout, { json: opts.json, pages: opts.pages });
+      // Pages as text are many lines, each encoded; JSON stays JSON.
+      if (opts.json) process.stdout.write(jsonForTerminal(shown) + '\n');
+      else for (const line of shown.split('\n')) say(process.stdout, line);
     });
 
   cli
@@ -400,11 +404,11 @@ export function program(): Command {
       const cache = defaultCache();
       const manifest = await readManifest(cache, dir, opts.out);
       if (!manifest) throw new UserError(`${dir}: no build of this edition into ${opts.out}/ yet; run: diaoban build ${dir}`);
-      if (opts.json) process.stdout.write(JSON.stringify(diffReport(manifest).report, null, 1) + '\n');
-      else for (const line of diffText(manifest)) process.stdout.write(line + '\n');
+      if (opts.json) process.stdout.write(jsonForTerminal(JSON.stringify(diffReport(manifest).report, null, 1)) + '\n');
+      else for (const line of diffText(manifest)) say(process.stdout, line);
       if (opts.html) {
         const target = await writeDiffHtml(manifest, cache, path.join(opts.out, `${manifest.edition}.diff.html`));
-        process.stderr.write(`${target}: written\n`);
+        say(process.stderr, `${target}: written`);
       }
     });
 
@@ -417,7 +421,8 @@ export function program(): Command {
       await ensureExists(source);
       try {
         const made = await initEdition(source, dir);
-        process.stderr.write(`${made.dir}/edition.yaml: ${made.title}: ${made.summary}\nbuild it with: diaoban build ${made.dir}\n`);
+        say(process.stderr, `${made.dir}/edition.yaml: ${made.title}: ${made.summary}`);
+        say(process.stderr, `build it with: diaoban build ${made.dir}`);
       } catch (error) {
         throw new UserError((error as Error).message);
       }
@@ -446,11 +451,15 @@ export async function main(argv: string[], cli: Command = program()): Promise<vo
   try {
     await cli.parseAsync(argv);
   } catch (error) {
+    // 1: the user's to fix (a missing folder, no build yet, no Chromium); 2: our bug.
     if (error instanceof UserError || (error instanceof Error && error.name === 'BrowserError')) {
-      process.stderr.write(`diaoban: ${error.message}\n`);
+      say(process.stderr, `diaoban: ${error.message}`);
+      process.exitCode = 1;
+      return;
     } else {
       const err = error as Error;
-      process.stderr.write(`diaoban: internal error: ${err.message}\n${INTERNAL_ADVICE}\n`);
+      say(process.stderr, `diaoban: internal error: ${err.message}`);
+      say(process.stderr, INTERNAL_ADVICE);
       if (process.env.DIAOBAN_DEBUG) process.stderr.write(`${err.stack ?? ''}\n`);
     }
     process.exitCode = 2;

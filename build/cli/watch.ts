@@ -26,6 +26,7 @@ import type { BuildCache } from '../engine/cache.js';
 import type { VolumeChange } from '../engine/changes.js';
 import { lazyBrowser, type LazyBrowser } from '../engine/lazy-browser.js';
 import { formatMessage, severityOf, sortMessages } from '../engine/report.js';
+import { say } from './terminal.js';
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -92,7 +93,7 @@ function changedPdfPages(changes: readonly VolumeChange[] | undefined): number[]
 }
 
 export async function watchEdition(dir: string, options: WatchOptions): Promise<WatchSession> {
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const log = options.log ?? ((line: string) => say(process.stderr, line));
   const browser = options.browser ?? lazyBrowser();
   const own = options.browser === undefined;
   let state: PreviewState = { generation: 0, build: 0, status: 'building', messages: [], lines: [], changedPages: [], changes: [], pages: 0 };

@@ -79,6 +79,26 @@ function shownPath(dir: string, name: string): string {
   return path.relative(process.cwd(), path.resolve(dir, name)) || name;
 }
 
+/**
+ * The largest file of each kind an edition may name: far above any real one
+ * (a whole 注疏 is ~10 MB of text; a CJK font collection ~120 MB), far
+ * below what Node can read in one piece (2 GiB).
+ */
+export const MAX_FILE_BYTES: Readonly<Record<EditionPath['key'], number>> = {
+  sources: 256 << 20,
+  charmap: 32 << 20,
+  corrections: 32 << 20,
+  'fonts.main': 512 << 20,
+  seals: 4 << 20,
+};
+
+/** Why a file named in edition.yaml is too large to read, or null. */
+async function tooLarge(file: string, ref: EditionPath): Promise<string | null> {
+  const max = Object.hasOwn(MAX_FILE_BYTES, ref.key) ? MAX_FILE_BYTES[ref.key] : 256 << 20;
+  const { size } = await stat(file);
+  return size > max ? `"${ref.name}" is ${(size / 1048576).toFixed(0)} MiB; a file of ${ref.key} may have at most ${max / 1048576} MiB, so it is not read` : null;
+}
+
 function unreadable(name: string, error: unknown): string {
   return `"${name}" could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); check that you may read it`;
 }
@@ -103,10 +123,16 @@ async function readNamedFiles(
   config: EditionConfig,
   paths: readonly EditionPath[],
 ): Promise<{ sources: VFile[]; charmap?: VFile; corrections?: VFile }> {
+  const tooLargeMessage = (reason: string, ref: EditionPath): void => {
+    const message = yamlFile.message(reason, { place: ref.place, ruleId: 'file-too-large', source: 'diaoban' });
+    message.fatal = true;
+  };
   const read = async (ref: EditionPath, asText: boolean): Promise<VFile | undefined> => {
     const real = await resolveEditionPath(sandbox, ref, yamlFile);
     if (!real) return undefined;
     try {
+      const large = await tooLarge(real, ref);
+      if (large) return void tooLargeMessage(large, ref);
       return await readVFile(real, shownPath(dir, ref.name), asText);
     } catch (error) {
       const message = yamlFile.message(unreadable(ref.name, error), { place: ref.place, ruleId: 'file-unreadable', source: 'diaoban' });
@@ -126,7 +152,12 @@ async function readNamedFiles(
       if (file) sources.push(file);
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
-    else if (ref.key === 'fonts.main') fonts.push(await resolveEditionPath(sandbox, ref, yamlFile, fontRoots));
+    else if (ref.key === 'fonts.main') {
+      const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
+      const large = real ? await tooLarge(real, ref).catch(() => null) : null;
+      if (large) tooLargeMessage(large, ref);
+      fonts.push(large ? null : real);
+    }
     else if (ref.key === 'seals') {
       // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
       const entry = config.seals?.[seal++];

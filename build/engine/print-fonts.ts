@@ -25,6 +25,7 @@ import { hashKey } from './cache.js';
 import { makeTempDir, removeTemp, trackChild, untrackChild } from './cleanup.js';
 import { writeFileAtomic } from './write.js';
 import { fontDigest } from './fonts-memo.js';
+import { fromCodePoints } from '../tree/append.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The CFF → TrueType converter (Python fontTools; scripts/setup.sh installs python3-fonttools). */
@@ -154,7 +155,7 @@ function sourcesOf(
   // Spaces need no glyph to be read, but the 版心's spacing is drawn with them: the first font that has them gets them.
   for (const space of [' ', '\u3000']) {
     const i = text.includes(space) ? choose(space.codePointAt(0)!) : -1;
-    if (i >= 0) parts[i] = String.fromCodePoint(...[...new Set([...parts[i], space])].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
+    if (i >= 0) parts[i] = fromCodePoints([...new Set([...parts[i], space])].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
   }
   const sources: FontSource[] = byName.map((name) => ({ local: name }));
   const subsets: Wanted[] = [];

@@ -129,6 +129,6 @@ test('a seal image is a file of the edition like any other: outside it, refused 
   assert.equal(check.status, 1);
   assert.match(check.stderr, /edition\.yaml:6:12 error the seal image "\.\.\/secret\.txt" is outside the edition folder .* \(file-outside\)/);
   assert.match(check.stderr, /edition\.yaml:7:12 error seal "fake\.png" is neither a PNG nor an SVG image .*; the seal is left out \(seal-image\)/);
-  assert.match(check.stderr, /edition\.yaml:10:15 error seal position must be one of lower-left, lower-right, upper-left, upper-right, center; lower-left is used \(edition-field\)/);
+  assert.match(check.stderr, /edition\.yaml:10:15 error seals\[3\]\.position is not one of the choices: \"nowhere\"; write one of lower-left, lower-right, upper-left, upper-right, center \(this value is left out\) \(edition-field\)/);
   assert.doesNotMatch(check.stderr, /seal\.svg"/, 'the SVG seal is accepted');
 });

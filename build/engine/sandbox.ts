@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { VFile } from 'vfile';
 import type { EditionPath } from '../parse/edition.js';
 import { FONT_STACK } from '../fonts/index.js';
+import { own } from '../tree/append.js';
 
 export interface Sandbox {
   /** The edition folder as given (messages name files relative to it). */
@@ -120,7 +121,7 @@ const WHAT: Record<string, string> = {
 export async function resolveEditionPath(sandbox: Sandbox, ref: EditionPath, yaml: VFile, extraRoots: readonly string[] = []): Promise<string | null> {
   const resolved = await resolveInSandbox(sandbox, ref.name, extraRoots);
   if (resolved.ok) return resolved.path;
-  const message = yaml.message(problemReason(resolved, WHAT[ref.key] ?? `the file (${ref.key})`, ref.name, sandbox, extraRoots.length > 0), {
+  const message = yaml.message(problemReason(resolved, own(WHAT, ref.key) ?? `the file (${ref.key})`, ref.name, sandbox, extraRoots.length > 0), {
     place: ref.place,
     ruleId: problemRule(resolved.problem),
     source: 'diaoban',

@@ -7,6 +7,7 @@
  * tables into a stand-alone sfnt is a few dozen lines, and the cmap is all the
  * coverage check needs.
  */
+import { fromCodePoints } from '../tree/append.js';
 
 export interface TableRecord {
   tag: string;
@@ -83,7 +84,7 @@ export function readNames(bytes: Uint8Array, dir: FaceDirectory, nameId: number)
       for (let j = 0; j + 1 < length; j += 2) s += String.fromCharCode(dv.getUint16(offset + j));
       out.push(s);
     } else if (platform === 1 && encoding === 0) {
-      out.push(String.fromCharCode(...name.subarray(offset, offset + length)));
+      out.push(fromCodePoints(name.subarray(offset, offset + length)));
     }
   }
   return [...new Set(out)];

@@ -2,6 +2,7 @@ import subsetFont from 'subset-font';
 import { fontChooser, needsNoGlyph } from './coverage.js';
 import { SFNT_CFF } from './sfnt.js';
 import type { LoadedFont, SubsetFont } from './types.js';
+import { fromCodePoints } from '../tree/append.js';
 
 /**
  * Splits `text` over the stack (each character goes to the first font that
@@ -20,7 +21,7 @@ export function assignCharacters(fonts: readonly LoadedFont[], text: string): st
     const i = choose(cp);
     if (i >= 0) sets[i].add(cp);
   }
-  return sets.map((s) => String.fromCodePoint(...[...s].sort((a, b) => a - b)));
+  return sets.map((s) => fromCodePoints([...s].sort((a, b) => a - b)));
 }
 
 /**
@@ -36,7 +37,7 @@ function withSpaces(fonts: readonly LoadedFont[], text: string, parts: string[])
   for (const cp of DRAWN_SPACES) {
     const ch = String.fromCodePoint(cp);
     const i = text.includes(ch) ? choose(cp) : -1;
-    if (i >= 0) out[i] = String.fromCodePoint(...[...out[i] + ch].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
+    if (i >= 0) out[i] = fromCodePoints([...out[i] + ch].map((c) => c.codePointAt(0)!).sort((a, b) => a - b));
   }
   return out;
 }

@@ -30,6 +30,7 @@ import { MARK_IDS, chooseChunk, makeChunk } from './jiazhu.js';
 import { breakable, cut, mainUnits, noteUnits, squeezable, unitAdvances, type MainUnit, type Mode, type NoteUnit } from './units.js';
 import { defaultStandard, isMark, isPunctuated } from '../punctuation/index.js';
 import { punctuationOf } from './spec.js';
+import { append } from '../tree/append.js';
 
 /** Blocks after which a commentary paragraph does not run on but starts a column of its own. */
 const NO_RUN_ON: ReadonlySet<string> = new Set(['byline']);
@@ -474,7 +475,7 @@ class VolumeSetter {
     const all = segments(items);
     all.forEach((segment, k) => {
       if (segment.type === 'note') {
-        this.note.push(...segment.chars);
+        append(this.note, segment.chars);
         return;
       }
       this.lastStretch = k === all.length - 1;
@@ -555,7 +556,7 @@ class VolumeSetter {
       const { items, orphans } = flattenBlockWith(block, { labels: this.spec.label, annotationIds: this.annotationIds });
       if (items.length === 0) {
         // A block of annotations only: they stand by the next character set.
-        this.orphans.push(...orphans);
+        append(this.orphans, orphans);
         continue;
       }
       if (this.orphans.length > 0) {

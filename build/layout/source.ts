@@ -23,6 +23,7 @@ import { mainUnits, noteUnits, unitAdvances, type MainUnit, type Mode, type Note
 import { MARK_IDS, makeChunk, segmentsOf } from './jiazhu.js';
 import { placeAnnotations, type AnchorAt } from './annotations.js';
 import { resolveSideMarks, type Marked } from './marks.js';
+import { append } from '../tree/append.js';
 
 /** What a source page marker says: its edition, 卷 and leaf (1b), as the tree's anchor has it. */
 type SourcePage = NonNullable<Page['sourcePage']>;
@@ -380,7 +381,7 @@ class SourceSetter {
     for (const block of this.volume.children) {
       const { items, breaks } = flattenBlockWith(block, { labels: this.spec.label, source: true, annotationIds });
       if (items.length === 0) {
-        pendingBreaks.push(...breaks);
+        append(pendingBreaks, breaks);
         continue;
       }
       for (const b of pendingBreaks) walk(b.anchor);

@@ -19,6 +19,7 @@
  */
 import { isMark, markOf, noEndAt, noStartAt, PAIRED, STACKED, type InkSide, type KinsokuLevel, type MarkRow, type ModernStandard, type PunctuationStandard } from '../punctuation/index.js';
 import type { MainChar, NoteChar } from './flatten.js';
+import { append } from '../tree/append.js';
 
 /** The resolved punctuation mode of a layout. */
 export interface Mode {
@@ -135,8 +136,8 @@ function glueZeros<C>(units: Unit<C>[]): Unit<C>[] {
   for (const u of units) {
     if (u.kind === 'zero') {
       const last = out[out.length - 1];
-      if (last && !u.noEnd && pending.length === 0) last.chars.push(...u.chars);
-      else pending.push(...u.chars);
+      if (last && !u.noEnd && pending.length === 0) append(last.chars, u.chars);
+      else append(pending, u.chars);
       continue;
     }
     if (pending.length > 0) {
@@ -147,7 +148,7 @@ function glueZeros<C>(units: Unit<C>[]): Unit<C>[] {
   }
   if (pending.length > 0) {
     const last = out[out.length - 1];
-    if (last) last.chars.push(...pending);
+    if (last) append(last.chars, pending);
     else out.push(blank(pending, 'zero', 0));
   }
   return out;
@@ -222,14 +223,14 @@ export function mainUnits(chars: readonly MainChar[], mode: Mode): MainUnit[] {
         words[0].width += pad;
         words[words.length - 1].padEnd = pad;
         words[words.length - 1].width += pad;
-        units.push(...words);
+        append(units, words);
       }
       i = j;
       continue;
     }
     let j = i;
     while (j < chars.length && !(ASCII.test(chars[j].ch) && !markOf(chars[j].ch))) j++;
-    units.push(...markUnits(chars.slice(i, j), mode, plain));
+    append(units, markUnits(chars.slice(i, j), mode, plain));
     i = j;
   }
   const glued = glueZeros(units);

@@ -5,6 +5,7 @@
 import type { Block, Heading, LayerId, Paragraph, ParagraphRole, Volume } from '../tree/types.js';
 import { DEFAULT_INLINE, parseInline, type InlineOptions } from './inline.js';
 import type { Source } from './source.js';
+import { append } from '../tree/append.js';
 
 export interface Line {
   /** 1-based line number. */
@@ -186,7 +187,7 @@ export class VolumeBuilder {
   /** The volumes; blocks left over after the last volume are kept in it, or in one volume of their own. */
   finish(fallbackTitle: string): Volume[] {
     if (this.pending.length > 0) {
-      if (this.current) this.current.children.push(...this.pending);
+      if (this.current) append(this.current.children, this.pending);
       else {
         const first = this.pending[0].position;
         const last = this.pending[this.pending.length - 1].position;

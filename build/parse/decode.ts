@@ -37,7 +37,7 @@ export const ENCODINGS: Readonly<Record<string, string>> = {
 export function encodingName(name: string): string | null {
   const key = name.trim().toLowerCase().replace(/_/g, '-');
   const aliases: Record<string, string> = { utf8: 'utf-8', 'utf-8': 'utf-8', gbk: 'gb18030', gb2312: 'gb18030', gb18030: 'gb18030', 'euc-cn': 'gb18030', big5: 'big5', 'big5-hkscs': 'big5', cp950: 'big5', 'utf-16le': 'utf-16le', 'utf-16be': 'utf-16be', utf16le: 'utf-16le', utf16be: 'utf-16be', 'utf-16': 'utf-16le' };
-  return aliases[key] ?? null;
+  return Object.hasOwn(aliases, key) ? aliases[key] : null;
 }
 
 function convertHint(encoding: string): string {

@@ -8,12 +8,13 @@ import type { LayerId } from '../tree/types.js';
 import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
 import { DEFAULT_INLINE, type InlineOptions, type LayerLabel, type NoteBracket } from './inline.js';
 import { KANRIPO_ENTITIES } from './kanripo-entities.js';
+import { editionPattern, type TextPattern } from './pattern.js';
 
 const NUMERAL = '〇零一二三四五六七八九十百千';
 
 export interface HeadingRule {
   /** Group 1: the heading's text; group 2 (optional): a byline after it. */
-  pattern: RegExp;
+  pattern: TextPattern;
   depth: 1 | 2 | 3;
 }
 
@@ -35,7 +36,7 @@ export interface FormatConventions {
   signs: ReadonlyArray<{ pattern: RegExp; weight: number }>;
   inline: InlineOptions;
   /** Whole lines that are data, never text (org header, `# src:`). Group 1 the key, group 2 the value. */
-  metadata?: ReadonlyArray<RegExp>;
+  metadata?: ReadonlyArray<TextPattern>;
   /** `line`: one paragraph a line; `blank`: lines run on until a blank line. */
   paragraphs?: 'line' | 'blank';
   /** Heading lines, tried in order. A heading whose text has 卷N opens a volume. */
@@ -178,8 +179,8 @@ export function withOverrides(row: FormatConventions, overrides: ConventionOverr
     ...row,
     inline,
     commentaryLines: overrides.commentaryLines ?? row.commentaryLines,
-    headings: overrides.headings ? [...overrides.headings.map((p) => ({ pattern: new RegExp(p, 'u'), depth: 2 as const })), ...(row.headings ?? [])] : row.headings,
-    metadata: overrides.metadata ? [...overrides.metadata.map((p) => new RegExp(p, 'u')), ...(row.metadata ?? [])] : row.metadata,
+    headings: overrides.headings ? [...overrides.headings.map((p) => ({ pattern: editionPattern(p), depth: 2 as const })), ...(row.headings ?? [])] : row.headings,
+    metadata: overrides.metadata ? [...overrides.metadata.map(editionPattern), ...(row.metadata ?? [])] : row.metadata,
   };
 }
 

@@ -19,6 +19,7 @@ import { importDocsify, importMarkdown, importWikisourceMarkdown } from './impor
 import { importVerse } from './importers/verse.js';
 import { isPrivateUse } from './inline.js';
 import { createSource, type Source } from './source.js';
+import { nameTable, own } from '../tree/append.js';
 
 export { detectFormat } from './detect.js';
 export { defaultEdition, parseCharmap, parseEditionYaml } from './edition.js';
@@ -87,11 +88,11 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
           if (n.replacement) stats.entitiesMapped++;
         } else if (n.description) stats.compositions++;
         else if (n.codePoint !== undefined && isPrivateUse(n.codePoint)) stats.privateUse++;
-        if (layer) stats.layers[layer] = (stats.layers[layer] ?? 0) + 1;
+        if (layer) stats.layers[layer] = (own(stats.layers, layer) ?? 0) + 1;
         break;
       case 'text':
       case 'lacuna':
-        if (layer) stats.layers[layer] = (stats.layers[layer] ?? 0) + Array.from(n.value.replace(/[\s\u3000]/gu, '')).length;
+        if (layer) stats.layers[layer] = (own(stats.layers, layer) ?? 0) + Array.from(n.value.replace(/[\s\u3000]/gu, '')).length;
         break;
       default:
         if ('children' in n) countInline(n.children as Inline[], stats, layer);
@@ -100,7 +101,7 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
 }
 
 export function sourceStats(volumes: readonly Volume[]): SourceStats {
-  const stats: SourceStats = { notes: 0, layers: {}, commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
+  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
   for (const v of volumes) {
     for (const b of v.children) {
       if (b.type === 'heading') stats.headings++;

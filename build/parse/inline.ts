@@ -12,6 +12,7 @@
 import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
 import { DEFAULT_LAYER, footnoteLayer, readLayerTag } from '../tree/layers.js';
 import type { Source } from './source.js';
+import { append } from '../tree/append.js';
 
 export interface NoteBracket {
   open: string;
@@ -54,6 +55,16 @@ export interface InlineOptions {
   html?: boolean;
   /** Markdown footnotes: `[^1]` → a note holding its definition, at the reference. */
   footnotes?: ReadonlyMap<string, FootnoteDefinition>;
+  /** The Markdown convention's escape: `\【` is the character 【, never markup (isEscapable says which characters). */
+  escape?: boolean;
+}
+
+/** The characters the Markdown convention reads as markup — its brackets and tags, and ASCII punctuation as CommonMark — which a backslash makes text. */
+export const MARKUP_CHARACTERS = '【】〈〉〖〗{}';
+const ESCAPABLE = new Set([...MARKUP_CHARACTERS, ...'!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~']);
+
+export function isEscapable(ch: string): boolean {
+  return ESCAPABLE.has(ch);
 }
 
 export interface FootnoteDefinition {
@@ -181,12 +192,12 @@ export function parseInline(src: Source, start: number, end: number, options: In
     const content = frame.children;
     if (frame.kind === 'era') {
       for (const c of content) if (c.type === 'text') c.data = { ...(c.data ?? {}), era: frame.era };
-      top().children.push(...content);
+      append(top().children, content);
       return;
     }
     if (frame.kind === 'small') {
       if (content.length > 0 && content.every((c) => c.type === 'text')) top().children.push({ type: 'small', children: content as Text[], position: src.position(frame.start, endOffset) });
-      else top().children.push(...content);
+      else append(top().children, content);
       return;
     }
     if (frame.citation && frame.start === start && frame.close !== null && endOffset - frame.start <= 20 && /[云曰]/u.test(text[endOffset] ?? '')) {
@@ -217,7 +228,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
       note.split = frame.splits[0];
       if (frame.splits.length > 1) note.splits = frame.splits;
     }
-    if (options.innerLabels) top().children.push(...splitLabelledNote(note, options.innerLabels));
+    if (options.innerLabels) append(top().children, splitLabelledNote(note, options.innerLabels));
     else top().children.push(note);
   };
   /** After a closing bracket at `from`: the offset after the reopening bracket of a continued note, or -1. */
@@ -278,6 +289,16 @@ export function parseInline(src: Source, start: number, end: number, options: In
     const cp = text.codePointAt(i) as number;
     const ch = cp > 0xffff ? text.slice(i, i + 2) : text[i];
     const next = i + ch.length;
+    if (ch === '\\' && options.escape && next < end && isEscapable(text[next])) {
+      // `\【`: the character as text, a node of its own (marked, so that no later pass reads it as markup either).
+      flush(i);
+      const escaped: Text = { type: 'text', value: text[next], data: { escaped: true }, position: src.position(next, next + 1) };
+      top().children.push(escaped);
+      columnChars++;
+      i = next + 1;
+      textStart = i;
+      continue;
+    }
     const bracket = opens.get(ch);
     if (bracket) {
       // A label before the bracket names the note's layer (not when the note is flattened: then it stays text).

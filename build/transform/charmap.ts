@@ -6,6 +6,7 @@ import iconv from 'iconv-lite';
 import { visit } from 'unist-util-visit';
 import type { Glyph, Root } from '../tree/types.js';
 import type { Report } from './report.js';
+import { own } from '../tree/append.js';
 
 export const PLACEHOLDER = '〓';
 
@@ -13,15 +14,30 @@ export function hex(codePoint: number): string {
   return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/**
+ * The most characters the charmap may add to an edition in all (each use of
+ * an entry adds its replacement's length less the one it replaces): a whole
+ * 注疏 of Private Use Area characters mapped to descriptions stays far below;
+ * an entry amplified by its uses (10,000 characters × 10,000 uses) does not.
+ */
+export const MAX_CHARMAP_EXPANSION = 2_000_000;
+
 export function applyCharmap(tree: Root, charmap: Readonly<Record<string, string>>, report: Report): Root {
   const unmapped = new Map<number, number>();
   let first: Glyph | undefined;
   const unknown = new Map<string, number>();
   let firstUnknown: Glyph | undefined;
+  let added = 0;
+  let overflow: Glyph | undefined;
   visit(tree, 'glyph', (node: Glyph) => {
-    const replacement = charmap[node.value];
+    const replacement = own(charmap, node.value);
     if (replacement !== undefined) {
-      node.replacement = replacement;
+      added += Math.max(0, replacement.length - node.value.length);
+      if (added <= MAX_CHARMAP_EXPANSION) {
+        node.replacement = replacement;
+        return;
+      }
+      overflow ??= node;
       return;
     }
     if (node.replacement !== undefined) return;
@@ -36,6 +52,9 @@ export function applyCharmap(tree: Root, charmap: Readonly<Record<string, string
     unmapped.set(node.codePoint, (unmapped.get(node.codePoint) ?? 0) + 1);
     report('warning', `Private Use Area character ${hex(node.codePoint)} has no charmap entry: printed as ${PLACEHOLDER}; add "${hex(node.codePoint)}: 字" to the edition's charmap`, node.position, 'pua-unmapped');
   });
+  if (overflow) {
+    report('error', `the charmap's replacements add more than ${MAX_CHARMAP_EXPANSION} characters to the edition: from here on its entries are not applied (printed as ${PLACEHOLDER}); shorten the long replacements in the charmap`, overflow.position, 'charmap-expansion');
+  }
   if (first) {
     const total = [...unmapped.values()].reduce((a, b) => a + b, 0);
     report('info', `${total} Private Use Area characters (${unmapped.size} distinct) have no charmap entry: ${[...unmapped.keys()].map((cp) => hex(cp) + gbkArea(cp)).join(' ')}`, first.position, 'pua-summary');

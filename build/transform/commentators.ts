@@ -12,6 +12,8 @@ import type { Inline, Note, Parent, Root, Text } from '../tree/types.js';
 import { DEFAULT_LAYER, sourceLayerId } from '../tree/layers.js';
 import { slicePosition } from './layers.js';
 import type { Report } from './report.js';
+import { append, nameTable } from '../tree/append.js';
+import { own } from '../tree/append.js';
 
 /** ○, a commentator named by one or two characters (祕, 光, 宗元: a 集注 names its commentators short), 曰; not 釋曰, 又曰 and other words. A full name (敖君善曰) is a quotation, not a layer. */
 const MARK = /○([^\s○，。、：；「」『』（）()]{1,2}?)曰/gu;
@@ -30,13 +32,13 @@ export interface CommentatorCounts {
 
 /** The counts of a tree or of one volume (counts of volumes add up to the book's: addCounts). */
 export function countCommentators(node: Root | Parent): CommentatorCounts {
-  const counts: CommentatorCounts = { inNotes: {}, initial: {} };
+  const counts: CommentatorCounts = { inNotes: nameTable(), initial: nameTable() };
   visit(node, 'note', (n: Note) => {
     if (n.layer !== DEFAULT_LAYER) return;
     const text = textOf(n.children);
     const names = new Set<string>();
     for (const m of text.matchAll(MARK)) if (!NOT_NAMES.test(m[1])) names.add(m[1]);
-    for (const name of names) counts.inNotes[name] = (counts.inNotes[name] ?? 0) + 1;
+    for (const name of names) counts.inNotes[name] = (own(counts.inNotes, name) ?? 0) + 1;
     const head = INITIAL.exec(text);
     if (head && !NOT_NAMES.test(head[1])) counts.initial[head[1]] = (counts.initial[head[1]] ?? 0) + 1;
   });
@@ -44,10 +46,10 @@ export function countCommentators(node: Root | Parent): CommentatorCounts {
 }
 
 export function addCounts(all: readonly CommentatorCounts[]): CommentatorCounts {
-  const out: CommentatorCounts = { inNotes: {}, initial: {} };
+  const out: CommentatorCounts = { inNotes: nameTable(), initial: nameTable() };
   for (const c of all) {
-    for (const [k, n] of Object.entries(c.inNotes)) out.inNotes[k] = (out.inNotes[k] ?? 0) + n;
-    for (const [k, n] of Object.entries(c.initial)) out.initial[k] = (out.initial[k] ?? 0) + n;
+    for (const [k, n] of Object.entries(c.inNotes)) out.inNotes[k] = (own(out.inNotes, k) ?? 0) + n;
+    for (const [k, n] of Object.entries(c.initial)) out.initial[k] = (own(out.initial, k) ?? 0) + n;
   }
   return out;
 }
@@ -110,7 +112,7 @@ export function splitByDecision(node: Root | Parent, decision: CommentatorDecisi
     const next: Array<Inline | Parent> = [];
     for (const child of parent.children as Array<Inline | Parent>) {
       if ('children' in child) walk(child as Parent);
-      if (child.type === 'note' && child.layer === DEFAULT_LAYER) next.push(...splitNote(child));
+      if (child.type === 'note' && child.layer === DEFAULT_LAYER) append(next, splitNote(child));
       else next.push(child);
     }
     (parent as { children: unknown[] }).children = next;

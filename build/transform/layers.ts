@@ -8,6 +8,8 @@
 import type { Inline, LayerId, Note, Parent, Root, SourcePosition, Text } from '../tree/types.js';
 import { DEFAULT_LAYER, LAYER_RULES, SEGMENT_BREAK_BEFORE, type LayerRule } from '../tree/layers.js';
 import type { LayerRuleConfig } from '../tree/edition.js';
+import { editionPattern } from '../parse/pattern.js';
+import { append } from '../tree/append.js';
 
 const WHITE = /[\s\u3000]+/gu;
 
@@ -71,7 +73,7 @@ function textSlice(node: Text, from: number, to: number): Text {
 }
 
 export function compileRules(extra: readonly LayerRuleConfig[]): LayerRule[] {
-  return [...extra.map((r) => ({ layer: r.layer, pattern: new RegExp(r.pattern, 'u') })), ...LAYER_RULES];
+  return [...extra.map((r) => ({ layer: r.layer, pattern: editionPattern(r.pattern) })), ...LAYER_RULES];
 }
 
 export function classifySegment(text: string, isTrailing: boolean, rules: readonly LayerRule[]): LayerId {
@@ -93,7 +95,7 @@ export function splitNoteLayers(note: Note, rules: readonly LayerRule[]): Note[]
     const last = merged[merged.length - 1];
     if (last && last.layer === layers[i]) {
       if (part.separator) last.children.push(separatorText(part));
-      last.children.push(...part.children);
+      append(last.children, part.children);
     } else merged.push({ layer: layers[i], children: [...part.children] });
   });
   if (merged.length === 1) return [{ ...note, layer: merged[0].layer }];
@@ -122,7 +124,7 @@ export function classifyLayers(tree: Root, extraRules: readonly LayerRuleConfig[
     const next: Array<Inline | Parent> = [];
     for (const child of kids) {
       if ('children' in child) walk(child as Parent);
-      if (child.type === 'note') next.push(...splitNoteLayers(child, rules));
+      if (child.type === 'note') append(next, splitNoteLayers(child, rules));
       else next.push(child);
     }
     (parent as { children: unknown[] }).children = next;

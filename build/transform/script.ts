@@ -10,6 +10,7 @@ import { visit } from 'unist-util-visit';
 import type { ConversionChoices } from '../tree/edition.js';
 import type { Root, Script, SourcePosition, Text } from '../tree/types.js';
 import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
+import { own } from '../tree/append.js';
 
 type Convert = (text: string) => string;
 const converters = new Map<string, Convert>();
@@ -80,7 +81,7 @@ export function convertText(text: string, from: Script, to: Script, choices?: Co
     const phrase = phraseAt.get(unit);
     const entry = ONE_TO_MANY_BY_CHAR.get(s);
     const kept = choices?.keep.includes(s);
-    const preferred = choices?.prefer[s];
+    const preferred = choices ? own(choices.prefer, s) : undefined;
     if (phrase !== undefined || entry || kept || preferred) {
       let reading = target[i];
       let how: DecisionSource = 'opencc';

@@ -8,6 +8,7 @@
  */
 import table from '../../styles/layers.json' with { type: 'json' };
 import type { LayerId } from './types.js';
+import { own } from './append.js';
 
 /** `yinwen`: 陰文, white characters in a black box; `bracket`: the label between two characters (〔附注〕). */
 export type LabelForm = { form: 'yinwen' } | { form: 'bracket'; open: string; close: string };
@@ -40,7 +41,7 @@ const TABLE = checked(table);
 
 /** The label form of a PDF template (`siku`, `modern`) or of `epub`; an unknown template takes siku's, as the layout does. */
 export function labelForm(target: string): LabelForm {
-  return TABLE.labels[target] ?? TABLE.labels.siku ?? { form: 'yinwen' };
+  return own(TABLE.labels, target) ?? TABLE.labels.siku ?? { form: 'yinwen' };
 }
 
 /** The layers that have a style, in the table's order. */

@@ -6,11 +6,12 @@
  * before these.
  */
 import type { LayerId } from './types.js';
+import { own } from './append.js';
 
 export interface LayerRule {
   layer: LayerId;
-  /** A note segment (a run of note text between spaces) matching this is in the layer. */
-  pattern: RegExp;
+  /** A note segment (a run of note text between spaces) matching this is in the layer (an edition's rules run on RE2: parse/pattern.ts). */
+  pattern: { test(text: string): boolean; exec(text: string): RegExpExecArray | null };
   /** Only the last segment of a note that has more than one (a trailing citation). */
   trailing?: boolean;
   /** What the pattern matches at the head of a note is the label the source prints (疏曰, 案): the 四庫 template sets it 陰文. */
@@ -75,7 +76,7 @@ export const DEFAULT_LAYER: LayerId = 'zhu';
 /** Label or id → layer id: 附注 → fuzhu, 音义 → yinyi, yinyi → yinyi. */
 export function layerFromTag(tag: string, extra: readonly LayerDef[] = []): LayerId | undefined {
   const simplified: Record<string, string> = { 音义: '音義', 出处: '出處', 附註: '附注', 註: '注', 按: '案', 索隐: '索隱', 正义: '正義', 校勘: '校', 侧批: '側批', 眉批: '眉批' };
-  const label = simplified[tag] ?? tag;
+  const label = own(simplified, tag) ?? tag;
   return [...LAYERS, ...extra].find((d) => d.id === tag || d.label === label)?.id;
 }
 

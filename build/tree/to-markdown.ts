@@ -16,6 +16,28 @@ function markTag(node: Mark): string {
 
 const RAISE_TAG = ['{平抬}', '{單抬}', '{雙抬}'] as const;
 
+/**
+ * The source's own characters that the convention would read as markup,
+ * escaped with a backslash (manuscript/README.md): its brackets and tags,
+ * the backslash itself, and what opens inline HTML (<) or a footnote ([).
+ */
+const MARKUP = /[【】〈〉〖〗{}\\<[]/gu;
+
+function escapeText(text: string): string {
+  return text.replace(MARKUP, '\\$&');
+}
+
+/**
+ * What Markdown reads at the head of a line (a quote >, a heading #, a list
+ * - + * or 1., a code fence, a thematic break, a table, HTML) is escaped there;
+ * a heading's trailing # too (Markdown drops it as a closing sequence).
+ */
+function escapeLineStart(line: string): string {
+  const numbered = /^(\d{1,9})([.)])/u.exec(line);
+  if (numbered) return `${numbered[1]}\\${line.slice(numbered[1].length)}`;
+  return /^[!-/:-@[-`{-~]/u.test(line) && !line.startsWith('\\') ? `\\${line}` : line;
+}
+
 /** A note's or commentary paragraph's tag: its layer, and the label the source prints (`{【附注】}`, `{注【鄭注】}`). */
 function layerTag(layer: LayerId | undefined, label: string | undefined): string {
   if (label) return layerFromTag(label) === (layer ?? DEFAULT_LAYER) ? `{【${label}】}` : `{${layerLabel(layer ?? DEFAULT_LAYER)}【${label}】}`;
@@ -38,10 +60,12 @@ function inline(nodes: readonly Inline[]): string {
       switch (node.type) {
         case 'text':
           // A line break inside a paragraph would end it in Markdown's eyes only when blank; keep text on one line.
-          return node.value.replace(/\n+/g, ' ');
+          return escapeText(node.value.replace(/\n+/g, ' '));
         case 'lacuna':
-        case 'glyph':
           return node.value;
+        case 'glyph':
+          // A composition ({艹虑}) or an entity is the source's notation: text in the Markdown, never a tag.
+          return escapeText(node.value);
         case 'small':
           return `〈${inline(node.children)}〉`;
         case 'mark':
@@ -62,9 +86,10 @@ function inline(nodes: readonly Inline[]): string {
 }
 
 function block(node: Block): string {
-  if (node.type === 'heading') return `${'#'.repeat(node.depth + 1)} ${inline(node.children)}`;
-  if (node.role === 'commentary') return `> ${layerTag(node.layer, node.label)}${inline(node.children)}`;
-  return `${ROLE_TAG[node.role]}${inline(node.children)}`;
+  if (node.type === 'heading') return `${'#'.repeat(node.depth + 1)} ${escapeLineStart(inline(node.children)).replace(/#$/u, '\\#')}`;
+  const tag = node.role === 'commentary' ? layerTag(node.layer, node.label) : ROLE_TAG[node.role];
+  const text = tag ? inline(node.children) : escapeLineStart(inline(node.children));
+  return node.role === 'commentary' ? `> ${tag}${text}` : `${tag}${text}`;
 }
 
 export function toMarkdown(tree: Root): string {

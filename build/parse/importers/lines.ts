@@ -11,7 +11,9 @@ export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions } from '../inline.js';
 import type { Source } from '../source.js';
+import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
+import { append, nameTable } from '../../tree/append.js';
 
 type PhysicalLine = Line;
 
@@ -110,7 +112,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const inline: InlineOptions = conv.inline;
   const lines = physicalLines(text);
   const builder = new VolumeBuilder(src);
-  const meta: SourceMeta = { data: {} };
+  const meta: SourceMeta = { data: nameTable() };
   const decisions = conv.commentaryLines ? decideBracketLines(lines, conv.commentaryLines) : [];
   const commentaryPairs = decisions.filter((d) => d.reading === 'commentary');
   for (const d of decisions) {
@@ -159,7 +161,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
 
   let para: { start: number; end: number; data?: Record<string, string> } | null = null;
   let pendingAnchors: Inline[] = [];
-  let pendingData: Record<string, string> = {};
+  let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
   let block: { layer: string } | null = null;
   let lastBlock: Block | null = null;
@@ -171,7 +173,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
     if (Object.keys(pendingData).length > 0 && b.type === 'paragraph') {
       b.data = { ...(b.data ?? {}), ...pendingData };
-      pendingData = {};
+      pendingData = nameTable();
     }
     builder.add(b);
     lastBlock = b;
@@ -203,8 +205,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const addTail = () => {
     if (!tail) return;
     const anchors = parseInline(src, tail[0], tail[1], inlineOptions);
-    if (lastBlock) lastBlock.children.push(...anchors);
-    else pendingAnchors.push(...anchors);
+    if (lastBlock) append(lastBlock.children, anchors);
+    else append(pendingAnchors, anchors);
     tail = null;
   };
   for (const full of lines) {
@@ -245,7 +247,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     // A line of page markers and ¶ only.
     if (anchor && ANCHORS_ONLY.test(content)) {
       if (para) para.end = full.end;
-      else pendingAnchors.push(...parseInline(src, line.start, line.end, inlineOptions));
+      else append(pendingAnchors, parseInline(src, line.start, line.end, inlineOptions));
       continue;
     }
     // A commentary block (國學導航 [疏] and the ○釋曰 lines after it).
@@ -292,7 +294,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     const headingRule = conv.headings?.find((h) => h.pattern.test(content));
     if (headingRule) {
       flush();
-      const m = new RegExp(headingRule.pattern.source, headingRule.pattern.flags + 'd').exec(content) as RegExpExecArray;
+      const m = execWithIndices(headingRule.pattern, content) as RegExpExecArray;
       const main = span(m, line, 1) ?? [line.start, line.end];
       const headText = text.slice(main[0], main[1]);
       const volume = VOLUME_IN_HEADING.exec(headText);
@@ -357,7 +359,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   addTail();
   flush();
   if (pendingAnchors.length > 0 && lastBlock) {
-    (lastBlock as Block).children.push(...pendingAnchors);
+    append((lastBlock as Block).children, pendingAnchors);
     pendingAnchors = [];
   }
   const volumes = builder.finish(fallbackTitle);

@@ -22,6 +22,7 @@ import { DEFAULT_INLINE, type FootnoteDefinition, type InlineOptions } from '../
 import type { Source } from '../source.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
 import { decideBracketLines, physicalLines } from './lines.js';
+import { nameTable, own } from '../../tree/append.js';
 
 const parser = unified().use(remarkParse);
 
@@ -82,7 +83,7 @@ const FOOTNOTE_DEF = /^\[\^([^\]\s]{1,20})\]:[ \t]*/u;
 
 function prepareMarkdown(src: Source, base: InlineOptions): PreparedMarkdown {
   const chars = src.text.split('');
-  const meta: SourceMeta = { data: {} };
+  const meta: SourceMeta = { data: nameTable() };
   const front = FRONT_MATTER.exec(src.text);
   if (front) {
     try {
@@ -208,7 +209,8 @@ function unsupported(src: Source, node: Content, where: [number, number], builde
 export function importMarkdown(src: Source, fallbackTitle: string): ImportResult {
   const builder = new VolumeBuilder(src);
   const prepared = prepareMarkdown(src, DEFAULT_INLINE);
-  const inline = prepared.inline;
+  // The convention's own escape (\【, \{, \> …): what import writes for the source's characters that would be markup.
+  const inline: InlineOptions = { ...prepared.inline, escape: true };
   const comments: Comments = { count: 0 };
   for (const node of prepared.tree.children) {
     const where = span(node);
@@ -233,7 +235,7 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
       // Each line of a quote is a commentary paragraph: consecutive ones run on as one note in print.
       for (const line of blockLines(src, where[0], where[1])) {
         const found = TAG.exec(line.content);
-        const tag = found && !(found[1] in RAISE_TAGS) ? found : null;
+        const tag = found && !Object.hasOwn(RAISE_TAGS, found[1]) ? found : null;
         let layer: LayerId = 'zhu';
         let label: string | undefined;
         let start = line.start;
@@ -369,7 +371,7 @@ function raises(src: Source, nodes: Inline[]): Inline[] {
     for (const m of node.value.matchAll(RAISE)) {
       const k = m.index ?? 0;
       if (k > at) out.push({ type: 'text', value: node.value.slice(at, k), position: src.position(base + at, base + k) });
-      out.push({ type: 'raise', level: RAISE_TAGS[m[1]], position: src.position(base + k, base + k + m[0].length) });
+      out.push({ type: 'raise', level: own(RAISE_TAGS, m[1]) ?? 0, position: src.position(base + k, base + k + m[0].length) });
       at = k + m[0].length;
     }
     if (at < node.value.length) out.push(at === 0 ? node : { type: 'text', value: node.value.slice(at), position: src.position(base + at, base + node.value.length) });
@@ -400,7 +402,8 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
   for (const node of nodes) {
     if (node.type === 'note') node.children = markSpans(src, node.children);
     const base = node.position.start.offset;
-    if (node.type !== 'text' || base === undefined || !/[〖〗]/u.test(node.value)) {
+    // An escaped \〖 is text (parse/inline.ts), whatever its neighbours.
+    if (node.type !== 'text' || base === undefined || node.data?.escaped === true || !/[〖〗]/u.test(node.value)) {
       pieces.push(node);
       continue;
     }
@@ -420,8 +423,8 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
       let kind: Mark['kind'] = 'dot';
       let ruby: Mark['ruby'];
       if (m[1] !== undefined) {
-        const known = MARK_TAGS[m[1]];
-        const by = RUBY_TAGS[m[1]];
+        const known = own(MARK_TAGS, m[1]);
+        const by = own(RUBY_TAGS, m[1]);
         if (by && m[2]?.trim()) {
           kind = 'ruby';
           ruby = { text: m[2].trim(), by };
@@ -469,8 +472,8 @@ function markSpans(src: Source, nodes: Inline[]): Inline[] {
 function taggedParagraphs(src: Source, start: number, end: number, inline: InlineOptions): Block[] {
   const text = src.text.slice(start, end);
   const tag = TAG.exec(text);
-  if (!tag || tag[1] in RAISE_TAGS) return textWithLabels(src, start, end, 'text', inline);
-  const role = ROLE_TAGS[tag[1]];
+  if (!tag || Object.hasOwn(RAISE_TAGS, tag[1])) return textWithLabels(src, start, end, 'text', inline);
+  const role = own(ROLE_TAGS, tag[1]);
   const contentStart = start + tag[0].length;
   if (!role) {
     src.report('warning', `unknown paragraph tag {${tag[1]}}; known: ${Object.keys(ROLE_TAGS).join(' ')} — the paragraph is set as main text`, start, contentStart, 'role-unknown');

@@ -12,6 +12,7 @@ import type { Block } from '../../tree/types.js';
 import { BYLINE, VolumeBuilder, contentLines, heading, paragraph, textWithLabels } from '../blocks.js';
 import type { Source } from '../source.js';
 import type { ImportResult } from './corpus.js';
+import { append } from '../../tree/append.js';
 
 const FUZHU_LABEL = /^【附[注註]】/u;
 const SCHOLAR = /^(?:\p{Script=Han}{1,2}氏|剛中|刚中|朱子|程子|張子|张子|張南軒|张南轩|陳北溪|陈北溪|周禮注|周礼注|說文|説文|说文|爾雅|尔雅|鄭注|郑注)曰?/u;
@@ -93,7 +94,7 @@ export function importVerse(src: Source, fallbackTitle: string): ImportResult {
       blocks.push(paragraph(src, 'commentary', line.start, line.end, undefined, 'zhu'));
       previousWasVerse = false;
     } else {
-      blocks.push(...textWithLabels(src, line.start, line.end, 'text'));
+      append(blocks, textWithLabels(src, line.start, line.end, 'text'));
       previousVerse = text;
       previousWasVerse = true;
     }

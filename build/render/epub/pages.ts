@@ -18,6 +18,7 @@ import type { BookLayout, NoteChunk, Page, TextRun, VolumeLayout } from '../../l
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
 import type { Anchor, Inline, Root, Volume } from '../../tree/types.js';
 import { chineseNumeral } from '../pdf/numerals.js';
+import { own } from '../../tree/append.js';
 
 /** One page start: before unit `index` of its volume. */
 export interface PageBreak {
@@ -263,7 +264,7 @@ export const SOURCE_EDITIONS: Readonly<Record<string, string>> = {
   SKQS: '四庫全書',
 };
 
-const sourceEditionName = (id: string): string => (SOURCE_EDITIONS[id] ? `${SOURCE_EDITIONS[id]}（${id}）` : id);
+const sourceEditionName = (id: string): string => (own(SOURCE_EDITIONS, id) ? `${own(SOURCE_EDITIONS, id)}（${id}）` : id);
 
 /**
  * The source edition's pages where the sources record them (Kanripo

@@ -72,8 +72,9 @@ export function parsePageSize(size: string): [number, number] {
   const landscape = words.includes('landscape');
   const rest = words.filter((w) => w !== 'landscape' && w !== 'portrait');
   let wh: [number, number];
-  if (rest.length === 1 && NAMED_SIZES[rest[0]]) {
-    wh = [...NAMED_SIZES[rest[0]]] as [number, number];
+  const named = rest.length === 1 && Object.hasOwn(NAMED_SIZES, rest[0]) ? NAMED_SIZES[rest[0]] : undefined;
+  if (named) {
+    wh = [...named] as [number, number];
   } else if (rest.length === 2) {
     wh = [lengthToMm(rest[0]), lengthToMm(rest[1])];
   } else if (rest.length === 1 && /^\d/.test(rest[0])) {
