@@ -10,7 +10,7 @@ import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
 import type { EditionPath } from '../parse/edition.js';
-import { fontEntryFile } from '../fonts/index.js';
+import { fontEntryFile, fontProblem } from '../fonts/index.js';
 import { createSandbox, problemReason, problemRule, resolveEditionPath, resolveInSandbox, systemFontDirs, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
@@ -96,7 +96,15 @@ async function readNamedFiles(
       if (file) sources.push(file);
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
-    else if (ref.key === 'fonts.main') fonts.push(await resolveEditionPath(sandbox, ref, yamlFile, fontRoots));
+    else if (ref.key === 'fonts.main') {
+      const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
+      const problem = real === null ? undefined : await fontFileProblem(real, fontFace(config, fonts.length));
+      if (problem) {
+        const message = yamlFile.message(`font "${ref.name}" ${problem}; it is left out (the default fonts draw its characters)`, { place: ref.place, ruleId: 'font-file', source: 'diaoban' });
+        message.fatal = true;
+      }
+      fonts.push(problem ? null : real);
+    }
     else if (ref.key === 'seals') {
       // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
       const entry = config.seals?.[seal++];
@@ -118,6 +126,46 @@ async function readNamedFiles(
     return real ? [font.face ? `${real}#${font.face}` : real] : [];
   });
   return { sources, charmap, corrections };
+}
+
+/** The face (`#Family`) of the `index`th file entry of fonts.main. */
+function fontFace(config: EditionConfig, index: number): string | undefined {
+  return config.fonts.main?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
+}
+
+/** Font files above this size are refused before they are read (the largest CJK collections are about 120 MiB). */
+export const FONT_MAX_BYTES = 256 << 20;
+
+/** Checks of font files, by path, size and time (a watch session rebuilds many times). */
+const fontChecks = new Map<string, Promise<string | undefined>>();
+
+/**
+ * Why a font file named in edition.yaml cannot be used, or undefined: its
+ * size is known before it is read, then its bytes are checked as a font
+ * (fonts/sfnt.ts fontProblem) before anything else parses them.
+ */
+async function fontFileProblem(file: string, face: string | undefined): Promise<string | undefined> {
+  let size: number;
+  let stamp: string;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return 'is not a file';
+    size = info.size;
+    stamp = `${file}#${face ?? ''}:${info.size}:${info.mtimeMs}`;
+  } catch (error) {
+    return `could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  if (size > FONT_MAX_BYTES) return `is ${(size / 1048576).toFixed(0)} MiB; a font file must be under ${FONT_MAX_BYTES >> 20} MiB`;
+  let check = fontChecks.get(stamp);
+  if (!check) {
+    check = readFile(file).then(
+      (bytes) => fontProblem(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), face),
+      (error: NodeJS.ErrnoException) => `could not be read (${error.code ?? error.message})`,
+    );
+    if (fontChecks.size > 64) fontChecks.clear();
+    fontChecks.set(stamp, check);
+  }
+  return check;
 }
 
 /** Seal images above this size are refused: a seal is a small picture. */

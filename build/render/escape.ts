@@ -1,7 +1,7 @@
 /**
  * Escaping for every context an edition's strings reach in the markup we
- * write (an edition is untrusted input): HTML/XHTML text and attributes, and
- * CSS strings. Used by both renderers.
+ * write (an edition is untrusted input): HTML/XHTML text and attributes,
+ * CSS strings, and PDF text strings. Used by both renderers.
  */
 
 /** HTML or XHTML text and quoted attribute values: & < > " ' as character references. */
