@@ -5,7 +5,6 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,20 +14,12 @@ import { cmapRanges } from '../../fonts/sfnt.js';
 import { fontFileNames, renderEpub } from './index.js';
 import { sampleTree } from './fixtures.test-util.js';
 import { unzip } from './read-epub.test-util.js';
+import { epubcheck } from './epubcheck.test-util.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'diaoban-epub-fonts-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const subset = (family: string, format: 'ttf' | 'otf' = 'ttf'): SubsetFont => ({ family, format, mediaType: `font/${format}`, bytes: new Uint8Array(), text: '' });
-
-/** epubcheck's counts (its CLI summary line). */
-export function epubcheck(file: string): { errors: number; output: string } {
-  const r = spawnSync('java', ['-jar', '/usr/share/java/epubcheck.jar', file], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const output = `${r.stdout}\n${r.stderr}`;
-  const m = /Messages: (\d+) fatals? \/ (\d+) errors?/.exec(output);
-  assert.ok(m, `epubcheck gave no summary:\n${output}`);
-  return { errors: Number(m[1]) + Number(m[2]), output };
-}
 
 test('font file names: ASCII families keep theirs; families without ASCII letters, or that would clash, get a hash of the family', () => {
   const names = fontFileNames([subset('Noto Serif CJK TC', 'otf'), subset('楷'), subset('宋'), subset('Hana-MinA'), subset('HanaMinA'), subset('楷')]);
