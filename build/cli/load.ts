@@ -15,6 +15,8 @@ import { createSandbox, problemReason, problemRule, resolveEditionPath, resolveI
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
 import type { LoadMemo } from './load-memo.js';
+import { isPng, pngProblem, rasteriseSeal, sealPixels } from './seal-raster.js';
+import { lengthToMm } from '../render/pdf/geometry.js';
 
 export interface LoadedEdition {
   /** Null when edition.yaml is unusable; `messages` say why. */
@@ -110,11 +112,14 @@ async function readNamedFiles(
       const entry = config.seals?.[seal++];
       const file = await read(ref, false);
       if (!entry || !file) continue;
-      const data = sealImage(new Uint8Array(file.value as Uint8Array));
+      const data = await sealImage(new Uint8Array(file.value as Uint8Array), entry.size);
       if (typeof data === 'string') {
         const message = yamlFile.message(`seal "${ref.name}" ${data}; the seal is left out`, { place: ref.place, ruleId: 'seal-image', source: 'diaoban' });
         message.fatal = true;
-      } else entry.data = data;
+      } else {
+        if (data.warning) yamlFile.message(`seal "${ref.name}" ${data.warning}`, { place: ref.place, ruleId: 'seal-image', source: 'diaoban' });
+        entry.data = { bytes: data.bytes, type: data.type };
+      }
     }
   }
   // fonts.main in order: each file entry (one EditionPath each, in the same order) becomes its resolved file.
@@ -171,15 +176,29 @@ async function fontFileProblem(file: string, face: string | undefined): Promise<
 /** Seal images above this size are refused: a seal is a small picture. */
 const SEAL_MAX_BYTES = 4 << 20;
 
-/** A seal's bytes as an image the PDF can draw (PNG or SVG, by content, not name), or why not. */
-export function sealImage(bytes: Uint8Array): { bytes: Uint8Array; type: 'png' | 'svg' } | string {
+/**
+ * A seal's bytes as a PNG the PDF can draw, or why not: a PNG (by content,
+ * not name) with its header and data checked, or an SVG rasterised by resvg
+ * under a time limit at the seal's printed size (seal-raster.ts).
+ */
+export async function sealImage(bytes: Uint8Array, size: string): Promise<{ bytes: Uint8Array; type: 'png'; warning?: string } | string> {
   if (bytes.byteLength > SEAL_MAX_BYTES) return `is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; a seal image must be under 4 MiB`;
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (png.every((b, i) => bytes[i] === b)) return { bytes, type: 'png' };
+  if (isPng(bytes)) return pngProblem(bytes) ?? { bytes, type: 'png' };
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
   // An SVG: XML declaration, comments and a doctype allowed before the <svg> root.
-  if (/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(head)) return { bytes, type: 'svg' };
-  return 'is neither a PNG nor an SVG image (the seal must be one of them)';
+  if (!/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'is neither a PNG nor an SVG image (the seal must be one of them)';
+  let width: number;
+  try {
+    width = sealPixels(lengthToMm(size));
+  } catch {
+    width = sealPixels(20);
+  }
+  const made = await rasteriseSeal(bytes, width);
+  if (typeof made === 'string') return made;
+  const problem = pngProblem(made.png);
+  if (problem) return `could not be drawn (resvg's image ${problem})`;
+  const warning = made.imagesLeftOut ? 'draws images, which are left out (an SVG seal is drawn from its shapes and text; give a raster seal as a PNG)' : undefined;
+  return { bytes: made.png, type: 'png', ...(warning ? { warning } : {}) };
 }
 
 export async function loadEdition(target: string, options: LoadOptions = {}): Promise<LoadedEdition> {
