@@ -4,9 +4,21 @@
  * CSS strings, and PDF text strings. Used by both renderers.
  */
 
-/** HTML or XHTML text and quoted attribute values: & < > " ' as character references. */
+/**
+ * Characters XML 1.0 cannot carry, not even as references (C0 controls but
+ * tab, line feed and return; U+FFFE, U+FFFF; lone surrogates): an edition
+ * value holding one would make the file not XML at all.
+ */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` with each character XML cannot carry as U+FFFD (shown, not silently dropped). */
+export function xmlChars(text: string): string {
+  return text.replace(NOT_XML, '\uFFFD');
+}
+
+/** HTML or XHTML text and quoted attribute values: & < > " ' as character references, characters XML cannot carry as U+FFFD. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return xmlChars(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**

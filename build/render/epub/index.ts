@@ -7,7 +7,7 @@ import type { Chapter, Options } from 'epub-gen-memory';
 import { coverage } from '../../fonts/coverage.js';
 import { subsetFonts } from '../../fonts/subset.js';
 import { convertText } from '../../transform/script.js';
-import { cssString } from '../escape.js';
+import { cssString, xmlChars } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
 import { reflowClasses } from '../../punctuation/index.js';
@@ -105,6 +105,20 @@ function fontCss(subsets: readonly SubsetFont[], names: readonly string[], stack
   // Each face's parts (subsetFonts) follow it, in the stack's order.
   const families = [...new Set([...subsets.map((f) => f.family), ...stack.map((f) => f.family)])].map(cssString);
   return `${faces.join('\n')}\nhtml {\n  font-family: ${[...families, 'serif'].join(', ')};\n}\n`;
+}
+
+/**
+ * Every string of what the package templates write (the OPF, NCX and nav:
+ * title, creator, description, language, labels …) with the characters XML
+ * cannot carry as U+FFFD: EJS's `<%= %>` escapes markup, not those.
+ */
+function xmlValues<T>(value: T): T {
+  if (typeof value === 'string') return xmlChars(value) as T;
+  if (Array.isArray(value)) return value.map(xmlValues) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, xmlValues(v)])) as T;
+  }
+  return value;
 }
 
 function depth(entries: readonly TocEntry[]): number {
@@ -251,5 +265,5 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
-  return buildPackage(libraryOptions, chapters, { identifier, date, fontBytes: subsets.map((f) => f.bytes) });
+  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes) });
 }
