@@ -11,11 +11,13 @@ import type { ConversionChoices, EditionConfig, FontOverrides, SourceFormat } fr
 import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
 import type { EditionPath } from '../parse/edition.js';
-import { fontEntryFile } from '../fonts/index.js';
+import { fontEntryFile, fontProblem } from '../fonts/index.js';
 import { createSandbox, problemReason, problemRule, resolveEditionPath, resolveInSandbox, systemFontDirs, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
 import type { LoadMemo } from './load-memo.js';
+import { isPng, pngProblem, rasteriseSeal, sealPixels } from './seal-raster.js';
+import { lengthToMm } from '../render/pdf/geometry.js';
 
 export interface LoadedEdition {
   /** Null when edition.yaml is unusable; `messages` say why. */
@@ -156,18 +158,26 @@ async function readNamedFiles(
       const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
       const large = real ? await tooLarge(real, ref).catch(() => null) : null;
       if (large) tooLargeMessage(large, ref);
-      fonts.push(large ? null : real);
+      const problem = real === null || large ? undefined : await fontFileProblem(real, fontFace(config, fonts.length));
+      if (problem) {
+        const message = yamlFile.message(`font "${ref.name}" ${problem}; it is left out (the default fonts draw its characters)`, { place: ref.place, ruleId: 'font-file', source: 'diaoban' });
+        message.fatal = true;
+      }
+      fonts.push(large || problem ? null : real);
     }
     else if (ref.key === 'seals') {
       // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
       const entry = config.seals?.[seal++];
       const file = await read(ref, false);
       if (!entry || !file) continue;
-      const data = sealImage(new Uint8Array(file.value as Uint8Array));
+      const data = await sealImage(new Uint8Array(file.value as Uint8Array), entry.size);
       if (typeof data === 'string') {
         const message = yamlFile.message(`seal "${ref.name}" ${data}; the seal is left out`, { place: ref.place, ruleId: 'seal-image', source: 'diaoban' });
         message.fatal = true;
-      } else entry.data = data;
+      } else {
+        if (data.warning) yamlFile.message(`seal "${ref.name}" ${data.warning}`, { place: ref.place, ruleId: 'seal-image', source: 'diaoban' });
+        entry.data = { bytes: data.bytes, type: data.type };
+      }
     }
   }
   // fonts.main in order: each file entry (one EditionPath each, in the same order) becomes its resolved file.
@@ -181,18 +191,72 @@ async function readNamedFiles(
   return { sources, charmap, corrections };
 }
 
+/** The face (`#Family`) of the `index`th file entry of fonts.main. */
+function fontFace(config: EditionConfig, index: number): string | undefined {
+  return config.fonts.main?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
+}
+
+/** Font files above this size are refused before they are read (the largest CJK collections are about 120 MiB). */
+export const FONT_MAX_BYTES = 256 << 20;
+
+/** Checks of font files, by path, size and time (a watch session rebuilds many times). */
+const fontChecks = new Map<string, Promise<string | undefined>>();
+
+/**
+ * Why a font file named in edition.yaml cannot be used, or undefined: its
+ * size is known before it is read, then its bytes are checked as a font
+ * (fonts/sfnt.ts fontProblem) before anything else parses them.
+ */
+async function fontFileProblem(file: string, face: string | undefined): Promise<string | undefined> {
+  let size: number;
+  let stamp: string;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return 'is not a file';
+    size = info.size;
+    stamp = `${file}#${face ?? ''}:${info.size}:${info.mtimeMs}`;
+  } catch (error) {
+    return `could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  if (size > FONT_MAX_BYTES) return `is ${(size / 1048576).toFixed(0)} MiB; a font file must be under ${FONT_MAX_BYTES >> 20} MiB`;
+  let check = fontChecks.get(stamp);
+  if (!check) {
+    check = readFile(file).then(
+      (bytes) => fontProblem(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), face),
+      (error: NodeJS.ErrnoException) => `could not be read (${error.code ?? error.message})`,
+    );
+    if (fontChecks.size > 64) fontChecks.clear();
+    fontChecks.set(stamp, check);
+  }
+  return check;
+}
+
 /** Seal images above this size are refused: a seal is a small picture. */
 const SEAL_MAX_BYTES = 4 << 20;
 
-/** A seal's bytes as an image the PDF can draw (PNG or SVG, by content, not name), or why not. */
-export function sealImage(bytes: Uint8Array): { bytes: Uint8Array; type: 'png' | 'svg' } | string {
+/**
+ * A seal's bytes as a PNG the PDF can draw, or why not: a PNG (by content,
+ * not name) with its header and data checked, or an SVG rasterised by resvg
+ * under a time limit at the seal's printed size (seal-raster.ts).
+ */
+export async function sealImage(bytes: Uint8Array, size: string): Promise<{ bytes: Uint8Array; type: 'png'; warning?: string } | string> {
   if (bytes.byteLength > SEAL_MAX_BYTES) return `is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; a seal image must be under 4 MiB`;
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (png.every((b, i) => bytes[i] === b)) return { bytes, type: 'png' };
+  if (isPng(bytes)) return pngProblem(bytes) ?? { bytes, type: 'png' };
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
   // An SVG: XML declaration, comments and a doctype allowed before the <svg> root.
-  if (/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(head)) return { bytes, type: 'svg' };
-  return 'is neither a PNG nor an SVG image (the seal must be one of them)';
+  if (!/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'is neither a PNG nor an SVG image (the seal must be one of them)';
+  let width: number;
+  try {
+    width = sealPixels(lengthToMm(size));
+  } catch {
+    width = sealPixels(20);
+  }
+  const made = await rasteriseSeal(bytes, width);
+  if (typeof made === 'string') return made;
+  const problem = pngProblem(made.png);
+  if (problem) return `could not be drawn (resvg's image ${problem})`;
+  const warning = made.imagesLeftOut ? 'draws images, which are left out (an SVG seal is drawn from its shapes and text; give a raster seal as a PNG)' : undefined;
+  return { bytes: made.png, type: 'png', ...(warning ? { warning } : {}) };
 }
 
 export async function loadEdition(target: string, options: LoadOptions = {}): Promise<LoadedEdition> {

@@ -11,6 +11,10 @@
  * valid. The converter keeps a bank of converted glyphs per face, so a new
  * subset converts only glyphs it has not seen.
  *
+ * A face whose run draws more characters than HarfBuzz can subset at once
+ * is subset in parts (fonts/subset.ts subsetParts), each its own @font-face
+ * after the one before in the stack.
+ *
  * Files are named by a hash of face, characters, features and converter:
  * the same request finds the same file, written atomically by whoever made it.
  */
@@ -19,7 +23,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignCharacters, defaultVerticalOrigin, editionFonts, fontChooser, hasCffOutlines, KEEP_FEATURES, subsetFace, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
+import { assignCharacters, defaultVerticalOrigin, editionFonts, fontChooser, hasCffOutlines, KEEP_FEATURES, subsetFace, subsetParts, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
 import type { FontSource } from '../render/pdf/index.js';
 import { hashKey } from './cache.js';
 import { makeTempDir, removeTemp, trackChild, untrackChild } from './cleanup.js';
@@ -160,14 +164,16 @@ function sourcesOf(
   const sources: FontSource[] = byName.map((name) => ({ local: name }));
   const subsets: Wanted[] = [];
   fonts.forEach((font, i) => {
-    if (!parts[i]) return;
     const cff = hasCffOutlines(font.bytes);
-    const key = cff
-      ? truetypeSubsetKey(Buffer.from(faceDigest(font), 'hex'), parts[i], conv)
-      : hashKey('truetype-subset', faceDigest(font), parts[i], KEEP_FEATURES.join(','));
-    const file = join(cacheDir, `${key}.ttf`);
-    subsets.push({ font, text: parts[i], file, cff });
-    sources.push(cff ? { file, verticalOrigin: defaultVerticalOrigin(font.bytes) } : { file });
+    // A face's characters in parts HarfBuzz can subset (subsetParts), each a face of the stack after the one before.
+    for (const part of subsetParts(parts[i])) {
+      const key = cff
+        ? truetypeSubsetKey(Buffer.from(faceDigest(font), 'hex'), part, conv)
+        : hashKey('truetype-subset', faceDigest(font), part, KEEP_FEATURES.join(','));
+      const file = join(cacheDir, `${key}.ttf`);
+      subsets.push({ font, text: part, file, cff });
+      sources.push(cff ? { file, verticalOrigin: defaultVerticalOrigin(font.bytes) } : { file });
+    }
   });
   return { sources, subsets };
 }
@@ -218,7 +224,9 @@ async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise
   try {
     const banks = new Map<string, Array<readonly [string, string]>>();
     for (const [i, w] of wanted.entries()) {
-      const subset = await subsetFace(w.font, w.text);
+      const subset = await subsetFace(w.font, w.text).catch((error: Error) => {
+        throw new FontPrepError(`font "${w.font.family}" (${w.font.file}): HarfBuzz could not subset it to ${Array.from(w.text).length} characters (${error.message}); try another font file`);
+      });
       if (!w.cff) {
         // A TrueType face's subset is the file: written atomically beside its name.
         await writeFileAtomic(w.file, subset);

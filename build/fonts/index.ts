@@ -2,8 +2,8 @@
 export { FONT_STACK, NOTO_SERIF_CJK_TC, HANAMIN_A, HANAMIN_B, editionFonts, fontEntryFile, fontStackFor, type EditionFonts, type FontSpec } from './stack.js';
 export type { LoadedFont, SubsetFont, FontProvider } from './types.js';
 export { coverage, fontChooser, uncovered, needsNoGlyph, type FontChooser } from './coverage.js';
-export { subsetFonts, assignCharacters } from './subset.js';
-export { extractFace, selectFace, faceFamilies, isCollection, cmapRanges } from './sfnt.js';
+export { subsetFonts, assignCharacters, subsetParts, partFamily, SUBSET_PART_CHARS } from './subset.js';
+export { extractFace, selectFace, faceFamilies, isCollection, cmapRanges, fontProblem } from './sfnt.js';
 export { loadSystemFonts } from './load.js';
 export { subsetFace, KEEP_FEATURES } from './subset.js';
 export { hasCffOutlines, truetypeSubsetKey, defaultVerticalOrigin } from './truetype.js';

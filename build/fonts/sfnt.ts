@@ -217,3 +217,44 @@ export function cmapRanges(bytes: Uint8Array): Array<[number, number]> {
   }
   return merged;
 }
+
+const SFNT_TRUETYPE = 0x00010000;
+const SFNT_TRUE = 0x74727565; // 'true' (old Apple TrueType)
+
+/** Tables every face we subset and embed must have, and the outline tables of which it needs one set. */
+const REQUIRED_TABLES = ['cmap', 'head', 'hhea', 'hmtx', 'maxp'];
+const OUTLINES = [['glyf', 'loca'], ['CFF '], ['CFF2']];
+
+/**
+ * Why `bytes` is not a font we can use (not an sfnt, cut short, a table
+ * outside the file, a missing table, no face named `family`, an unreadable
+ * cmap), or undefined when it is one. Checked before any other reading, so
+ * a bad file named in edition.yaml gets a message at its entry, never a
+ * RangeError from the middle of the subsetter.
+ */
+export function fontProblem(bytes: Uint8Array, family?: string): string | undefined {
+  if (bytes.byteLength < 12) return `is not a font (${bytes.byteLength} bytes)`;
+  const dv = view(bytes);
+  const tag = dv.getUint32(0);
+  if (![SFNT_TRUETYPE, SFNT_CFF, SFNT_TRUE, TTC_TAG].includes(tag)) {
+    return tag === 0x774f4646 || tag === 0x774f4632 ? 'is a WOFF font; give a .ttf, .otf or .ttc file' : 'is not a TrueType or OpenType font (its first bytes are not a font header)';
+  }
+  const cut = `is cut short or damaged (${bytes.byteLength} bytes)`;
+  try {
+    if (isCollection(bytes) && dv.getUint32(8) > (bytes.byteLength - 12) / 4) return cut;
+    for (const offset of faceOffsets(bytes)) {
+      const dir = readDirectory(bytes, offset);
+      if (offset + 12 + 16 * dir.tables.length > bytes.byteLength) return cut;
+      for (const t of dir.tables) if (t.offset + t.length > bytes.byteLength) return `${cut}: its table "${t.tag.trim()}" ends past the end of the file`;
+      const tags = new Set(dir.tables.map((t) => t.tag));
+      const missing = REQUIRED_TABLES.filter((t) => !tags.has(t));
+      if (missing.length) return `is not a complete font: no ${missing.join(', ')} table`;
+      if (!OUTLINES.some((set) => set.every((t) => tags.has(t)))) return 'is not a complete font: no glyph outlines (glyf or CFF)';
+    }
+    const face = selectFace(bytes, family);
+    if (cmapRanges(face).length === 0) return 'maps no character (no Unicode cmap)';
+  } catch (error) {
+    return error instanceof RangeError ? cut : (error as Error).message;
+  }
+  return undefined;
+}

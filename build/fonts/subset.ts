@@ -68,25 +68,59 @@ export async function subsetFace(font: LoadedFont, text: string): Promise<Uint8A
 }
 
 /**
+ * Characters a face is subset to at once, at most. harfbuzzjs's subsetter
+ * (harfbuzz-subset.wasm) runs in a fixed 65 MiB of memory (1040 pages, no
+ * growth) that holds the face (~18 MB for Noto Serif CJK TC), the plan and
+ * the output: a CFF subset of Noto Serif CJK TC fails (`hb_subset_or_fail`)
+ * between 5,000 and 5,200 characters, keeping features or not, while the
+ * TrueType HanaMin subsets 10,000 (measured). So a face's characters are
+ * split, in code point order, into parts of at most this many, each part a
+ * face of its own; the stack falls back from part to part as from font to
+ * font, since each part maps only its own characters.
+ */
+export const SUBSET_PART_CHARS = 4000;
+
+/** `text` (distinct characters in code point order) in parts of at most SUBSET_PART_CHARS. */
+export function subsetParts(text: string): string[] {
+  const chars = Array.from(text);
+  const parts: string[] = [];
+  for (let i = 0; i < chars.length; i += SUBSET_PART_CHARS) parts.push(chars.slice(i, i + SUBSET_PART_CHARS).join(''));
+  return parts;
+}
+
+/** The family of a face's `index`th part: the face's own for the first, numbered after it for the rest. */
+export function partFamily(family: string, index: number): string {
+  return index === 0 ? family : `${family} part ${index + 1}`;
+}
+
+/**
  * Subsets each font of the stack to the characters of `text` it is the first
- * to draw, spaces included, keeping vert/vrt2 (see KEEP_FEATURES). Output is sfnt (TTF or
- * OTF; no WOFF2, which Kobo cannot read). Fonts with nothing to draw are left out.
+ * to draw, spaces included, keeping vert/vrt2 (see KEEP_FEATURES), in parts
+ * of SUBSET_PART_CHARS (a part after the first is its own family,
+ * partFamily). Output is sfnt (TTF or OTF; no WOFF2, which Kobo cannot read).
+ * Fonts with nothing to draw are left out.
  */
 export async function subsetFonts(fonts: readonly LoadedFont[], text: string): Promise<SubsetFont[]> {
   const parts = withSpaces(fonts, text, assignCharacters(fonts, text));
   const out: SubsetFont[] = [];
   // One at a time: HarfBuzz's wasm heap grows with each 20 MB face.
   for (let i = 0; i < fonts.length; i++) {
-    if (!parts[i]) continue;
-    const bytes = await subsetFace(fonts[i], parts[i]);
-    const cff = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) === SFNT_CFF;
-    out.push({
-      family: fonts[i].family,
-      format: cff ? 'otf' : 'ttf',
-      mediaType: cff ? 'font/otf' : 'font/ttf',
-      bytes,
-      text: parts[i],
-    });
+    for (const [k, part] of subsetParts(parts[i]).entries()) {
+      let bytes: Uint8Array;
+      try {
+        bytes = await subsetFace(fonts[i], part);
+      } catch (error) {
+        throw new Error(`font "${fonts[i].family}" (${fonts[i].file}): HarfBuzz could not subset it to ${Array.from(part).length} characters (${(error as Error).message}); try another font file`);
+      }
+      const cff = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) === SFNT_CFF;
+      out.push({
+        family: partFamily(fonts[i].family, k),
+        format: cff ? 'otf' : 'ttf',
+        mediaType: cff ? 'font/otf' : 'font/ttf',
+        bytes,
+        text: part,
+      });
+    }
   }
   return out;
 }

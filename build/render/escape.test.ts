@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,4 +74,17 @@ test('every field a page template prints is escaped (running head and folio too)
   assert.ok(heads.some((h) => h === escapeHtml(EVIL)), 'the running head is printed, escaped');
   assert.match(fills[0], /<div class="f-folio">一<\/div>/);
   assert.equal(html.match(/<script/g)?.length, 1, 'the JSON island only');
+});
+
+test('escapeHtml keeps any value one attribute and one text node of well-formed XML (expat), characters XML cannot carry as U+FFFD', () => {
+  const value = `${EVIL}]]><!-- --> &amp; &#0; \u0001\u0000\u001b[2J\uFFFE\uD800 𠀀 \uDC00`;
+  const wellFormed = value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  const xml = `<p title="${escapeHtml(value)}">${escapeHtml(value)}</p>`;
+  const script = 'import json, sys, xml.dom.minidom\nd = xml.dom.minidom.parseString(sys.stdin.buffer.read()).documentElement\nprint(json.dumps([d.getAttribute("title"), "".join(n.data for n in d.childNodes), len(d.childNodes)]))';
+  const r = spawnSync('python3', ['-c', script], { input: xml, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const [title, text, nodes] = JSON.parse(r.stdout) as [string, string, number];
+  assert.equal(nodes, 1, 'one text node, no element');
+  assert.equal(title, wellFormed.replace(/\n/g, ' '), 'the attribute as given (a line end in an attribute reads as a space)');
+  assert.equal(text, wellFormed);
 });

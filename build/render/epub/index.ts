@@ -7,7 +7,7 @@ import type { Chapter, Options } from 'epub-gen-memory';
 import { coverage } from '../../fonts/coverage.js';
 import { subsetFonts } from '../../fonts/subset.js';
 import { convertText } from '../../transform/script.js';
-import { cssString } from '../escape.js';
+import { cssString, xmlChars } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
 import { reflowClasses } from '../../punctuation/index.js';
@@ -80,18 +80,45 @@ function markupText(markup: string): string {
     .replace(/&amp;/g, '&');
 }
 
-function fontFileName(font: SubsetFont): string {
-  return `${font.family.replace(/[^A-Za-z0-9]/g, '')}.${font.format}`;
+/**
+ * The subsets' file names in the EPUB, in order: the family's ASCII letters
+ * and digits, with a hash of the family added where they are empty (楷, 宋)
+ * or taken already, so every face has its own, stable name.
+ */
+export function fontFileNames(subsets: readonly SubsetFont[]): string[] {
+  const taken = new Set<string>();
+  return subsets.map((f) => {
+    const ascii = f.family.replace(/[^A-Za-z0-9]/g, '');
+    let base = ascii && !taken.has(ascii.toLowerCase()) ? ascii : `${ascii || 'font'}-${createHash('sha256').update(f.family).digest('hex').slice(0, 8)}`;
+    for (let n = 2; taken.has(base.toLowerCase()); n++) base = `${ascii || 'font'}-${n}`;
+    taken.add(base.toLowerCase());
+    return `${base}.${f.format}`;
+  });
 }
 
-function fontCss(subsets: readonly SubsetFont[], stack: readonly LoadedFont[]): string {
+function fontCss(subsets: readonly SubsetFont[], names: readonly string[], stack: readonly LoadedFont[]): string {
   const faces = subsets.map(
-    (f) =>
-      `@font-face {\n  font-family: ${cssString(f.family)};\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
+    (f, i) =>
+      `@font-face {\n  font-family: ${cssString(f.family)};\n  src: url(${cssString(`fonts/${names[i]}`)}) format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
   );
   // Family names come from the edition (fonts.main `#Family`): escaped, they stay one CSS string.
-  const families = [...stack.map((f) => cssString(f.family)), 'serif'].join(', ');
-  return `${faces.join('\n')}\nhtml {\n  font-family: ${families};\n}\n`;
+  // Each face's parts (subsetFonts) follow it, in the stack's order.
+  const families = [...new Set([...subsets.map((f) => f.family), ...stack.map((f) => f.family)])].map(cssString);
+  return `${faces.join('\n')}\nhtml {\n  font-family: ${[...families, 'serif'].join(', ')};\n}\n`;
+}
+
+/**
+ * Every string of what the package templates write (the OPF, NCX and nav:
+ * title, creator, description, language, labels …) with the characters XML
+ * cannot carry as U+FFFD: EJS's `<%= %>` escapes markup, not those.
+ */
+function xmlValues<T>(value: T): T {
+  if (typeof value === 'string') return xmlChars(value) as T;
+  if (Array.isArray(value)) return value.map(xmlValues) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, xmlValues(v)])) as T;
+  }
+  return value;
 }
 
 function depth(entries: readonly TocEntry[]): number {
@@ -178,6 +205,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
   const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
   const subsets = stack.length ? await (options.subset ?? subsetFonts)(stack, text) : [];
+  const fontNames = fontFileNames(subsets);
 
   const coverAlt = [meta.title, credit].filter(Boolean).join('　');
   const cover = new File([rememberedCover(meta.title, credit, subsets)], 'cover.png', { type: 'image/png' });
@@ -208,8 +236,8 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     lang,
     date: date.toISOString(),
     // @charset must stay the first thing in the file.
-    css: `@charset "UTF-8";\n${fontCss(subsets, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}\n/* Layer colours (styles/layers.json). */\n${layerColourCss()}\n`,
-    fonts: subsets.map((f) => ({ filename: fontFileName(f), url: `embedded:${fontFileName(f)}` })),
+    css: `@charset "UTF-8";\n${fontCss(subsets, fontNames, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}\n/* Layer colours (styles/layers.json). */\n${layerColourCss()}\n`,
+    fonts: fontNames.map((name) => ({ filename: name, url: `embedded:${name}` })),
     contentOPF: EPUB_ASSETS.contentOPF,
     tocXHTML: EPUB_ASSETS.tocXHTML,
     tocNCX: EPUB_ASSETS.tocNCX,
@@ -237,5 +265,5 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
-  return buildPackage(libraryOptions, chapters, { identifier, date, fontBytes: subsets.map((f) => f.bytes) });
+  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes) });
 }

@@ -25,6 +25,7 @@ import { collationSection, collationState, correctionMarkup, type CollationState
 import { labelText, layerLabel, layerToken } from './layers.js';
 import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
 import type { TocEntry } from './types.js';
+import { xmlChars } from '../escape.js';
 import { legendSource, type LegendSource } from './front.js';
 
 /** The custom vocabulary prefix used for per-layer epub:type values. */
@@ -32,7 +33,7 @@ export const VOCAB_PREFIX = 'diaoban: https://diaoban.org/vocab#';
 
 /** The one escaping helper for everything the EPUB writes (text and attribute values). */
 export function escapeXml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return xmlChars(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** Private Use Area code points: they mean nothing outside the font that defined them. */

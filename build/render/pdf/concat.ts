@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
+import { pdfTextString } from '../escape.js';
 import { repairToUnicodeCMap, type OutlineEntry, type PdfInfo } from './postprocess.js';
 
 interface PdfObject {
@@ -142,22 +143,11 @@ function repairRun(run: ParsedRun, textChars: ReadonlySet<string>): void {
   }
 }
 
-/** UTF-16BE hex with a BOM, as pdf-lib writes text strings. */
-function textString(s: string): string {
-  let hex = 'FEFF';
-  for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0');
-  return `<${hex}>`;
-}
-
 function pdfDate(iso: string | undefined): string {
   const d = new Date(`${iso ?? '2000-01-01'}T00:00:00Z`);
   const t = Number.isNaN(d.getTime()) ? new Date('2000-01-01T00:00:00Z') : d;
   const p = (n: number, w = 2): string => String(n).padStart(w, '0');
   return `(D:${p(t.getUTCFullYear(), 4)}${p(t.getUTCMonth() + 1)}${p(t.getUTCDate())}${p(t.getUTCHours())}${p(t.getUTCMinutes())}${p(t.getUTCSeconds())}Z)`;
-}
-
-function literal(s: string): string {
-  return `(${s.replace(/[\\()]/g, (c) => `\\${c}`)})`;
 }
 
 const num = (v: number): string => String(Math.round(v * 1000) / 1000);
@@ -252,7 +242,7 @@ export function concatRuns(runs: readonly RunPdf[], options: ConcatOptions): Uin
     let count = 0;
     nodes.forEach((node, i) => {
       const page = pageRefs[Math.min(Math.max(node.entry.pageIndex, 0), pageRefs.length - 1)];
-      let dict = `<<\n/Title ${textString(node.entry.title)}\n/Parent ${parent} 0 R\n`;
+      let dict = `<<\n/Title ${pdfTextString(node.entry.title)}\n/Parent ${parent} 0 R\n`;
       if (i > 0) dict += `/Prev ${nodes[i - 1].ref} 0 R\n`;
       if (i < nodes.length - 1) dict += `/Next ${nodes[i + 1].ref} 0 R\n`;
       dict += `/Dest [ ${page} 0 R /XYZ null null null ]\n`;
@@ -272,14 +262,14 @@ export function concatRuns(runs: readonly RunPdf[], options: ConcatOptions): Uin
   const top = hasOutline ? writeLevel(roots, outlineBase) : 0;
 
   const info = options.info;
-  let catalog = `<<\n/Type /Catalog\n/Pages ${PAGES} 0 R\n/ViewerPreferences <<\n/DisplayDocTitle true\n/Direction /R2L\n>>\n/Lang ${literal(info.language)}\n/PageLayout /TwoPageRight\n`;
+  let catalog = `<<\n/Type /Catalog\n/Pages ${PAGES} 0 R\n/ViewerPreferences <<\n/DisplayDocTitle true\n/Direction /R2L\n>>\n/Lang ${pdfTextString(info.language)}\n/PageLayout /TwoPageRight\n`;
   if (hasOutline) catalog += `/Outlines ${outlineBase} 0 R\n/PageMode /UseOutlines\n`;
   object(CATALOG, `${catalog}>>`);
   object(PAGES, `<<\n/Type /Pages\n/Kids [ ${pageRefs.map((r) => `${r} 0 R`).join(' ')} ]\n/Count ${pageRefs.length}\n>>`);
-  let infoDict = `<<\n/Title ${textString(info.title)}\n/Author ${textString(info.author)}\n`;
-  if (info.subject) infoDict += `/Subject ${textString(info.subject)}\n`;
-  if (info.keywords?.length) infoDict += `/Keywords ${textString(info.keywords.join(' '))}\n`;
-  infoDict += `/Creator ${textString('diaoban')}\n/Producer ${textString(options.producer)}\n/CreationDate ${pdfDate(info.date)}\n/ModDate ${pdfDate(info.date)}\n>>`;
+  let infoDict = `<<\n/Title ${pdfTextString(info.title)}\n/Author ${pdfTextString(info.author)}\n`;
+  if (info.subject) infoDict += `/Subject ${pdfTextString(info.subject)}\n`;
+  if (info.keywords?.length) infoDict += `/Keywords ${pdfTextString(info.keywords.join(' '))}\n`;
+  infoDict += `/Creator ${pdfTextString('diaoban')}\n/Producer ${pdfTextString(options.producer)}\n/CreationDate ${pdfDate(info.date)}\n/ModDate ${pdfDate(info.date)}\n>>`;
   object(INFO, infoDict);
   if (hasOutline) {
     object(outlineBase, `<<\n/Type /Outlines\n/First ${roots[0].ref} 0 R\n/Last ${roots[roots.length - 1].ref} 0 R\n/Count ${top}\n>>`);

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PDFDocument, PDFDict, PDFName } from 'pdf-lib';
+import { PDFDocument, PDFDict, PDFHexString, PDFName } from 'pdf-lib';
 import { BrowserError, launchBrowser, withBrowserDeadline } from '../../engine/browser.js';
 import { chromiumForTests } from './test-chromium.js';
 import { buildPdf, renderOptionsFor, writePdf, PdfError } from '../../engine/pdf.js';
@@ -162,7 +162,7 @@ test('metadata, R2L viewer preference, outline of volumes and sections', async (
   assert.equal(doc.getTitle(), '禮經本義');
   assert.equal(doc.getAuthor(), '清 蔡德晉');
   assert.equal(doc.getSubject(), '測試用書');
-  assert.equal(doc.catalog.lookup(PDFName.of('Lang'))?.toString().includes('zh-Hant') ?? false, true);
+  assert.equal(doc.catalog.lookup(PDFName.of('Lang'), PDFHexString).decodeText(), 'zh-Hant');
   assert.equal(doc.getCreationDate()?.toISOString(), '2026-01-01T00:00:00.000Z');
   const prefs = doc.catalog.lookup(PDFName.of('ViewerPreferences'), PDFDict);
   assert.equal(prefs.get(PDFName.of('Direction'))?.toString(), '/R2L');

@@ -17,6 +17,7 @@ import {
   ReadingDirection,
   decodePDFRawStream,
 } from 'pdf-lib';
+import { pdfTextHex } from '../escape.js';
 import type { Bookmark } from '../../layout/types.js';
 import { repairRadical, isRadical } from './radicals.js';
 
@@ -152,19 +153,34 @@ function fixedDate(iso: string | undefined): Date {
   return Number.isNaN(d.getTime()) ? new Date('2000-01-01T00:00:00Z') : d;
 }
 
+/** The document's info dictionary, made when it has none (pdf-lib keeps its own accessor private). */
+function infoDict(doc: PDFDocument): PDFDict {
+  const existing = doc.context.lookup(doc.context.trailerInfo.Info);
+  if (existing instanceof PDFDict) return existing;
+  const made = doc.context.obj({});
+  doc.context.trailerInfo.Info = doc.context.register(made);
+  return made;
+}
+
+/** A text string through the one PDF encoder (escape.ts), not pdf-lib's PDFString, which writes its value unescaped. */
+const text = (value: string): PDFHexString => PDFHexString.of(pdfTextHex(value));
+
 export function setInfo(doc: PDFDocument, info: PdfInfo): void {
-  doc.setTitle(info.title, { showInWindowTitleBar: true });
-  doc.setAuthor(info.author);
-  if (info.subject) doc.setSubject(info.subject);
-  if (info.keywords?.length) doc.setKeywords(info.keywords);
-  doc.setLanguage(info.language);
-  doc.setCreator('diaoban');
-  doc.setProducer(PRODUCER);
+  const dict = infoDict(doc);
+  dict.set(PDFName.of('Title'), text(info.title));
+  dict.set(PDFName.of('Author'), text(info.author));
+  if (info.subject) dict.set(PDFName.of('Subject'), text(info.subject));
+  if (info.keywords?.length) dict.set(PDFName.of('Keywords'), text(info.keywords.join(' ')));
+  dict.set(PDFName.of('Creator'), text('diaoban'));
+  dict.set(PDFName.of('Producer'), text(PRODUCER));
+  doc.catalog.set(PDFName.of('Lang'), text(info.language));
+  // Dates are made of digits (PDFString.fromDate): nothing of the edition's but the numbers.
   const date = fixedDate(info.date);
   doc.setCreationDate(date);
   doc.setModificationDate(date);
   // Spreads right to left, odd pages alone first on the left (a thread-bound book's opening).
   const prefs = doc.catalog.getOrCreateViewerPreferences();
+  prefs.setDisplayDocTitle(true);
   prefs.setReadingDirection(ReadingDirection.R2L);
   doc.catalog.set(PDFName.of('PageLayout'), PDFName.of('TwoPageRight'));
 }
@@ -198,7 +214,7 @@ export function setOutline(doc: PDFDocument, entries: readonly OutlineEntry[]): 
     nodes.forEach((node, i) => {
       const page = pages[Math.min(Math.max(node.entry.pageIndex, 0), pages.length - 1)];
       const dict = ctx.obj({}) as PDFDict;
-      dict.set(PDFName.of('Title'), PDFHexString.fromText(node.entry.title));
+      dict.set(PDFName.of('Title'), text(node.entry.title));
       dict.set(PDFName.of('Parent'), parent);
       if (i > 0) dict.set(PDFName.of('Prev'), refs[i - 1]);
       if (i < nodes.length - 1) dict.set(PDFName.of('Next'), refs[i + 1]);

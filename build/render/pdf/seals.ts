@@ -2,11 +2,11 @@
  * Seals (印章, edition.yaml `seals:`): an image stamped over the text of a
  * page, as a red seal is pressed over the ink — the seal's colour
  * multiplies with the type beneath it, so the characters still show
- * through. The image comes in as bytes (the loader read it inside the
- * edition's sandbox) and goes into the page as a data: URL, so the browser
- * reads no file for it; an SVG drawn as an image runs no script and loads
- * nothing (the page's Content-Security-Policy allows images from data:).
- * Same bytes, same page: reproducible.
+ * through. The image comes in as the bytes of a checked PNG (the loader
+ * read it inside the edition's sandbox, and rasterised an SVG with resvg:
+ * cli/seal-raster.ts) and goes into the page as a data: URL, so the browser
+ * reads no file for it (the page's Content-Security-Policy allows images
+ * from data:). Same bytes, same page: reproducible.
  */
 import type { SealConfig, SealPosition } from '../../tree/edition.js';
 import type { BookLayout } from '../../layout/types.js';

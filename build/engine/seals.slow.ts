@@ -1,0 +1,51 @@
+/**
+ * A build with bad seals (seals.test-util.ts): a nested-<use> bomb, an SVG
+ * with an undefined entity, a PNG whose magic is followed by text and a PNG
+ * header claiming 2^31 × 2^31 each get a message at their `seals` entry;
+ * the good seal is drawn as a bitmap on its page and the book is built
+ * (exit 1, no internal error).
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ENTITY, MAGIC, pngHeader, useBomb } from './seals.test-util.js';
+
+const BIN = path.resolve('bin/diaoban.js');
+const work = mkdtempSync(path.join(tmpdir(), 'diaoban-seals-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('bad seals get messages at their entries, the good one is drawn, the book is built', () => {
+  const dir = path.join(work, 'seals');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'a.md'), '# 卷一\n\n學而時習之不亦說乎有朋自遠方來不亦樂乎\n');
+  copyFileSync(path.resolve('manuscript/pingdian/seal.svg'), path.join(dir, 'good.svg'));
+  writeFileSync(path.join(dir, 'bomb.svg'), useBomb());
+  writeFileSync(path.join(dir, 'entity.svg'), ENTITY);
+  writeFileSync(path.join(dir, 'text.png'), Buffer.concat([MAGIC, Buffer.from('IHDR? no: text after the magic\n')]));
+  writeFileSync(path.join(dir, 'huge.png'), pngHeader(2 ** 31, 2 ** 31));
+  const seals = ['bomb.svg', 'entity.svg', 'text.png', 'huge.png', 'good.svg'];
+  writeFileSync(
+    path.join(dir, 'edition.yaml'),
+    ['title: 論語', 'author: 孔子', 'language: zh-Hant', 'script: traditional', 'template: siku', 'date: 2026-01-01', 'sources:', '  - a.md', 'seals:', ...seals.map((s) => `  - image: ${s}\n    page: 1`)].join('\n') + '\n',
+  );
+  const out = path.join(work, 'out');
+  const build = spawnSync(process.execPath, [BIN, 'build', '--pdf', '--out', out, dir], { encoding: 'utf8', timeout: 600_000 });
+  const said = build.stdout + build.stderr;
+  assert.equal(build.status, 1, said);
+  assert.doesNotMatch(said, /internal error|bug in diaoban/);
+  const line = (name: string): number => 10 + 2 * seals.indexOf(name);
+  assert.match(said, new RegExp(`edition\\.yaml:${line('bomb.svg')}:12 error seal "bomb\\.svg" could not be drawn within \\d+ s`));
+  assert.match(said, new RegExp(`edition\\.yaml:${line('entity.svg')}:12 error seal "entity\\.svg" is an SVG that cannot be drawn`));
+  assert.match(said, new RegExp(`edition\\.yaml:${line('text.png')}:12 error seal "text\\.png" is not a valid PNG`));
+  assert.match(said, new RegExp(`edition\\.yaml:${line('huge.png')}:12 error seal "huge\\.png" is a PNG of 2147483648 × 2147483648 pixels`));
+  assert.doesNotMatch(said, /seal "good\.svg"/);
+  const pdf = path.join(out, 'seals.pdf');
+  assert.ok(existsSync(pdf), 'the book is built');
+  // The good seal is on page 1, as a bitmap: one image there (and its alpha mask), of the seal's pixels.
+  const images = execFileSync('pdfimages', ['-list', '-f', '1', '-l', '1', pdf]).toString('utf8').split('\n').slice(2).filter((l) => /^\s*1\s+\d+\s+image\b/.test(l));
+  assert.equal(images.length, 1, images.join('\n'));
+  assert.match(images[0], new RegExp(`\\b${Math.ceil((20 / 25.4) * 600)}\\s+${Math.ceil((20 / 25.4) * 600)}\\b`), `the seal at 600 dpi: ${images[0]}`);
+});
