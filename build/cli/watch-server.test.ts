@@ -10,9 +10,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { requestPath, WATCH_LIMITS } from './watch.js';
+import { requestPath, WATCH_LIMITS, watchTree } from './watch.js';
 import { fuzzRequests, get, idleStreams, previewState, processesOf, rawRequest, startWatch, untilBuilt, type WatchProcess } from './watch-fuzz.test-util.js';
 
 let w: WatchProcess;
@@ -32,6 +33,33 @@ test('a request target is read as a path on this host, or refused', () => {
   assert.equal(requestPath('//evil.example/book.pdf'), '//evil.example/book.pdf');
   assert.equal(requestPath('/%2e%2e/edition.yaml'), '/edition.yaml', 'dot segments resolved, within this host (then 404)');
   for (const bad of [undefined, '', '*', 'http://127.0.0.1/state', 'evil.example:80', '?q']) assert.equal(requestPath(bad), undefined, String(bad));
+});
+
+async function until(what: string, condition: () => boolean, ms = 30_000): Promise<void> {
+  for (const end = Date.now() + ms; !condition(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+}
+
+test('a file watcher that fails (EMFILE) is said, started again a second later, and sees the next save', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'diaoban-watchtree-'));
+  const lines: string[] = [];
+  const changes: string[] = [];
+  let restarts = 0;
+  const tree = watchTree(dir, (_event, name) => changes.push(String(name)), (line) => lines.push(line), () => restarts++);
+  try {
+    const first = tree.current();
+    assert.ok(first);
+    // What Node's recursive watcher emits when a new file cannot be watched for want of descriptors.
+    first.emit('error', Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' }));
+    assert.equal(tree.current(), undefined, 'the failed watcher is closed');
+    assert.match(lines.join('\n'), /watching .* failed \(EMFILE\); watching again in a second/);
+    await until('the restart', () => restarts === 1);
+    assert.ok(tree.current() && tree.current() !== first, 'a new watcher runs');
+    writeFileSync(path.join(dir, 'juan1.txt'), '主人戒賓\n');
+    await until('the save to be seen', () => changes.includes('juan1.txt'));
+  } finally {
+    tree.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('malformed requests get a 400 (or 404, 405) and the server goes on', async () => {

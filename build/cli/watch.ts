@@ -141,6 +141,57 @@ function changedPdfPages(changes: readonly VolumeChange[] | undefined): number[]
   return (changes ?? []).flatMap((c) => [...c.pages, ...c.collation].filter((p) => !p.removed).map((p) => p.pdfPage));
 }
 
+export interface TreeWatcher {
+  /** The fs watcher now running (none between a failure and the restart). */
+  current(): FSWatcher | undefined;
+  close(): void;
+}
+
+/**
+ * Watches a folder and what is in it, and keeps watching: a watcher that
+ * fails (EMFILE when descriptors run out, ENOSPC for inotify's watches, the
+ * folder gone for a moment) is said on `log` and started again a second
+ * later, then `restarted` is called (saves may have been missed meanwhile).
+ */
+export function watchTree(dir: string, onChange: (event: string, name: string | Buffer | null) => void, log: (line: string) => void, restarted: () => void): TreeWatcher {
+  let watcher: FSWatcher | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+  const failed = (error: NodeJS.ErrnoException): void => {
+    log(`diaoban watch: watching ${dir} failed (${error.code ?? error.message}); watching again in a second`);
+    retry ??= setTimeout(() => {
+      retry = undefined;
+      if (closed) return;
+      try {
+        watcher = open();
+      } catch (again) {
+        failed(again as NodeJS.ErrnoException);
+        return;
+      }
+      restarted();
+    }, 1000);
+  };
+  const open = (): FSWatcher => {
+    const w = watchFiles(dir, { recursive: true }, onChange);
+    w.on('error', (error: NodeJS.ErrnoException) => {
+      w.close();
+      if (watcher === w) watcher = undefined;
+      failed(error);
+    });
+    return w;
+  };
+  // The first start must work: a folder that cannot be watched at all is for the user to fix.
+  watcher = open();
+  return {
+    current: () => watcher,
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      watcher?.close();
+    },
+  };
+}
+
 export async function watchEdition(dir: string, options: WatchOptions): Promise<WatchSession> {
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const browser = options.browser ?? lazyBrowser();
@@ -226,7 +277,6 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
   };
 
   let timer: NodeJS.Timeout | undefined;
-  let closing = false;
   const resolvedOut = path.resolve(options.out);
   const onChange = (_event: string, name: string | Buffer | null): void => {
     // The outputs and editors' swap files are not the edition's files.
@@ -235,27 +285,7 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
     clearTimeout(timer);
     timer = setTimeout(schedule, options.debounce ?? 150);
   };
-  // A watcher that fails (EMFILE, ENOSPC for inotify, the folder gone) is started again a second later, and the edition rebuilt: saves may have been missed.
-  let watcher: FSWatcher | undefined;
-  let rewatch: NodeJS.Timeout | undefined;
-  const startWatcher = (first: boolean): void => {
-    rewatch = undefined;
-    if (closing) return;
-    try {
-      watcher = watchFiles(dir, { recursive: true }, onChange);
-      watcher.on('error', (error) => {
-        log(`diaoban watch: watching ${dir} failed (${(error as NodeJS.ErrnoException).code ?? error.message}); watching again in a second`);
-        watcher?.close();
-        watcher = undefined;
-        rewatch ??= setTimeout(() => startWatcher(false), 1000);
-      });
-      if (!first) schedule();
-    } catch (error) {
-      if (first) throw error;
-      rewatch = setTimeout(() => startWatcher(false), 1000);
-    }
-  };
-  startWatcher(true);
+  const files = watchTree(dir, onChange, log, schedule);
 
   const sockets = new Set<Socket>();
   /** Connections answered with a 503 at once: nothing they send is served. */
@@ -359,8 +389,7 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
       });
     });
   } catch (error) {
-    closing = true;
-    watcher?.close();
+    files.close();
     clearInterval(heartbeat);
     throw error;
   }
@@ -375,11 +404,9 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
     state: () => state,
     nextBuild: () => new Promise((resolve) => waiters.push(resolve)),
     async close() {
-      closing = true;
       clearTimeout(timer);
-      clearTimeout(rewatch);
       clearInterval(heartbeat);
-      watcher?.close();
+      files.close();
       for (const c of clients) c.end();
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeAllConnections();
