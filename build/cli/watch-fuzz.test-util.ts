@@ -169,6 +169,12 @@ export function fuzzCase(rand: () => number, port: number): FuzzCase {
   ];
   const versions = ['HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/0.9', 'HTTP/1.1 extra', 'HTTP/1.', 'http/1.1', ''];
   const hosts = [`127.0.0.1:${port}`, `127.0.0.1:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, 'evil.example', '', `127.0.0.1:${port}\x00`, 'a'.repeat(5000)];
+  // A third are well formed but for their target, so that the server's own checks (host, method, path, caps) are fuzzed too, not only Node's parser.
+  if (rand() < 0.33) {
+    const keep = rand() < 0.5 ? 'keep-alive' : 'close';
+    const text = `GET ${pick(targets)} HTTP/1.1\r\nHost: ${pick(hosts)}\r\nConnection: ${keep}\r\n\r\n`;
+    return { parts: [Buffer.from(text, 'latin1')], how: pick(['close', 'half-close'] as const), label: `well formed ${JSON.stringify(text.split(' ')[1]).slice(0, 40)}` };
+  }
   const eol = rand() < 0.9 ? '\r\n' : pick(['\n', '\r', '\n\r']);
   const lines: string[] = [];
   const method = pick(methods);

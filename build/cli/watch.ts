@@ -369,16 +369,19 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
       res.writeHead(200, { ...headers, 'Content-Type': pathname === '/book.pdf' ? 'application/pdf' : 'application/epub+zip' }).end(bytes);
       return;
     }
-    const asset = ASSETS[pathname];
+    const asset = Object.hasOwn(ASSETS, pathname) ? ASSETS[pathname] : undefined;
     if (!asset) {
       res.writeHead(404, headers).end('not found');
       return;
     }
+    let bytes: Buffer;
     try {
-      res.writeHead(200, { ...headers, 'Content-Type': asset.type }).end(await readFile(asset.file()));
+      bytes = await readFile(asset.file());
     } catch {
       res.writeHead(500, headers).end('asset missing');
+      return;
     }
+    res.writeHead(200, { ...headers, 'Content-Type': asset.type }).end(bytes);
   };
   try {
     await new Promise<void>((ready, fail) => {
