@@ -12,13 +12,19 @@
  *
  * The server binds to the loopback interface only, answers only requests
  * for its own host name (no DNS rebinding), and serves nothing but the last
- * good outputs (kept in memory) and a fixed list of preview assets.
+ * good outputs (kept in memory) and a fixed list of preview assets. It is a
+ * server for one user, and nothing a client sends can stop it: a malformed
+ * request gets a 400, connections and event streams are capped (a 503 past
+ * the cap, WATCH_LIMITS), slow or silent clients time out, and the file
+ * watcher, the server and every socket and stream have error handlers (a
+ * watcher that fails, as on EMFILE, is started again and the edition
+ * rebuilt).
  */
 import { watch as watchFiles, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEdition, FILE_ERRORS, type BuildResult } from '../engine/build.js';
@@ -47,6 +53,50 @@ const CSP =
   "default-src 'none'; script-src 'self'; worker-src 'self' blob:; connect-src 'self'; img-src 'self' blob: data:; " +
   "style-src 'self' 'unsafe-inline'; font-src 'self' blob: data:; frame-src 'self' blob:; child-src 'self' blob:; base-uri 'none'; form-action 'none'";
 
+/**
+ * What one user's preview needs, with room: a few tabs, each an event
+ * stream and a few requests at a time. Past `connections` a connection gets
+ * a 503 and is closed; past `connections + 64` Node drops it unanswered
+ * (server.maxConnections), so that descriptors stay bounded whatever comes.
+ */
+export const WATCH_LIMITS = {
+  /** Open /events streams. */
+  streams: 16,
+  /** Open connections, event streams included. */
+  connections: 64,
+  /** Milliseconds for a client to send a request's headers, and all of it. */
+  headersTimeout: 10_000,
+  requestTimeout: 20_000,
+  /** Milliseconds an idle keep-alive connection stays open. */
+  keepAliveTimeout: 5_000,
+  /** Milliseconds between comments on an idle event stream (a peer gone is noticed at the next write). */
+  heartbeat: 15_000,
+} as const;
+
+const CONNECTIONS_DROPPED = WATCH_LIMITS.connections + 64;
+
+/** The answer to a request Node's parser refused, by its error code (anything else: 400). */
+const CLIENT_ERROR_STATUS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
+  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+};
+
+/** A whole response written on a raw socket (before Node's HTTP layer has a request to answer). */
+const rawResponse = (status: string): string => `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`;
+
+/**
+ * The path of a request target, or undefined if it is not one: only the
+ * origin form (`/path?query`), read as a path on this host — `//[`, which
+ * `new URL(target, base)` reads as a host and throws on, is a path here.
+ */
+export function requestPath(target: string | undefined): string | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  try {
+    return new URL(`http://localhost${target}`).pathname;
+  } catch {
+    return undefined;
+  }
+}
 
 export interface WatchOptions {
   /** 0: any free port. */
@@ -92,6 +142,57 @@ function changedPdfPages(changes: readonly VolumeChange[] | undefined): number[]
   return (changes ?? []).flatMap((c) => [...c.pages, ...c.collation].filter((p) => !p.removed).map((p) => p.pdfPage));
 }
 
+export interface TreeWatcher {
+  /** The fs watcher now running (none between a failure and the restart). */
+  current(): FSWatcher | undefined;
+  close(): void;
+}
+
+/**
+ * Watches a folder and what is in it, and keeps watching: a watcher that
+ * fails (EMFILE when descriptors run out, ENOSPC for inotify's watches, the
+ * folder gone for a moment) is said on `log` and started again a second
+ * later, then `restarted` is called (saves may have been missed meanwhile).
+ */
+export function watchTree(dir: string, onChange: (event: string, name: string | Buffer | null) => void, log: (line: string) => void, restarted: () => void): TreeWatcher {
+  let watcher: FSWatcher | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+  const failed = (error: NodeJS.ErrnoException): void => {
+    log(`diaoban watch: watching ${dir} failed (${error.code ?? error.message}); watching again in a second`);
+    retry ??= setTimeout(() => {
+      retry = undefined;
+      if (closed) return;
+      try {
+        watcher = open();
+      } catch (again) {
+        failed(again as NodeJS.ErrnoException);
+        return;
+      }
+      restarted();
+    }, 1000);
+  };
+  const open = (): FSWatcher => {
+    const w = watchFiles(dir, { recursive: true }, onChange);
+    w.on('error', (error: NodeJS.ErrnoException) => {
+      w.close();
+      if (watcher === w) watcher = undefined;
+      failed(error);
+    });
+    return w;
+  };
+  // The first start must work: a folder that cannot be watched at all is for the user to fix.
+  watcher = open();
+  return {
+    current: () => watcher,
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      watcher?.close();
+    },
+  };
+}
+
 export async function watchEdition(dir: string, options: WatchOptions): Promise<WatchSession> {
   const log = options.log ?? ((line: string) => say(process.stderr, line));
   const browser = options.browser ?? lazyBrowser();
@@ -103,12 +204,18 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
 
   const publish = (): void => {
     const data = `event: build\ndata: ${JSON.stringify({ generation: state.generation, build: state.build, status: state.status })}\n\n`;
-    for (const c of clients) c.write(data);
+    for (const c of clients) if (!c.destroyed) c.write(data);
     if (state.status !== 'building') for (const w of waiters.splice(0)) w(state);
   };
 
   const messagesOf = (result: BuildResult) =>
     sortMessages(result.messages).map((m) => ({ text: formatMessage(m), severity: severityOf(m) }));
+
+  const failed = (error: unknown): void => {
+    state = { ...state, build: state.build + 1, status: 'error', error: `the build failed: ${(error as Error).message}` };
+    log(`diaoban watch: ${state.error}`);
+    publish();
+  };
 
   const build = async (): Promise<void> => {
     state = { ...state, status: 'building' };
@@ -117,9 +224,7 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
     try {
       result = await buildEdition(dir, { out: options.out, targets: { pdf: true, epub: true }, progress: false, browser: browser.get, stopOnFileErrors: true, allowRead: options.allowRead, ...(options.cache ? { cache: options.cache } : {}) });
     } catch (error) {
-      state = { ...state, build: state.build + 1, status: 'error', error: `the build failed: ${(error as Error).message}` };
-      log(`diaoban watch: ${state.error}`);
-      publish();
+      failed(error);
       return;
     }
     const messages = messagesOf(result);
@@ -133,7 +238,12 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
       publish();
       return;
     }
-    outputs = { pdf: await readFile(pdf), epub: await readFile(epub) };
+    try {
+      outputs = { pdf: await readFile(pdf), epub: await readFile(epub) };
+    } catch (error) {
+      failed(error);
+      return;
+    }
     state = {
       generation: state.generation + 1,
       build: state.build + 1,
@@ -156,26 +266,69 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
       again = true;
       return;
     }
-    running = build().finally(() => {
-      running = undefined;
-      if (again) {
-        again = false;
-        schedule();
-      }
-    });
+    running = build()
+      .catch(failed)
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          schedule();
+        }
+      });
   };
 
   let timer: NodeJS.Timeout | undefined;
   const resolvedOut = path.resolve(options.out);
-  const watcher: FSWatcher = watchFiles(dir, { recursive: true }, (_event, name) => {
+  const onChange = (_event: string, name: string | Buffer | null): void => {
     // The outputs and editors' swap files are not the edition's files.
     const file = name ? path.resolve(dir, String(name)) : '';
     if (file.startsWith(resolvedOut + path.sep) || /(^|\/)\.|~$|\.sw.$/.test(String(name ?? ''))) return;
     clearTimeout(timer);
     timer = setTimeout(schedule, options.debounce ?? 150);
-  });
+  };
+  const files = watchTree(dir, onChange, log, schedule);
 
-  const server: Server = createServer((req, res) => void serve(req, res));
+  const sockets = new Set<Socket>();
+  /** Connections answered with a 503 at once: nothing they send is served. */
+  const refused = new WeakSet<Socket>();
+  const server: Server = createServer(
+    { headersTimeout: WATCH_LIMITS.headersTimeout, requestTimeout: WATCH_LIMITS.requestTimeout, keepAliveTimeout: WATCH_LIMITS.keepAliveTimeout, connectionsCheckingInterval: 1000 },
+    (req, res) => {
+      req.on('error', () => res.destroy());
+      res.on('error', () => res.destroy());
+      if (refused.has(req.socket)) {
+        res.destroy();
+        return;
+      }
+      serve(req, res).catch((error: unknown) => {
+        // Our bug, not the client's: said on stderr (the fuzz counts these), and the request answered.
+        log(`diaoban watch: internal error answering ${req.method} ${JSON.stringify(req.url)}: ${(error as Error).stack ?? String(error)}`);
+        if (!res.headersSent) res.writeHead(500).end();
+        else res.destroy();
+      });
+    },
+  );
+  server.maxConnections = CONNECTIONS_DROPPED;
+  server.on('connection', (socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    if (sockets.size >= WATCH_LIMITS.connections) {
+      refused.add(socket);
+      socket.end(rawResponse('503 Service Unavailable'));
+      return;
+    }
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // A request Node cannot parse (bad method, target, encoding, a header too large), or a client too slow: a 400 (or 408), then closed.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && !refused.has(socket) && error.code !== 'ECONNRESET') socket.end(rawResponse(CLIENT_ERROR_STATUS[error.code ?? ''] ?? '400 Bad Request'));
+    socket.destroy();
+  });
+  const heartbeat = setInterval(() => {
+    for (const c of clients) if (!c.destroyed) c.write(': \n\n');
+  }, WATCH_LIMITS.heartbeat);
+  heartbeat.unref();
+
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const address = server.address() as AddressInfo;
     const host = req.headers.host ?? '';
@@ -187,43 +340,65 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
       res.writeHead(405).end();
       return;
     }
-    const url = new URL(req.url ?? '/', `http://${host}`);
+    const pathname = requestPath(req.url);
+    if (pathname === undefined) {
+      res.writeHead(400).end('bad request');
+      return;
+    }
     const headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CSP, 'Referrer-Policy': 'no-referrer' };
-    if (url.pathname === '/events') {
+    if (pathname === '/events') {
+      if (clients.size >= WATCH_LIMITS.streams) {
+        res.writeHead(503, { ...headers, 'Retry-After': '5' }).end('too many event streams');
+        return;
+      }
       res.writeHead(200, { ...headers, 'Content-Type': 'text/event-stream', Connection: 'keep-alive' });
       res.write(`event: build\ndata: ${JSON.stringify({ generation: state.generation, build: state.build, status: state.status })}\n\n`);
       clients.add(res);
-      req.on('close', () => clients.delete(res));
+      res.on('close', () => clients.delete(res));
       return;
     }
-    if (url.pathname === '/state') {
+    if (pathname === '/state') {
       res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(state));
       return;
     }
-    if (url.pathname === '/book.pdf' || url.pathname === '/book.epub') {
-      const bytes = url.pathname === '/book.pdf' ? outputs.pdf : outputs.epub;
+    if (pathname === '/book.pdf' || pathname === '/book.epub') {
+      const bytes = pathname === '/book.pdf' ? outputs.pdf : outputs.epub;
       if (!bytes) {
         res.writeHead(404, headers).end('not built yet');
         return;
       }
-      res.writeHead(200, { ...headers, 'Content-Type': url.pathname === '/book.pdf' ? 'application/pdf' : 'application/epub+zip' }).end(bytes);
+      res.writeHead(200, { ...headers, 'Content-Type': pathname === '/book.pdf' ? 'application/pdf' : 'application/epub+zip' }).end(bytes);
       return;
     }
-    const asset = ASSETS[url.pathname];
+    const asset = Object.hasOwn(ASSETS, pathname) ? ASSETS[pathname] : undefined;
     if (!asset) {
       res.writeHead(404, headers).end('not found');
       return;
     }
+    let bytes: Buffer;
     try {
-      res.writeHead(200, { ...headers, 'Content-Type': asset.type }).end(await readFile(asset.file()));
+      bytes = await readFile(asset.file());
     } catch {
       res.writeHead(500, headers).end('asset missing');
+      return;
     }
+    res.writeHead(200, { ...headers, 'Content-Type': asset.type }).end(bytes);
   };
-  await new Promise<void>((ready, fail) => {
-    server.once('error', fail);
-    server.listen(options.port, '127.0.0.1', () => ready());
-  });
+  try {
+    await new Promise<void>((ready, fail) => {
+      server.once('error', fail);
+      server.listen(options.port, '127.0.0.1', () => {
+        server.off('error', fail);
+        ready();
+      });
+    });
+  } catch (error) {
+    files.close();
+    clearInterval(heartbeat);
+    throw error;
+  }
+  // After listening, an error (accept() out of descriptors: EMFILE) is said and the server goes on.
+  server.on('error', (error: NodeJS.ErrnoException) => log(`diaoban watch: the server: ${error.code ?? error.message}`));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   log(`diaoban watch: ${path.resolve(dir)} — preview at ${url} (Ctrl-C to stop)`);
   schedule();
@@ -234,7 +409,8 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
     nextBuild: () => new Promise((resolve) => waiters.push(resolve)),
     async close() {
       clearTimeout(timer);
-      watcher.close();
+      clearInterval(heartbeat);
+      files.close();
       for (const c of clients) c.end();
       const closed = new Promise<void>((done) => server.close(() => done()));
       server.closeAllConnections();

@@ -30,7 +30,7 @@ import { renderEpubInThread } from './epub-thread.js';
 import { applyShared, loadEdition, type SharedSettings } from './load.js';
 import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
-import { createSandbox, resolveInSandbox, systemFontDirs } from './sandbox.js';
+import { createSandbox, openRegularFile, readInSandbox, resolveInSandbox, systemFontDirs, type Read } from './sandbox.js';
 import { countBySeverity, reportLayout } from './report.js';
 import { PdfError, loadTemplate, warmPrinter, writePdf, type BrowserSource } from './pdf.js';
 import { BrowserError } from './browser.js';
@@ -224,24 +224,33 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   ];
   // A collection's font files, like the edition's own, by their stamps.
   for (const entry of options.shared?.fonts?.main ?? []) if (path.isAbsolute(entry.split('#')[0])) parts.push(fileStamp(entry.split('#')[0]));
-  const read = (file: string): Promise<Uint8Array | string> => readFile(file).catch((error: NodeJS.ErrnoException) => `unreadable: ${error.code ?? ''}`);
-  if (!(await stat(dir)).isDirectory()) return hashKey(...parts, await read(dir));
+  const unreadable = (error: NodeJS.ErrnoException): string => `unreadable: ${error.code ?? ''}`;
+  if (!(await stat(dir)).isDirectory()) {
+    const lone = await openRegularFile(dir);
+    if (!lone.ok) return hashKey(...parts, lone.problem);
+    return hashKey(...parts, await lone.handle.readFile().catch(unreadable).finally(() => lone.handle.close()));
+  }
   const sandbox = await createSandbox(dir, options.allowRead);
-  const yaml = await resolveInSandbox(sandbox, 'edition.yaml');
+  // Each file as loading reads it: from the descriptor its check was made on.
+  const read = (name: string): Promise<Read | string> => readInSandbox(sandbox, name).catch(unreadable);
+  const yaml = await read('edition.yaml');
+  if (typeof yaml === 'string') return hashKey(...parts, 'edition.yaml', yaml);
   if (!yaml.ok) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
-  const text = await read(yaml.path);
-  parts.push('edition.yaml', text);
-  if (typeof text === 'string') return hashKey(...parts);
-  const yamlText = Buffer.from(text).toString('utf8');
+  parts.push('edition.yaml', yaml.bytes);
+  const yamlText = yaml.bytes.toString('utf8');
   const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir)));
   if (config) applyShared(config, yamlText, options.shared);
   const fontRoots = systemFontDirs();
   for (const ref of paths) {
-    const resolved = await resolveInSandbox(sandbox, ref.name, ref.key === 'fonts.main' ? fontRoots : []);
     parts.push(ref.key, ref.name);
-    if (!resolved.ok) parts.push(resolved.problem);
-    // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
-    else parts.push(ref.key === 'fonts.main' ? fileStamp(resolved.path) : await read(resolved.path));
+    if (ref.key === 'fonts.main') {
+      // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
+      const resolved = await resolveInSandbox(sandbox, ref.name, fontRoots).catch(unreadable);
+      parts.push(typeof resolved === 'string' ? resolved : resolved.ok ? fileStamp(resolved.path) : resolved.problem);
+    } else {
+      const file = await read(ref.name);
+      parts.push(typeof file === 'string' ? file : file.ok ? file.bytes : file.problem);
+    }
   }
   try {
     // The stack's own faces (named, not given as files).

@@ -5,7 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { loadSystemFonts, type FontSpec, type LoadedFont } from '../fonts/index.js';
+import { readFile } from 'node:fs/promises';
+import { FONT_STACK, loadSystemFonts, type FontSpec, type LoadedFont } from '../fonts/index.js';
+import { readCheckedFile } from './sandbox.js';
 
 const loaded = new Map<string, Promise<LoadedFont[]>>();
 
@@ -19,11 +21,21 @@ export function fileStamp(file: string): string {
   }
 }
 
+/**
+ * A font file's bytes. A file an edition names was checked in its sandbox
+ * at load and stands here by its real path: it is read only if the open
+ * descriptor is still that path (a folder swapped for a link since then is
+ * refused). The stack's own files are the tool's, read as they are.
+ */
+function readFont(spec: FontSpec): Promise<Uint8Array> {
+  return FONT_STACK.some((f) => f.file === spec.file) ? readFile(spec.file) : readCheckedFile(spec.file);
+}
+
 export function loadFontsOnce(specs: readonly FontSpec[]): Promise<LoadedFont[]> {
   const key = JSON.stringify(specs.map((s) => [s.family, s.face ?? '', fileStamp(s.file)]));
   let fonts = loaded.get(key);
   if (!fonts) {
-    fonts = loadSystemFonts(specs);
+    fonts = loadSystemFonts(specs, readFont);
     fonts.catch(() => loaded.delete(key));
     loaded.set(key, fonts);
   }

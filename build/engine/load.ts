@@ -2,7 +2,7 @@
  * The I/O edge of parse + transform: reads an edition folder (or a lone source
  * file) into VFiles and runs the pure stages over them.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
 import type { VFileMessage } from 'vfile-message';
@@ -12,7 +12,7 @@ import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
 import type { EditionPath } from '../parse/edition.js';
 import { fontEntryFile, fontProblem } from '../fonts/index.js';
-import { createSandbox, problemReason, problemRule, resolveEditionPath, resolveInSandbox, systemFontDirs, type Sandbox } from './sandbox.js';
+import { createSandbox, openRegularFile, problemReason, problemRule, readCheckedFile, readEditionPath, readInSandbox, resolveEditionPath, systemFontDirs, type Read, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
 import type { LoadMemo } from './load-memo.js';
@@ -70,9 +70,8 @@ export function applyShared(config: EditionConfig, yamlText: string, shared: Sha
   if (shared.conversion && !own.has('conversion')) config.conversion = structuredClone(shared.conversion);
 }
 
-/** Reads a file as a VFile with `shown` as its path (relative to the working folder, as messages show it). */
-async function readVFile(file: string, shown: string, asText: boolean): Promise<VFile> {
-  const bytes = await readFile(file);
+/** Bytes as a VFile with `shown` as its path (relative to the working folder, as messages show it). */
+function vfileOf(bytes: Buffer, shown: string, asText: boolean): VFile {
   return new VFile({ path: shown, value: asText ? bytes.toString('utf8') : new Uint8Array(bytes) });
 }
 
@@ -94,9 +93,11 @@ export const MAX_FILE_BYTES: Readonly<Record<EditionPath['key'], number>> = {
   seals: 4 << 20,
 };
 
-/** Why a file named in edition.yaml is too large to read, or null. */
+const maxFileBytes = (key: string): number => (Object.hasOwn(MAX_FILE_BYTES, key) ? MAX_FILE_BYTES[key as EditionPath['key']] : 256 << 20);
+
+/** Why a file named in edition.yaml is too large to read, or null (fonts, read later by their checked path). */
 async function tooLarge(file: string, ref: EditionPath): Promise<string | null> {
-  const max = Object.hasOwn(MAX_FILE_BYTES, ref.key) ? MAX_FILE_BYTES[ref.key] : 256 << 20;
+  const max = maxFileBytes(ref.key);
   const { size } = await stat(file);
   return size > max ? `"${ref.name}" is ${(size / 1048576).toFixed(0)} MiB; a file of ${ref.key} may have at most ${max / 1048576} MiB, so it is not read` : null;
 }
@@ -130,12 +131,9 @@ async function readNamedFiles(
     message.fatal = true;
   };
   const read = async (ref: EditionPath, asText: boolean): Promise<VFile | undefined> => {
-    const real = await resolveEditionPath(sandbox, ref, yamlFile);
-    if (!real) return undefined;
     try {
-      const large = await tooLarge(real, ref);
-      if (large) return void tooLargeMessage(large, ref);
-      return await readVFile(real, shownPath(dir, ref.name), asText);
+      const read = await readEditionPath(sandbox, ref, yamlFile, [], maxFileBytes(ref.key));
+      return read ? vfileOf(read.bytes, shownPath(dir, ref.name), asText) : undefined;
     } catch (error) {
       const message = yamlFile.message(unreadable(ref.name, error), { place: ref.place, ruleId: 'file-unreadable', source: 'diaoban' });
       message.fatal = true;
@@ -221,7 +219,7 @@ async function fontFileProblem(file: string, face: string | undefined): Promise<
   if (size > FONT_MAX_BYTES) return `is ${(size / 1048576).toFixed(0)} MiB; a font file must be under ${FONT_MAX_BYTES >> 20} MiB`;
   let check = fontChecks.get(stamp);
   if (!check) {
-    check = readFile(file).then(
+    check = readCheckedFile(file).then(
       (bytes) => fontProblem(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), face),
       (error: NodeJS.ErrnoException) => `could not be read (${error.code ?? error.message})`,
     );
@@ -271,22 +269,22 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   if (info.isDirectory()) {
     const sandbox = await createSandbox(target, options.allowRead);
     const yamlShown = shownPath(target, 'edition.yaml');
-    const yamlPath = await resolveInSandbox(sandbox, 'edition.yaml');
-    if (!yamlPath.ok) {
-      const reason =
-        yamlPath.problem === 'missing'
-          ? `${target} has no edition.yaml; an edition folder needs one (title, author and the sources to read: see manuscript/README.md), or name a source file to read it alone`
-          : problemReason(yamlPath, 'the edition file', 'edition.yaml', sandbox);
-      files.push(fatal(new VFile({ path: yamlShown }), reason, problemRule(yamlPath.problem)));
-      return unusable();
-    }
-    let yamlFile: VFile;
+    let yamlRead: Read;
     try {
-      yamlFile = await readVFile(yamlPath.path, yamlShown, true);
+      yamlRead = await readInSandbox(sandbox, 'edition.yaml');
     } catch (error) {
       files.push(fatal(new VFile({ path: yamlShown }), unreadable('edition.yaml', error), 'file-unreadable'));
       return unusable();
     }
+    if (!yamlRead.ok) {
+      const reason =
+        yamlRead.problem === 'missing'
+          ? `${target} has no edition.yaml; an edition folder needs one (title, author and the sources to read: see manuscript/README.md), or name a source file to read it alone`
+          : problemReason(yamlRead, 'the edition file', 'edition.yaml', sandbox);
+      files.push(fatal(new VFile({ path: yamlShown }), reason, problemRule(yamlRead.problem)));
+      return unusable();
+    }
+    const yamlFile = vfileOf(yamlRead.bytes, yamlShown, true);
     files.push(yamlFile);
     const result = parseEditionYaml(yamlFile, id);
     config = result.config;
@@ -307,7 +305,17 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
     config = defaultEdition(id, [path.basename(target)]);
     // It takes its title from its text or metadata (parseEdition), never from its name.
     config.meta.title = '';
-    sourceFiles = [await readVFile(target, path.relative(process.cwd(), target) || path.basename(target), false)];
+    const shown = path.relative(process.cwd(), target) || path.basename(target);
+    const opened = await openRegularFile(target);
+    if (!opened.ok) {
+      files.push(fatal(new VFile({ path: shown }), `${shown} is not a regular file (a device, a pipe or a socket); name a text file`, 'file-kind'));
+      return unusable();
+    }
+    try {
+      sourceFiles = [vfileOf(await opened.handle.readFile(), shown, false)];
+    } finally {
+      await opened.handle.close();
+    }
   }
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);

@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HANAMIN_A } from '../fonts/index.js';
+import { createSandbox, readCheckedFile, resolveInSandbox } from './sandbox.js';
 
 const BIN = path.resolve('bin/diaoban.js');
 const made: string[] = [];
@@ -131,4 +132,23 @@ test('a seal image is a file of the edition like any other: outside it, refused 
   assert.match(check.stderr, /edition\.yaml:7:12 error seal "fake\.png" is neither a PNG nor an SVG image .*; the seal is left out \(seal-image\)/);
   assert.match(check.stderr, /edition\.yaml:10:15 error seals\[3\]\.position is not one of the choices: \"nowhere\"; write one of lower-left, lower-right, upper-left, upper-right, center \(this value is left out\) \(edition-field\)/);
   assert.doesNotMatch(check.stderr, /seal\.svg"/, 'the SVG seal is accepted');
+});
+
+test('a font checked at load and then swapped for a link outside is not read', async () => {
+  const { outer, ed } = setup(HEAD + 'sources:\n  - a.txt\n');
+  mkdirSync(path.join(ed, 'fonts'));
+  writeFileSync(path.join(ed, 'fonts', 'Kai.ttf'), 'inside');
+  mkdirSync(path.join(outer, 'elsewhere'));
+  writeFileSync(path.join(outer, 'elsewhere', 'Kai.ttf'), '秘密');
+  const sandbox = await createSandbox(ed);
+  const resolved = await resolveInSandbox(sandbox, 'fonts/Kai.ttf');
+  assert.ok(resolved.ok);
+  assert.equal((await readCheckedFile(resolved.path)).toString(), 'inside', 'unchanged, it is read');
+  rmSync(path.join(ed, 'fonts'), { recursive: true });
+  symlinkSync(path.join(outer, 'elsewhere'), path.join(ed, 'fonts'));
+  await assert.rejects(readCheckedFile(resolved.path), /replaced by a link/);
+  rmSync(path.join(ed, 'fonts'));
+  mkdirSync(path.join(ed, 'fonts'));
+  execFileSync('mkfifo', [path.join(ed, 'fonts', 'Kai.ttf')]);
+  await assert.rejects(readCheckedFile(resolved.path), /no longer a regular file/, 'a FIFO in its place is refused without waiting');
 });

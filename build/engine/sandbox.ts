@@ -6,10 +6,15 @@
  * the system's font folders and the tool's own stack; the person running
  * the build (never the edition) may allow more folders with --allow-read.
  *
- * One resolver for every key: resolveEditionPath checks a name and, when it
- * may not be read, puts the message at the edition.yaml place that names it.
+ * What is read is what was checked: each file is opened once and the open
+ * descriptor is checked (where it really is, what kind of file), then read
+ * — a path checked and then opened again could have been swapped for a
+ * link in between. One reader for every key: readEditionPath (and
+ * resolveEditionPath for fonts, read later by readCheckedFile) puts the
+ * message at the edition.yaml place that names the file.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { VFile } from 'vfile';
@@ -54,37 +59,136 @@ function inside(file: string, root: string): boolean {
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
-export type Resolved =
-  | { ok: true; path: string }
-  | { ok: false; problem: 'outside' | 'link-outside' | 'missing' | 'folder' | 'special'; real?: string };
+export type Problem = { ok: false; problem: 'outside' | 'link-outside' | 'missing' | 'folder' | 'special' | 'too-large'; real?: string; size?: number; max?: number };
+export type Resolved = { ok: true; path: string } | Problem;
+export type Opened = { ok: true; path: string; handle: FileHandle } | Problem;
+export type Read = { ok: true; path: string; bytes: Buffer } | Problem;
 
 /**
- * Where `name` (relative to the edition folder, or absolute) really is, if
- * the edition may read it: inside one of the roots after symbolic links are
- * followed, and a regular file. A name outside the roots is refused before
- * anything of it is looked at.
+ * A file opened without waiting (a FIFO or a device would block a plain
+ * open) and without becoming the controlling terminal. O_NONBLOCK changes
+ * nothing for a regular file.
  */
-export async function resolveInSandbox(sandbox: Sandbox, name: string, extraRoots: readonly string[] = []): Promise<Resolved> {
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0);
+
+const PROBLEM_OF_CODE: Readonly<Record<string, Problem['problem']>> = { ENOENT: 'missing', ENOTDIR: 'missing', ELOOP: 'missing', ENXIO: 'special', EOPNOTSUPP: 'special' };
+
+/**
+ * Where the open descriptor's file really is: on Linux the kernel says
+ * (/proc/self/fd); elsewhere the path's real path, if it is still the same
+ * file (device and inode) as the one open — if not, it was swapped since
+ * the open and nothing is known.
+ */
+async function descriptorPath(handle: FileHandle, given: string, info: Stats): Promise<string | undefined> {
+  try {
+    return await readlink(`/proc/self/fd/${handle.fd}`);
+  } catch {
+    try {
+      const real = await realpath(given);
+      const now = await stat(real);
+      return now.dev === info.dev && now.ino === info.ino ? real : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Opens a file for reading if it is a regular file: the kind is that of
+ * the open descriptor (fstat), so what is read is what was checked.
+ */
+export async function openRegularFile(file: string): Promise<{ ok: true; handle: FileHandle; info: Stats } | Problem> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, OPEN_FLAGS);
+  } catch (error) {
+    const problem = PROBLEM_OF_CODE[(error as NodeJS.ErrnoException).code ?? ''];
+    if (problem) return { ok: false, problem };
+    throw error;
+  }
+  const info = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  if (info.isFile()) return { ok: true, handle, info };
+  await handle.close();
+  return { ok: false, problem: info.isDirectory() ? 'folder' : 'special' };
+}
+
+/**
+ * Opens `name` (relative to the edition folder, or absolute) if the edition
+ * may read it: a regular file inside one of the roots once symbolic links
+ * are followed. The open descriptor is what is checked — the kernel's own
+ * path for it and its kind — so a folder swapped for a link between the
+ * check and the read cannot make it read a file outside: nothing is read
+ * by path after the check. A name outside the roots, and a name whose link
+ * leads outside when first looked at, are refused before anything is opened.
+ * The caller closes the handle.
+ */
+export async function openInSandbox(sandbox: Sandbox, name: string, extraRoots: readonly string[] = []): Promise<Opened> {
   const roots = [...sandbox.roots, ...extraRoots];
   const given = path.resolve(sandbox.dir, name);
   if (roots.includes(given)) return { ok: false, problem: 'folder' };
   if (!roots.some((r) => inside(given, r))) return { ok: false, problem: 'outside' };
-  let real: string;
-  let info;
-  try {
-    real = await realpath(given);
-    if (!roots.some((r) => inside(real, r))) return { ok: false, problem: 'link-outside', real };
-    info = await stat(real);
-  } catch {
-    return { ok: false, problem: 'missing' };
+  // A first look, so that a link to a device or a file outside is not even opened (no race can pass this alone: the descriptor decides below).
+  const first = await realpath(given).catch(() => undefined);
+  if (first === undefined) return { ok: false, problem: 'missing' };
+  if (!roots.some((r) => inside(first, r))) return { ok: false, problem: 'link-outside', real: first };
+  const opened = await openRegularFile(given);
+  if (!opened.ok) return opened;
+  const real = await descriptorPath(opened.handle, given, opened.info);
+  if (real === undefined || !roots.some((r) => inside(real, r))) {
+    await opened.handle.close();
+    return { ok: false, problem: 'link-outside', real: real ?? given };
   }
-  if (info.isDirectory()) return { ok: false, problem: 'folder' };
-  if (!info.isFile()) return { ok: false, problem: 'special' };
-  return { ok: true, path: real };
+  return { ok: true, path: real, handle: opened.handle };
+}
+
+/** Reads `name` if the edition may (openInSandbox): the bytes come from the descriptor that was checked. */
+export async function readInSandbox(sandbox: Sandbox, name: string, extraRoots: readonly string[] = [], maxBytes = Infinity): Promise<Read> {
+  const opened = await openInSandbox(sandbox, name, extraRoots);
+  if (!opened.ok) return opened;
+  try {
+    // The size of what is open, not of what the name leads to now.
+    const { size } = await opened.handle.stat();
+    if (size > maxBytes) return { ok: false, problem: 'too-large', size, max: maxBytes };
+    return { ok: true, path: opened.path, bytes: await opened.handle.readFile() };
+  } finally {
+    await opened.handle.close();
+  }
+}
+
+/**
+ * Where `name` really is, if the edition may read it (checked on an open
+ * descriptor, then closed): for files read later by another stage, which
+ * reads it with readCheckedFile.
+ */
+export async function resolveInSandbox(sandbox: Sandbox, name: string, extraRoots: readonly string[] = []): Promise<Resolved> {
+  const opened = await openInSandbox(sandbox, name, extraRoots);
+  if (!opened.ok) return opened;
+  await opened.handle.close();
+  return { ok: true, path: opened.path };
+}
+
+/**
+ * Reads a file resolveInSandbox let through, by its real path: the read
+ * descriptor must still be that very path (a component swapped for a link
+ * since would lead elsewhere) and a regular file. Throws otherwise.
+ */
+export async function readCheckedFile(real: string): Promise<Buffer> {
+  const opened = await openRegularFile(real);
+  if (!opened.ok) throw Object.assign(new Error(`${real} is no longer a regular file (${opened.problem})`), { code: 'ECHANGED' });
+  try {
+    const now = await descriptorPath(opened.handle, real, opened.info);
+    if (now !== path.resolve(real)) throw Object.assign(new Error(`${real} was replaced by a link (to ${now ?? 'somewhere else'}) since it was checked`), { code: 'ECHANGED' });
+    return await opened.handle.readFile();
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 /** What to tell the user about a file the edition may not read: what is wrong and what to do. */
-export function problemReason(resolved: Exclude<Resolved, { ok: true }>, what: string, name: string, sandbox: Sandbox, fonts = false): string {
+export function problemReason(resolved: Problem, what: string, name: string, sandbox: Sandbox, fonts = false): string {
   const folder = `the edition folder ${sandbox.dir}${fonts ? " and the system's font folders" : ''}`;
   const widen = 'copy it into the edition folder, or let the build read its folder with --allow-read DIR';
   switch (resolved.problem) {
@@ -98,12 +202,14 @@ export function problemReason(resolved: Exclude<Resolved, { ok: true }>, what: s
       return `${what} "${name}" is a folder, not a file; list the files in it one by one (- ${name.replace(/\/+$/, '')}/…)`;
     case 'special':
       return `${what} "${name}" is not a regular file (a device, a pipe or a socket); name a text file`;
+    case 'too-large':
+      return `"${name}" is ${((resolved.size ?? 0) / 1048576).toFixed(0)} MiB; ${what} may have at most ${(resolved.max ?? 0) / 1048576} MiB, so it is not read`;
   }
 }
 
 /** The rule id of a message about a file the edition may not read. */
-export function problemRule(problem: Exclude<Resolved, { ok: true }>['problem']): string {
-  return problem === 'outside' || problem === 'link-outside' ? 'file-outside' : problem === 'missing' ? 'file-missing' : 'file-kind';
+export function problemRule(problem: Problem['problem']): string {
+  return problem === 'outside' || problem === 'link-outside' ? 'file-outside' : problem === 'missing' ? 'file-missing' : problem === 'too-large' ? 'file-too-large' : 'file-kind';
 }
 
 const WHAT: Record<string, string> = {
@@ -114,18 +220,28 @@ const WHAT: Record<string, string> = {
   seals: 'the seal image',
 };
 
-/**
- * Resolves a file named in edition.yaml; when it may not be read, reports
- * an error at the place that names it (on `yaml`) and returns null.
- */
-export async function resolveEditionPath(sandbox: Sandbox, ref: EditionPath, yaml: VFile, extraRoots: readonly string[] = []): Promise<string | null> {
-  const resolved = await resolveInSandbox(sandbox, ref.name, extraRoots);
-  if (resolved.ok) return resolved.path;
-  const message = yaml.message(problemReason(resolved, own(WHAT, ref.key) ?? `the file (${ref.key})`, ref.name, sandbox, extraRoots.length > 0), {
+function reportProblem(sandbox: Sandbox, ref: EditionPath, yaml: VFile, problem: Problem, fonts: boolean): null {
+  const message = yaml.message(problemReason(problem, own(WHAT, ref.key) ?? `the file (${ref.key})`, ref.name, sandbox, fonts), {
     place: ref.place,
-    ruleId: problemRule(resolved.problem),
+    ruleId: problemRule(problem.problem),
     source: 'diaoban',
   });
   message.fatal = true;
   return null;
+}
+
+/**
+ * Resolves a file named in edition.yaml that another stage reads later
+ * (readCheckedFile: fonts); when it may not be read, reports an error at
+ * the place that names it (on `yaml`) and returns null.
+ */
+export async function resolveEditionPath(sandbox: Sandbox, ref: EditionPath, yaml: VFile, extraRoots: readonly string[] = []): Promise<string | null> {
+  const resolved = await resolveInSandbox(sandbox, ref.name, extraRoots);
+  return resolved.ok ? resolved.path : reportProblem(sandbox, ref, yaml, resolved, extraRoots.length > 0);
+}
+
+/** Reads a file named in edition.yaml from the descriptor that was checked; when it may not be read, reports as resolveEditionPath does. */
+export async function readEditionPath(sandbox: Sandbox, ref: EditionPath, yaml: VFile, extraRoots: readonly string[] = [], maxBytes = Infinity): Promise<{ path: string; bytes: Buffer } | null> {
+  const read = await readInSandbox(sandbox, ref.name, extraRoots, maxBytes);
+  return read.ok ? read : reportProblem(sandbox, ref, yaml, read, extraRoots.length > 0);
 }

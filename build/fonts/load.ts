@@ -7,11 +7,11 @@ import { selectFace } from './sfnt.js';
 import { FONT_STACK, type FontSpec } from './stack.js';
 import type { LoadedFont } from './types.js';
 
-/** Reads the stack's font files and splits collections to the wanted face. */
-export async function loadSystemFonts(stack: readonly FontSpec[] = FONT_STACK): Promise<LoadedFont[]> {
+/** Reads the stack's font files (with `read`: the CLI checks an edition's own files) and splits collections to the wanted face. */
+export async function loadSystemFonts(stack: readonly FontSpec[] = FONT_STACK, read: (spec: FontSpec) => Promise<Uint8Array> = (spec) => readFile(spec.file)): Promise<LoadedFont[]> {
   return Promise.all(
     stack.map(async (spec) => {
-      const file = new Uint8Array(await readFile(spec.file));
+      const file = new Uint8Array(await read(spec));
       return { family: spec.family, file: spec.file, bytes: selectFace(file, spec.face) };
     }),
   );
