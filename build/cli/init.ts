@@ -9,7 +9,7 @@
 import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
-import { describeSource, parseSource, titleFromSources, type ParsedSource } from '../parse/index.js';
+import { describeSource, parseSource, workTitle, type ParsedSource } from '../parse/index.js';
 import { conventionsOf } from '../parse/formats.js';
 import { convertPlain } from '../transform/script.js';
 import type { Inline, Script } from '../tree/types.js';
@@ -61,16 +61,23 @@ export interface InitDescription {
 
 /** edition.yaml for a parsed source (pure). */
 export function editionYamlFor(source: ParsedSource, fileName: string, text: string, date: string): InitDescription {
-  const title = titleFromSources([source]) ?? '無題';
+  const found = workTitle([source]);
+  const title = found?.title ?? '無題';
   const blocks = source.volumes.flatMap((v) => v.children);
   const byline = blocks.find((b) => b.type === 'paragraph' && b.role === 'byline');
-  const credit = (byline && bylineAuthor(plain(byline.children))) ?? (source.meta.author ? { author: source.meta.author } : null);
+  const firstContributor = found?.contributors[0];
+  const credit = firstContributor
+    ? { author: firstContributor.name, dynasty: firstContributor.dynasty }
+    : ((byline && bylineAuthor(plain(byline.children))) ?? (source.meta.author ? { author: source.meta.author } : null));
+  const where = found ? `found in ${found.from}${found.line ? ` (line ${found.line})` : ''}` : 'the text names no work: fill in';
+  const contributors = found?.contributors.length ? [`# contributors (the byline): ${found.contributors.map((c) => [c.dynasty, c.name, c.role].filter(Boolean).join(' ')).join('; ')}`] : [];
   const script = sourceScript(text);
   const punctuated = (text.match(/[，。、；：？！]/gu)?.length ?? 0) / Math.max(1, text.length) > 0.02;
   const volume = source.volumes[0];
   const lines = [
     `# Written by diaoban init from ${fileName}: ${describeSource(source.format, source.encoding, source.stats, conventionsOf(source.format))}`,
-    `title: ${yamlString(title)}`,
+    `title: ${yamlString(title)}  # ${where}`,
+    ...contributors,
     credit ? `author: ${yamlString(credit.author)}` : 'author: 未詳                # no byline in the text: fill in',
     ...(credit?.dynasty ? [`dynasty: ${credit.dynasty}`] : []),
     'script: traditional',

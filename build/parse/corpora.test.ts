@@ -98,9 +98,9 @@ const CASES = [
   { file: 'kanripo-KR1d0026-SBCK-juan02.txt', format: 'kanripo', title: '儀禮', volume: 2, counts: kanripoCounts },
   { file: 'kanripo-KR1d0028-WYG-juan05.txt', format: 'kanripo', title: '儀禮注疏', volume: 5, counts: kanripoCounts },
   { file: 'kanripo-KR1d0052-tls-juan02.txt', format: 'kanripo', title: '禮記', volume: 2, counts: kanripoCounts },
-  { file: 'chtxt-shiji-sanjiazhu-juan01.txt', format: 'chtxt', title: '五帝本紀第一', volume: 1, counts: chtxtCounts },
+  { file: 'chtxt-shiji-sanjiazhu-juan01.txt', format: 'chtxt', title: '無題', volume: 1, counts: chtxtCounts },
   { file: 'chtxt-songshu-juan14.txt', format: 'chtxt', title: '宋書', volume: 14, counts: chtxtCounts },
-  { file: 'guoxue-yili-zhushu-juan02.txt', format: 'guoxue', title: '士冠礼第一', volume: 2, counts: guoxueCounts },
+  { file: 'guoxue-yili-zhushu-juan02.txt', format: 'guoxue', title: '無題', volume: 2, counts: guoxueCounts },
 ] as const;
 
 for (const c of CASES) {
