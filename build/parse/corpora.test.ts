@@ -28,6 +28,10 @@ function kanripoCounts(raw: string): Record<string, number> {
   const text = raw.replace(/<(?:pb|md):[^>]*>/gu, '').replace(/\)¶?\s*\n\s*(?:¶\s*\n\s*)*\(/gu, '');
   const counts: Record<string, number> = {};
   for (const m of text.matchAll(/(音義|疏)?\(([^()]*)\)/gu)) add(counts, m[1] === '音義' ? 'yinyi' : m[1] === '疏' ? 'shu' : 'zhu', chars(m[2]));
+  // 四庫 注疏: a bare 注 outside the notes, before full-size text, labels the 注 up to the next note (header lines, indented, and # lines aside).
+  const body = text.split('\n').filter((l) => !/^[#\u3000]/u.test(l)).join('\n').replace(/(?:音義|疏)?\([^()]*\)/gu, '\u0001');
+  const runs = [...body.matchAll(/注(?=\p{Script=Han})([^\u0001]*?)(?=\u0001|\n\s*\n|$)/gu)];
+  if (runs.length >= 5) for (const m of runs) add(counts, 'zhu', chars(m[1]));
   return counts;
 }
 

@@ -60,7 +60,7 @@ export interface ImportReport {
 }
 
 /** The rules of the messages that state a reading taken from the whole text. */
-export const READING_RULES = new Set(['bracket-reading', 'subcolumn-order', 'paragraph-lines', 'composition-reading', 'numbered-commentary']);
+export const READING_RULES = new Set(['bracket-reading', 'subcolumn-order', 'paragraph-lines', 'composition-reading', 'numbered-commentary', 'run-label-reading']);
 
 /** Lines that look like a file header or forme-work, not like text. */
 const HEADER_LIKE = /https?:\/\/|www\.|@fw|<md:|下載|下载|創建日期|创建日期|更新日期|全文完|^#/u;
@@ -205,7 +205,8 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   const conv = conventionsOf(source.format);
   const anomalies: Anomaly[] = [];
   const largest = largestParagraph(volumes);
-  if (largest.total >= 1500 && largest.share >= 0.5) {
+  // Where the file keeps the print's line ends (Kanripo ¶), paragraphs end where the print's columns do: a long one is the print's.
+  if (largest.total >= 1500 && largest.share >= 0.5 && stats.lineAnchors < 20) {
     anomalies.push({ kind: 'one-paragraph', severity: largest.share >= 0.8 ? 'wrong' : 'check', count: largest.characters, message: `${Math.round(largest.share * 100)}% of the text is one paragraph: its structure (paragraphs, commentary by indentation) was probably not read; check the format, or set conventions: in edition.yaml`, examples: [largest.at] });
   }
   const bare = notesWithoutHan(volumes);

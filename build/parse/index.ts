@@ -11,6 +11,7 @@ import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Inline, Root, Volume } from '../tree/types.js';
 import { layerLabel } from '../tree/layers.js';
 import { decodeSource } from './decode.js';
+import { decideDescriptions, decideRunLabels, decideSubcolumns, linkNumberedCommentary } from './decide.js';
 import { detectFormatScored, type Detection } from './detect.js';
 import { conventionsOf, withOverrides, type FormatConventions } from './formats.js';
 import { importDaizhige, importWikisource, type ImportResult, type SourceMeta } from './importers/corpus.js';
@@ -154,8 +155,12 @@ export function parseSource(file: VFile, fallbackTitle: string, options: ParseOp
   }
   const detection = opts.format ? 'forced' : detectFormatScored(file.path ?? '', decoded.text);
   const chosen = detection === 'forced' ? (opts.format as SourceFormat) : detection.format;
-  const conv = withOverrides(conventionsOf(chosen), opts.conventions);
-  const { volumes, meta } = IMPORTERS[chosen](src, fallbackTitle, conv);
+  // Readings the whole text decides (decide.ts), unless the edition's conventions: say.
+  const conv = decideRunLabels(src, decideDescriptions(src, withOverrides(conventionsOf(chosen), opts.conventions), opts.conventions?.descriptions));
+  const imported = IMPORTERS[chosen](src, fallbackTitle, conv);
+  const meta = imported.meta;
+  let volumes = conv.numberedCommentary ? linkNumberedCommentary(src, imported.volumes) : imported.volumes;
+  volumes = decideSubcolumns(src, conv, volumes, opts.conventions?.subcolumns);
   const stats = sourceStats(volumes);
   src.report('info', describeSource(chosen, decoded.encoding, stats, conv), 0, 0, 'format-detected');
   src.finish();
