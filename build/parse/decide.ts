@@ -35,7 +35,8 @@ export function decideDescriptions(src: Source, conv: FormatConventions, forced?
   }
   if (short === 0 && forced === undefined) return conv;
   const described = forced ?? (short >= 3 && short >= all * 0.8);
-  src.report(
+  // Said when it was a choice: described, forced, or a fifth of the 〈…〉 or more short.
+  if (described || forced !== undefined || short * 5 >= all) src.report(
     'info',
     described
       ? `〈…〉 around two or three characters read as characters described by their parts (${short} of ${all} 〈…〉${forced ? ', as conventions: descriptions says' : ''}); conventions: descriptions: false reads them as notes`
@@ -178,20 +179,28 @@ export function decideSubcolumns(src: Source, conv: FormatConventions, volumes: 
   return volumes;
 }
 
-/** A note of one text node split by `/`: its two parts in the other order. */
+/** A note of text split by `/`: its two parts in the other order (text nodes cut where the split falls). */
 function swapSubcolumns(src: Source, nodes: Inline[]): void {
   for (const n of nodes) {
     if (n.type !== 'note') {
       if ('children' in n) swapSubcolumns(src, n.children as Inline[]);
       continue;
     }
-    const texts = n.children.filter((c) => c.type === 'text') as Text[];
-    if (n.split === undefined || n.splits || texts.length !== 1 || n.children.some((c) => c.type !== 'text' && c.type !== 'anchor')) continue;
-    const t = texts[0];
-    const chars = Array.from(t.value);
-    const right = chars.slice(0, n.split).join('');
-    const left = chars.slice(n.split).join('');
-    t.value = left + right;
-    n.split = Array.from(left).length;
+    if (n.split === undefined || n.splits || n.children.some((c) => c.type !== 'text')) continue;
+    const right: Inline[] = [];
+    const left: Inline[] = [];
+    let seen = 0;
+    for (const c of n.children as Text[]) {
+      const chars = Array.from(c.value);
+      const take = Math.max(0, Math.min(chars.length, n.split - seen));
+      seen += chars.length;
+      const a = chars.slice(0, take).join('');
+      const b = chars.slice(take).join('');
+      const s0 = c.position.start.offset ?? 0;
+      if (a) right.push(b ? { type: 'text', value: a, position: src.position(s0, s0 + a.length) } : c);
+      if (b) left.push(a ? { type: 'text', value: b, position: src.position(s0 + a.length, s0 + a.length + b.length) } : c);
+    }
+    n.children = [...left, ...right];
+    n.split = left.reduce((k, c) => k + Array.from((c as Text).value).length, 0);
   }
 }

@@ -168,6 +168,17 @@ export const FORMATS: readonly FormatConventions[] = [
     headings: [{ pattern: /^((?:[〔〈][^〔〕〈〉\n]{1,20}[〕〉]){1,3}第[一二三四五六七八九十百]+)$/u, depth: 2 }],
     commentaryLines: [['〔', '〕'], ['〈', '〉']],
   },
+  {
+    format: 'pandoc-txt',
+    name: 'plain text with pandoc-like marks (~gloss~, *name*)',
+    signs: [
+      { pattern: /(?<![~\w])~\p{Script=Han}{1,30}~(?![~\w])/u, weight: 3 },
+      { pattern: /(?<![*\w])\*\p{Script=Han}{1,30}\*(?![*\w])/u, weight: 3 },
+    ],
+    inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },
+    paragraphs: 'auto',
+    headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
+  },
   { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
   { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },
   { format: 'verse', name: 'verse with commentary', signs: [{ pattern: /^【附[注註]】/mu, weight: 6 }], inline: DEFAULT_INLINE },

@@ -33,6 +33,7 @@ const IMPORTERS: Record<SourceFormat, Importer> = {
   chtxt: importLines,
   guoxue: importLines,
   bracketed: importLines,
+  'pandoc-txt': importLines,
   'wikisource-md': importWikisourceMarkdown,
   daizhige: importDaizhige,
   wikisource: importWikisource,

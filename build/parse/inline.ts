@@ -50,6 +50,8 @@ export interface InlineOptions {
    * kept as the note's label. Only outside notes and before a Han character.
    */
   runLabels?: ReadonlyArray<LayerLabel>;
+  /** Inline marks of a pandoc-like text: `~某~` a gloss in small type, `*某某*` a proper name (專名號); only around Han text on one line. */
+  spans?: ReadonlyArray<{ open: string; close: string; as: 'small' | 'proper' }>;
   /** Numbering in note brackets, `(1)`, `(12)`: text, not a note (sticky). */
   numbering?: RegExp;
   /** Kanripo: `)¶\n(` (page markers between allowed) continues the note on the next source line. */
@@ -237,7 +239,8 @@ export function parseInline(src: Source, start: number, end: number, options: In
     let lines = 0;
     while (j < end) {
       const c = text[j];
-      if (c === options.lineAnchor || c === ' ' || c === '\t') j++;
+      // The next source line may begin with the blank cells of its indent (WYG `　(……/……)¶`).
+      if (c === options.lineAnchor || c === ' ' || c === '\t' || c === '\u3000') j++;
       else if (c === '\n' || c === '\r') {
         lines++;
         j++;
@@ -296,6 +299,21 @@ export function parseInline(src: Source, start: number, end: number, options: In
     const cp = text.codePointAt(i) as number;
     const ch = cp > 0xffff ? text.slice(i, i + 2) : text[i];
     const next = i + ch.length;
+    const span = options.spans?.find((sp) => sp.open === ch);
+    if (span) {
+      const stop = text.indexOf(span.close, next);
+      const inner = stop < 0 ? '' : text.slice(next, stop);
+      if (stop >= 0 && stop < end && /^[^\s~*<>]{1,30}$/u.test(inner) && /\p{Script=Han}/u.test(inner)) {
+        flush(i);
+        const t: Text = { type: 'text', value: inner, position: src.position(next, stop) };
+        const after = stop + span.close.length;
+        top().children.push(span.as === 'small' ? { type: 'small', children: [t], position: src.position(i, after) } : { type: 'mark', kind: 'proper', children: [t], position: src.position(i, after) });
+        columnChars += inner.length;
+        i = after;
+        textStart = i;
+        continue;
+      }
+    }
     if (options.runLabels && stack.length === 1) {
       const run = options.runLabels.find((l) => text.startsWith(l.text, i) && /\p{Script=Han}/u.test(text[i + l.text.length] ?? '') && !opens.has(text[i + l.text.length]));
       if (run) {
