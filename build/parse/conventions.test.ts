@@ -7,18 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Inline, Note, Volume } from '../tree/types.js';
-import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
-import { parseSource, workTitle, type ParsedSource } from './index.js';
-import { importReport, type ImportReport } from './import-report.js';
-import { fileOf } from './test-helpers.js';
-
-export function parsed(text: string, options: { format?: SourceFormat; conventions?: ConventionOverrides; path?: string } = {}): ParsedSource {
-  return parseSource(fileOf(text, options.path ?? 'own.txt'), '', { format: options.format, conventions: options.conventions });
-}
-
-export function reportOf(source: ParsedSource): ImportReport {
-  return importReport({ source, title: workTitle([source]), messages: source.file.messages });
-}
+import type { ParsedSource } from './index.js';
+import { NUMBERED, parsed, reportOf } from './conventions.test-util.js';
 
 const notes = (volumes: readonly Volume[]): Note[] => {
   const out: Note[] = [];
@@ -35,24 +25,6 @@ const plain = (nodes: readonly Inline[]): string => nodes.map((n) => (n.type ===
 const mainText = (volumes: readonly Volume[]): string =>
   volumes.map((v) => v.children.map((b) => plain(b.children.filter((n) => n.type !== 'note'))).join('\n')).join('\n');
 const rules = (s: ParsedSource) => s.file.messages.map((m) => m.ruleId);
-
-/** 三國志-like: 〔N〕 markers, then the 〔N〕 paragraphs of a later commentary. */
-export const NUMBERED = [
-  '# 某志',
-  '',
-  '## 卷一 某紀第一',
-  '',
-  '　　某者，某郡人也。〔一〕少有大志，〔二〕好讀書。',
-  '',
-  '　　〔一〕　某書曰：某郡在河南。',
-  '',
-  '　　〔二〕　某傳曰：某少時不治產業，好讀書。',
-  '',
-  '　　及長，仕郡為吏。〔一〕',
-  '',
-  '　　〔一〕　臣某案：吏，郡吏也。',
-  '',
-].join('\n');
 
 test('numbered commentary: each 〔N〕 paragraph becomes the note at its marker; the 〔N〕 markers are gone from the text', () => {
   const s = parsed(NUMBERED, { format: 'chtxt' });

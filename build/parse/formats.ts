@@ -116,6 +116,8 @@ export const FORMATS: readonly FormatConventions[] = [
     name: 'chtxt (ctext-like)',
     signs: [
       { pattern: /^## \S/mu, weight: 4 },
+      // The chtxt file header: `#下載最新版本，請訪問: https://github.com/…`.
+      { pattern: /^#[^#\s][^\n]{0,60}https?:\/\//mu, weight: 8 },
       { pattern: /\(【(?:集解|索隱|正義)】/u, weight: 8 },
       { pattern: /^【(?:集解|索隱|正義)】/mu, weight: 4 },
       { pattern: /[\p{Script=Han}，。]\([^()\n]{2,500}\)/u, weight: 3 },
