@@ -220,7 +220,7 @@ export function program(): Command {
         errors += countBySeverity(messages).error;
         // One verdict line a source: a batch reads only the texts it flags.
         const sourceReports = importReports(loaded);
-        for (const r of sourceReports) process.stderr.write(`${verdictLine(r)}\n`);
+        for (const r of sourceReports) if (!(opts.quiet && r.verdict === 'ok')) process.stderr.write(`${verdictLine(r)}\n`);
         reports.push(...sourceReports);
         if (opts.corrections && loaded.config) {
           const { listCorrections } = await import('./corrections-list.js');

@@ -49,7 +49,7 @@ test('check --json flags every text of the test set that has an anomaly, and non
     const r = reportOf(parsed(c.text, { format: c.format, conventions: c.conventions }));
     assert.deepEqual(r.anomalies.map((a) => a.kind).sort(), [...c.has].sort(), `${c.name}: ${JSON.stringify(r.anomalies)}`);
     assert.equal(r.verdict === 'ok', c.has.length === 0, c.name);
-    assert.match(verdictLine(r), new RegExp(`: ${r.verdict}\\b`));
+    assert.match(verdictLine(r), new RegExp(`^own\\.txt (info|warning) verdict ${r.verdict}\\b.* \\(import-verdict\\)$`));
   }
 });
 

@@ -218,7 +218,7 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   const markup = markupLeft(volumes);
   if (markup.length > 0) {
     const total = Math.max(1, largest.total);
-    anomalies.push({ kind: 'markup-left', severity: markup.length >= 50 || markup.length / total > 0.01 ? 'wrong' : 'check', count: markup.length, message: `${markup.length} markup characters are left in the text (${[...new Set(markup.map((m) => m.text))].slice(0, 6).join(' ')}): a convention was not read`, examples: examples(markup) });
+    anomalies.push({ kind: 'markup-left', severity: markup.length >= 10 && (markup.length >= 50 || markup.length / total > 0.01) ? 'wrong' : 'check', count: markup.length, message: `${markup.length} markup characters are left in the text (${[...new Set(markup.map((m) => m.text))].slice(0, 6).join(' ')}): a convention was not read`, examples: examples(markup) });
   }
   const order = subcolumnOrder(volumes);
   if (order.split >= 10 && order.reversed >= 5 && order.reversed > 2 * order.inOrder) {
@@ -248,8 +248,13 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   };
 }
 
-/** The verdict as the CLI prints it: `file: ok`, `file: check (…)`. */
+/**
+ * The verdict as the CLI prints it, in check's promised form (file severity
+ * message (rule)): `a.txt info verdict ok: chtxt, 318 notes, title 宋書 (heading) (import-verdict)`;
+ * `check` and `wrong` are warnings, so that `-q` still prints them.
+ */
 export function verdictLine(r: ImportReport): string {
   const what = r.anomalies.map((a) => `${a.kind} ${a.count}`).join(', ');
-  return `${r.file}: ${r.verdict}${what ? ` (${what})` : ''}; ${r.format}, ${r.figures.notes} notes, title ${r.title ? `${r.title.text} (${r.title.from})` : '無題'}`;
+  const severity = r.verdict === 'ok' ? 'info' : 'warning';
+  return `${r.file} ${severity} verdict ${r.verdict}${what ? ` (${what})` : ''}: ${r.format}, ${r.figures.notes} notes, title ${r.title ? `${r.title.text} (${r.title.from})` : '無題'} (import-verdict)`;
 }

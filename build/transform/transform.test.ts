@@ -10,6 +10,7 @@ import { layerLabel } from '../tree/layers.js';
 import { reporterFor } from './report.js';
 import { convertPlain, convertScript, convertText, scriptReport } from './script.js';
 import { openccOneToMany } from './one-to-many.js';
+import { convertedNames } from './names.js';
 import { measureScriptConversion } from './script-measure.js';
 import { importDaizhige } from '../parse/importers/corpus.js';
 import { rootText, sourceOf, treeText } from '../parse/test-helpers.js';
@@ -176,4 +177,20 @@ test('names are not converted as words: a 集注 commentator as the text names h
   assert.equal(converted.edition.author, '宋咸');
   // Negative control: 咸 that is no name follows the edition's choice.
   assert.equal(convertText('咸味', 'simplified', 'traditional', { keep: [], prefer: { 咸: '鹹' }, phrases: {} }), '鹹味');
+});
+
+test('converted names are found for the import report: a commentator printed as a word, 卷 printed 捲 in a title; none when the conversion kept them', () => {
+  const notes3 = ['【吾子之言○咸曰子云自谓○光曰谓扬子也】', '【言圣人○咸曰圣人作○光曰作者】', '【道也○咸曰道○光曰德】'].join('文');
+  const make = () => {
+    const src = sourceOf(`法言卷上\n\n经${notes3}终`);
+    const tree: Root = { type: 'root', edition: { id: 't', title: '法言', author: '', language: 'zh-Hant', script: 'traditional', template: 'siku' }, children: importDaizhige(src, 't').volumes };
+    splitCommentators(tree, reporterFor([src.file]));
+    return tree;
+  };
+  const kept = make();
+  assert.deepEqual(convertedNames(kept, convertScript(structuredClone(kept), 'simplified', 'traditional')), []);
+  // An edition's phrases can undo what convertScript keeps: the report says so.
+  const undone = make();
+  const found = convertedNames(undone, convertScript(structuredClone(undone), 'simplified', 'traditional', { keep: [], prefer: {}, phrases: { '○咸': '○鹹', 咸曰: '鹹曰', 卷上: '捲上' } }));
+  assert.deepEqual(found.map((n) => `${n.name}→${n.became}×${n.count}`).sort(), ['卷→捲×1', '咸→鹹×3'].sort());
 });
