@@ -30,3 +30,12 @@ export const NUMBERED = [
   '',
 ].join('\n');
 
+
+/** Texts of our own in each convention: the test set of import-report.test.ts and of scripts/import-table.ts. */
+export const CHTXT_ZISHU = ['#下載最新版本，請訪問: https://example.org/chtxt', '', '# 某字書', '', ...Array.from({ length: 12 }, (_, k) => `字${k}異${k} ○ 上通；下正。【案】陳本脫，今補。`), ''].join('\n');
+export const NUMBERING = '# 周易\n\n○ ䷀乾(1)：元亨利貞。(乾，健也。)\n\n○ ䷁坤(2)：元亨。\n\n○ ䷂屯(3)：元亨。\n';
+export const PANDOC = '# 某書\n\n*孔子*曰：學而時習之~習，溫習也~。\n\n*曾子*曰：吾日三省吾身~省，察也~。\n';
+export const REVERSED = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', ...['筵', '几', '尊', '洗', '席', '豆', '籩', '俎', '鼎', '爵', '觶', '篚'].flatMap((w) => [`主人設${w}(之處也/${w}者某物)賓入¶`, ''])].join('\n');
+
+export const DESCRIBED = '其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n又有〈金冬〉焉。\n';
+export const WYG_ZHU = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經注疏', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某經注疏卷一¶', ...Array.from({ length: 6 }, (_, k) => [`經文第${'一二三四五六'[k]}句注此注文也音義(某音/某反)疏(注釋曰/某某)¶`, '']).flat()].join('\n');

@@ -14,12 +14,7 @@ import { VFile } from 'vfile';
 import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
 import { parseSource, workTitle } from './index.js';
 import { importReport, verdictLine, type AnomalyKind } from './import-report.js';
-import { NUMBERED, parsed, reportOf } from './conventions.test-util.js';
-
-const CHTXT_ZISHU = ['#下載最新版本，請訪問: https://example.org/chtxt', '', '# 某字書', '', ...Array.from({ length: 12 }, (_, k) => `字${k}異${k} ○ 上通；下正。【案】陳本脫，今補。`), ''].join('\n');
-const NUMBERING = '# 周易\n\n○ ䷀乾(1)：元亨利貞。(乾，健也。)\n\n○ ䷁坤(2)：元亨。\n\n○ ䷂屯(3)：元亨。\n';
-const PANDOC = '# 某書\n\n*孔子*曰：學而時習之~習，溫習也~。\n\n*曾子*曰：吾日三省吾身~省，察也~。\n';
-const REVERSED = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', ...['筵', '几', '尊', '洗', '席', '豆', '籩', '俎', '鼎', '爵', '觶', '篚'].flatMap((w) => [`主人設${w}(之處也/${w}者某物)賓入¶`, ''])].join('\n');
+import { CHTXT_ZISHU, NUMBERED, NUMBERING, PANDOC, REVERSED, parsed, reportOf } from './conventions.test-util.js';
 
 interface Case {
   name: string;
