@@ -170,3 +170,17 @@ test('sub-column order: measured from the whole text, reported; conventions: sub
   const inOrder = parsed(text.replace(/\((之處也)\/(\S+?)\)/gu, '($2/$1)'));
   assert.ok(!reportOf(inOrder).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
 });
+
+test('注 by indentation: where the whole text sets lines one cell down, each run of them is a commentary paragraph; a few indented lines stay text', () => {
+  const head = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經注疏', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某經注疏卷一¶'];
+  const body: string[] = [];
+  for (let k = 0; k < 12; k++) body.push(`經文第${k}句某某某某某某某某某某某某某某某¶`, `　此注文也某某某某某某某某某某某某某某¶`, `　注文之續某某某某某某某某某某某某某某¶`);
+  const s = parsed([...head, ...body, ''].join('\n'));
+  const commentary = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary');
+  assert.equal(commentary.length, 12);
+  assert.match(plain(commentary[0].children), /^此注文也.*注文之續/u);
+  assert.ok(rules(s).includes('indent-reading'));
+  // Negative control: two indented lines in a text that sets everything flush are text.
+  const flush = parsed([...head, ...Array.from({ length: 12 }, (_, k) => `經文第${k}句某某某某某某某某某某某某某¶`), '　偶有一行低一格某某某某某某某某¶', '　又一行某某某某某某某某某某某¶', ''].join('\n'));
+  assert.equal(flush.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
+});

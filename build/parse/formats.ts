@@ -42,6 +42,8 @@ export interface FormatConventions {
    * a blank line between them, an entry a line, is read a paragraph a line).
    */
   paragraphs?: 'line' | 'blank' | 'auto';
+  /** Lines set one cell down (a full-width space) are commentary of this layer, where the whole text writes them so (四庫's 注 below the 經). */
+  indentedCommentary?: LayerId;
   /** `〔一〕` markers in the text and the `〔一〕　…` paragraphs they call (decide.ts linkNumberedCommentary). */
   numberedCommentary?: boolean;
   /** Labels in mid-line that start a layer running to the paragraph's end (chtxt `……音某。【案】「……」……`). */
@@ -109,6 +111,7 @@ export const FORMATS: readonly FormatConventions[] = [
     // `@fw…`: forme-work (the 版心's text) of a 道藏輯要 transcription: the source's layout, not text.
     metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
     paragraphs: 'blank',
+    indentedCommentary: 'zhu',
     headings: [{ pattern: /^\*\*\*+[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 3 }, { pattern: /^\*\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 2 }, { pattern: /^\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 1 }, ...SIKU_HEADINGS],
   },
   {

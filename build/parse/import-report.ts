@@ -60,7 +60,7 @@ export interface ImportReport {
 }
 
 /** The rules of the messages that state a reading taken from the whole text. */
-export const READING_RULES = new Set(['bracket-reading', 'subcolumn-order', 'paragraph-lines', 'composition-reading', 'numbered-commentary', 'run-label-reading']);
+export const READING_RULES = new Set(['bracket-reading', 'subcolumn-order', 'paragraph-lines', 'composition-reading', 'numbered-commentary', 'run-label-reading', 'indent-reading']);
 
 /** Lines that look like a file header or forme-work, not like text. */
 const HEADER_LIKE = /https?:\/\/|www\.|@fw|<md:|下載|下载|創建日期|创建日期|更新日期|全文完|^#/u;

@@ -194,6 +194,20 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     );
   }
 
+  // 注 by indentation (四庫 texts that set the 注 one cell below the 經): decided from the whole text.
+  const isIndented = (l: PhysicalLine) => text[l.start - 1] === '\u3000' && !/[\u3000 \t]/u.test(text[l.start - 2] ?? '\n') && /^\p{Script=Han}/u.test(l.content);
+  const isHeadLike = (c: string) => VOLUME_TITLE.test(c) || SIKU_BANNER.test(c) || BYLINE.test(c) || Boolean(conv.headings?.some((h) => h.pattern.test(withoutTrailingAnchors(c, inline.lineAnchor ?? '¶'))));
+  let indentLayer: string | undefined;
+  if (conv.indentedCommentary) {
+    const body = lines.filter((l) => l.content && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
+    const indented = body.filter(isIndented).length;
+    if (indented >= 10 && indented >= body.length * 0.1) indentLayer = conv.indentedCommentary;
+    if (indented > 0) {
+      const first = body.find(isIndented);
+      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines only)`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
+    }
+  }
+
   // Titles, headings and bylines name things: a run label there (儀禮注疏) is part of the name.
   const headOptions: InlineOptions = inlineOptions.runLabels ? { ...inlineOptions, runLabels: undefined } : inlineOptions;
 
@@ -223,7 +237,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const titleLine =
     texts.length > 1 && Array.from(texts[0].content).length <= 16 && !/[\p{P}\s]/u.test(texts[0].content) && conv.headings?.some((h) => h.pattern.test(texts[1].content)) && !conv.headings.some((h) => h.pattern.test(texts[0].content)) ? texts[0] : null;
 
-  let para: { start: number; end: number; data?: Record<string, string> } | null = null;
+  let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean } | null = null;
   let pendingAnchors: Inline[] = [];
   let pendingData: Record<string, string> = {};
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
@@ -257,7 +271,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     return p;
   };
   const flush = () => {
-    if (para) add(textParagraph(para.start, para.end, para.data));
+    if (para?.indented && indentLayer) add(paragraph(src, 'commentary', para.start, para.end, inlineOptions, indentLayer));
+    else if (para) add(textParagraph(para.start, para.end, para.data));
     para = null;
   };
   const span = (m: RegExpExecArray, line: PhysicalLine, group: number): [number, number] | null => {
@@ -410,8 +425,11 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     previous = 'text';
     tail = null;
     if (paragraphMode === 'blank') {
+      // 注 by indentation: a run of lines one cell down is the commentary on the text before it.
+      const indented = indentLayer !== undefined && isIndented(line);
+      if (para && Boolean(para.indented) !== indented) flush();
       if (para) para.end = full.end;
-      else para = { start: line.start, end: full.end };
+      else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}) };
       // The source's column ended early: its paragraph ends there.
       if (sourceColumns && typical > 0 && inline.notes[0] && lineCells(content, inline.notes[0].open, inline.notes[0].close, inline.split) < typical - 2) {
         // Not when a note runs on to the next line.
