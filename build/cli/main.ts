@@ -72,7 +72,7 @@ function editionTarget(target: string): string {
 function printScriptReport(loaded: LoadedEdition): void {
   const config = loaded.config!;
   const from = config.meta.sourceScript ?? config.meta.script;
-  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion);
+  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion, 3, loaded.tree.layers);
   if (from === config.meta.script) {
     process.stdout.write(`${config.meta.id}: no script conversion (the sources are ${from})\n`);
     return;

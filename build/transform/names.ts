@@ -7,6 +7,7 @@
  * edition's phrase that undoes it, is reported and not printed unseen.
  */
 import type { Block, Inline, Root } from '../tree/types.js';
+import { sourceLayerLabel } from '../tree/layers.js';
 import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
 import { convertPlain } from './script.js';
 
@@ -22,13 +23,6 @@ function textOf(nodes: readonly Inline[]): string {
   return nodes.map((n) => (n.type === 'text' ? n.value : 'children' in n ? textOf(n.children as Inline[]) : '')).join('');
 }
 
-/** The name a layer id was made from (tree/layers.ts sourceLayerId: x-54b8 → 咸). */
-function layerName(id: string): string | null {
-  if (!id.startsWith('x-')) return null;
-  const points = id.slice(2).split('-').map((h) => Number.parseInt(h, 16));
-  return points.every((p) => Number.isInteger(p) && p > 0) ? String.fromCodePoint(...points) : null;
-}
-
 const isVolumeOrTitle = (b: Block) => b.type === 'heading' || (b.type === 'paragraph' && (b.role === 'title' || b.role === 'byline'));
 
 /** `parsed`: the tree as parsed; `tree`: after transform. Both in book order. */
@@ -42,7 +36,7 @@ export function convertedNames(parsed: Root, tree: Root): ConvertedName[] {
   };
   // 集注 commentators: the name as plain OpenCC would print it, where it opens a part.
   for (const layer of tree.layers ?? []) {
-    const name = layerName(layer.id);
+    const name = sourceLayerLabel(layer.id);
     if (!name) continue;
     const became = convertPlain(name, 'simplified', 'traditional');
     if (became === name) continue;

@@ -10,6 +10,7 @@ import { visit } from 'unist-util-visit';
 import type { ConversionChoices } from '../tree/edition.js';
 import type { Parent, Root, Script, SourcePosition, Text } from '../tree/types.js';
 import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
+import { sourceLayerLabel } from '../tree/layers.js';
 
 type Convert = (text: string) => string;
 const converters = new Map<string, Convert>();
@@ -120,10 +121,11 @@ export function convertText(text: string, from: Script, to: Script, choices?: Co
  * commentator a 集注 was split on stays as written where the text names him
  * (○咸曰, 咸曰: 宋咸, not 鹹), whatever a phrase would make of the characters.
  */
-export function protectNames(tree: Root, choices?: ConversionChoices): ConversionChoices {
+export function protectNames(tree: Root, choices?: ConversionChoices, layers: Root['layers'] = tree.layers): ConversionChoices {
   const phrases: Record<string, string> = {};
-  for (const layer of tree.layers ?? []) {
-    const name = layer.label;
+  for (const layer of layers ?? []) {
+    // The name as the source wrote it (the id keeps it; the label is converted with the text).
+    const name = sourceLayerLabel(layer.id) ?? layer.label;
     if (!name || !Array.from(name).some((c) => ONE_TO_MANY_BY_CHAR.has(c))) continue;
     phrases[`○${name}`] = `○${name}`;
     phrases[`${name}曰`] = `${name}曰`;
@@ -172,9 +174,10 @@ export interface ScriptReport {
 }
 
 /** `check --script`: each one-to-many character of the sources, what it became, how often and where. */
-export function scriptReport(tree: Root, from: Script, to: Script, choices?: ConversionChoices, placesPerReading = 3): ScriptReport[] {
+export function scriptReport(tree: Root, from: Script, to: Script, choices?: ConversionChoices, placesPerReading = 3, layers: Root['layers'] = tree.layers): ScriptReport[] {
   const byChar = new Map<string, Map<string, ScriptReading>>();
-  const protectedChoices = protectNames(tree, choices);
+  // `layers`: the transformed tree's, where a 集注's commentators are declared (the parsed tree has none yet).
+  const protectedChoices = protectNames(tree, choices, layers);
   const names = new Set<Text>();
   for (const v of tree.children) for (const b of v.children) if (b.type === 'paragraph' && NAME_ROLES.has(b.role)) visit(b, 'text', (t: Text) => void names.add(t));
   visit(tree, 'text', (node: Text) => {
