@@ -36,6 +36,10 @@ const CASES: Case[] = [
   { name: 'pandoc-like marks read as 殆知閣 text (its # heading printed too)', text: PANDOC, format: 'daizhige', has: ['header-lines', 'markup-left'] },
   { name: 'sub-columns reversed', text: REVERSED, has: ['reversed-subcolumns'] },
   { name: 'sub-columns reversed, swapped by the edition', text: REVERSED, conventions: { subcolumns: 'left-first' }, has: [] },
+  // A whole chapter in one paragraph (its entries not parted): most of the main text in one block.
+  { name: 'a chapter in one paragraph', text: `## 某書·卷一\n\n${'某某某某某某，某某某某某某。'.repeat(130)}\n\n末句。\n`, format: 'chtxt', has: ['one-paragraph'] },
+  // Negative control: one 經 sentence with long notes is one paragraph by right (the share counts main text only).
+  { name: 'one sentence with long notes', text: `## 某書·卷一\n\n經文一句(${'注文某某某某某某某某，'.repeat(200)})經文又一句。\n\n末句。\n`, format: 'chtxt', has: [] },
   { name: 'a text that names no work', text: '某某者，某某也。\n\n某某曰：某某。\n', format: 'chtxt', has: ['no-title'] },
 ];
 

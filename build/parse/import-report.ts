@@ -86,19 +86,25 @@ function visitInline(nodes: readonly Inline[], f: (n: Inline) => void): void {
 
 const count = (s: string) => Array.from(s.replace(/[\s\u3000]/gu, '')).length;
 
-/** The largest block's share of the text: a whole file in one paragraph lost its structure. */
-export function largestParagraph(volumes: readonly Volume[]): { share: number; characters: number; total: number; at: string } {
+/**
+ * The largest block's share of the main text (notes aside: a 經 sentence with
+ * long 注疏 notes is one paragraph by right): a whole file in one paragraph
+ * lost its structure. `all`: every character, notes too.
+ */
+export function largestParagraph(volumes: readonly Volume[]): { share: number; characters: number; total: number; all: number; at: string } {
   let total = 0;
+  let all = 0;
   let best = 0;
   let at = '';
   for (const v of volumes) {
     for (const b of v.children) {
-      const n = count(textOf(b.children, true));
+      all += count(textOf(b.children, true));
+      const n = count(textOf(b.children, false));
       total += n;
       if (n > best) [best, at] = [n, place(b)];
     }
   }
-  return { share: total ? best / total : 0, characters: best, total, at };
+  return { share: total ? best / total : 0, characters: best, total, all, at };
 }
 
 /** Notes without a Han character (1, 2 …: numbering taken for commentary). */
@@ -207,7 +213,7 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   const largest = largestParagraph(volumes);
   // Where the file keeps the print's line ends (Kanripo ¶), paragraphs end where the print's columns do: a long one is the print's.
   if (largest.total >= 1500 && largest.share >= 0.5 && stats.lineAnchors < 20) {
-    anomalies.push({ kind: 'one-paragraph', severity: largest.share >= 0.8 ? 'wrong' : 'check', count: largest.characters, message: `${Math.round(largest.share * 100)}% of the text is one paragraph: its structure (paragraphs, commentary by indentation) was probably not read; check the format, or set conventions: in edition.yaml`, examples: [largest.at] });
+    anomalies.push({ kind: 'one-paragraph', severity: largest.share >= 0.8 ? 'wrong' : 'check', count: largest.characters, message: `${Math.round(largest.share * 100)}% of the main text is one paragraph: its structure (paragraphs, commentary by indentation) was probably not read; check the format, or set conventions: in edition.yaml`, examples: [largest.at] });
   }
   const bare = notesWithoutHan(volumes);
   if (bare.length > 0) {
@@ -217,7 +223,7 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   if (header.length > 0) anomalies.push({ kind: 'header-lines', severity: 'check', count: header.length, message: `${header.length} paragraphs look like a file header or forme-work (a URL, @fw, <md:>): they are printed as text; add their pattern to conventions: metadata`, examples: examples(header) });
   const markup = markupLeft(volumes);
   if (markup.length > 0) {
-    const total = Math.max(1, largest.total);
+    const total = Math.max(1, largest.all);
     anomalies.push({ kind: 'markup-left', severity: markup.length >= 10 && (markup.length >= 50 || markup.length / total > 0.01) ? 'wrong' : 'check', count: markup.length, message: `${markup.length} markup characters are left in the text (${[...new Set(markup.map((m) => m.text))].slice(0, 6).join(' ')}): a convention was not read`, examples: examples(markup) });
   }
   const order = subcolumnOrder(volumes);
@@ -240,7 +246,7 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
     formatName: conv.name,
     encoding: source.encoding,
     detection,
-    figures: { characters: largest.total, paragraphs, notes: stats.notes, layers: stats.layers, anchors: { page: stats.pageAnchors, line: stats.lineAnchors }, entities: stats.entities, compositions: stats.compositions, headings: stats.headings, volumes: stats.volumes },
+    figures: { characters: largest.all, paragraphs, notes: stats.notes, layers: stats.layers, anchors: { page: stats.pageAnchors, line: stats.lineAnchors }, entities: stats.entities, compositions: stats.compositions, headings: stats.headings, volumes: stats.volumes },
     title: title ? { text: title.title, from: title.from, ...(title.line ? { line: title.line } : {}), contributors: title.contributors } : null,
     readings: messages.filter((m) => m.ruleId && READING_RULES.has(m.ruleId) && m.file === source.file.path).map((m) => ({ rule: m.ruleId as string, reading: m.reason })),
     anomalies,
