@@ -11,11 +11,10 @@ import path from 'node:path';
 import { VFile } from 'vfile';
 import { describeSource, parseSource, workTitle, type ParsedSource } from '../parse/index.js';
 import { conventionsOf } from '../parse/formats.js';
+import { parseByline } from '../parse/title.js';
 import { convertPlain } from '../transform/script.js';
 import type { Inline, Script } from '../tree/types.js';
 import { writeFileAtomic } from './write.js';
-
-const DYNASTIES = '周秦漢汉魏晉晋宋齊齐梁陳陈隋唐遼辽金元明清';
 
 function allText(nodes: readonly Inline[]): string {
   return nodes.map((n) => (n.type === 'text' ? n.value : 'children' in n ? allText(n.children as Inline[]) : '')).join('');
@@ -25,13 +24,10 @@ function plain(nodes: readonly Inline[]): string {
   return nodes.map((n) => (n.type === 'text' ? n.value : 'children' in n && n.type !== 'note' ? plain(n.children as Inline[]) : '')).join('').trim();
 }
 
-/** 漢鄭氏注　唐陸德明音義 → { dynasty: 漢, author: 鄭氏 }; 宋 陳祥道 撰 → { 宋, 陳祥道 }. */
+/** 漢鄭氏注　唐陸德明音義 → { dynasty: 漢, author: 鄭氏 }; 宋 陳祥道 撰 → { 宋, 陳祥道 }: the first contributor of the byline (parse/title.ts). */
 export function bylineAuthor(byline: string): { author: string; dynasty?: string } | null {
-  const first = byline.trim().split(/[\s\u3000]{2,}|\u3000/u).filter(Boolean);
-  const joined = first.length > 1 && first[first.length - 1].length <= 2 ? byline.replace(/[\s\u3000]+/gu, '') : first[0] ?? '';
-  const m = new RegExp(`^([${DYNASTIES}](?:朝)?)?[\\s\\u3000]*(.+?)(?:撰|譔|注|註|疏|編|编|輯|辑|述|著|音義|音义|集解)+$`, 'u').exec(joined.replace(/[\s\u3000]+/gu, ''));
-  if (!m || !m[2]) return null;
-  return { author: m[2], dynasty: m[1]?.replace('朝', '') || undefined };
+  const first = parseByline(byline.trim())?.[0];
+  return first ? { author: first.name, ...(first.dynasty ? { dynasty: first.dynasty } : {}) } : null;
 }
 
 /** Simplified or traditional: which way of converting changes fewer characters. */
