@@ -171,3 +171,21 @@ test('build --epub writes the page list of the PDF (print) or of the source (sou
   rmSync(out, { recursive: true, force: true });
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('check --json: the import report of every source on stdout, the verdict in one line of check\'s form on stderr', () => {
+  const chapter = ['## 卷一 某紀第一', '', '　　某者，某郡人也。〔一〕少有大志。', '', '　　〔一〕　某書曰：某郡在河南。', ''].join('\n');
+  const dir = edition({ 'edition.yaml': 'title: 某志\nauthor: 某\nsources:\n  - a.txt\n  - b.txt\nformat: chtxt\n', 'a.txt': chapter, 'b.txt': chapter.replace(/〔一〕　/u, '') });
+  const r = run(['check', '--json', '--no-fonts', dir]);
+  assert.equal(r.status, 0, r.stderr);
+  const reports = JSON.parse(r.stdout) as Array<{ file: string; verdict: string; title: { text: string; from: string }; figures: { notes: number }; anomalies: Array<{ kind: string }> }>;
+  assert.deepEqual(reports.map((x) => [path.basename(x.file), x.verdict, x.figures.notes]), [['a.txt', 'ok', 1], ['b.txt', 'check', 0]]);
+  assert.deepEqual(reports[1].anomalies.map((a) => a.kind), ['markup-left']);
+  assert.deepEqual(reports[0].title, { text: '某志', from: 'edition.yaml', contributors: [] });
+  const verdicts = r.stderr.split('\n').filter((l) => l.includes('(import-verdict)'));
+  assert.equal(verdicts.length, 2);
+  for (const line of verdicts) assert.match(line, LINE);
+  assert.match(verdicts[1], /b\.txt warning verdict check \(markup-left 1\)/u);
+  // -q leaves out the texts that are ok, never the flagged ones.
+  const quiet = run(['check', '-q', '--no-fonts', dir]);
+  assert.deepEqual(quiet.stderr.split('\n').filter((l) => l.includes('(import-verdict)')).map((l) => path.basename(l.split(' ')[0])), ['b.txt']);
+});

@@ -10,15 +10,14 @@ import { constants } from 'node:fs';
 import { copyFile, link, lstat, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
-import { describeSource, parseSource, titleFromSources, type ParsedSource } from '../parse/index.js';
+import { describeSource, parseSource, workTitle, type ParsedSource } from '../parse/index.js';
 import { conventionsOf } from '../parse/formats.js';
+import { parseByline } from '../parse/title.js';
 import { convertPlain } from '../transform/script.js';
 import type { Inline, Script } from '../tree/types.js';
 import { writeFileAtomic } from '../engine/write.js';
 import { Document, type Scalar } from 'yaml';
 import { removeTemp, tempName, trackTemp, untrackTemp } from '../engine/cleanup.js';
-
-const DYNASTIES = '周秦漢汉魏晉晋宋齊齐梁陳陈隋唐遼辽金元明清';
 
 function allText(nodes: readonly Inline[]): string {
   return nodes.map((n) => (n.type === 'text' ? n.value : 'children' in n ? allText(n.children as Inline[]) : '')).join('');
@@ -28,13 +27,10 @@ function plain(nodes: readonly Inline[]): string {
   return nodes.map((n) => (n.type === 'text' ? n.value : 'children' in n && n.type !== 'note' ? plain(n.children as Inline[]) : '')).join('').trim();
 }
 
-/** 漢鄭氏注　唐陸德明音義 → { dynasty: 漢, author: 鄭氏 }; 宋 陳祥道 撰 → { 宋, 陳祥道 }. */
+/** 漢鄭氏注　唐陸德明音義 → { dynasty: 漢, author: 鄭氏 }; 宋 陳祥道 撰 → { 宋, 陳祥道 }: the first contributor of the byline (parse/title.ts). */
 export function bylineAuthor(byline: string): { author: string; dynasty?: string } | null {
-  const first = byline.trim().split(/[\s\u3000]{2,}|\u3000/u).filter(Boolean);
-  const joined = first.length > 1 && first[first.length - 1].length <= 2 ? byline.replace(/[\s\u3000]+/gu, '') : first[0] ?? '';
-  const m = new RegExp(`^([${DYNASTIES}](?:朝)?)?[\\s\\u3000]*(.+?)(?:撰|譔|注|註|疏|編|编|輯|辑|述|著|音義|音义|集解)+$`, 'u').exec(joined.replace(/[\s\u3000]+/gu, ''));
-  if (!m || !m[2]) return null;
-  return { author: m[2], dynasty: m[1]?.replace('朝', '') || undefined };
+  const first = parseByline(byline.trim())?.[0];
+  return first ? { author: first.name, ...(first.dynasty ? { dynasty: first.dynasty } : {}) } : null;
 }
 
 /** Simplified or traditional: which way of converting changes fewer characters. */
@@ -60,10 +56,15 @@ export interface InitDescription {
 
 /** edition.yaml for a parsed source (pure). */
 export function editionYamlFor(source: ParsedSource, fileName: string, text: string, date: string): InitDescription {
-  const title = titleFromSources([source]) ?? '無題';
+  const found = workTitle([source]);
+  const title = found?.title ?? '無題';
   const blocks = source.volumes.flatMap((v) => v.children);
   const byline = blocks.find((b) => b.type === 'paragraph' && b.role === 'byline');
-  const credit = (byline && bylineAuthor(plain(byline.children))) ?? (source.meta.author ? { author: source.meta.author } : null);
+  const firstContributor = found?.contributors[0];
+  const credit = firstContributor
+    ? { author: firstContributor.name, dynasty: firstContributor.dynasty }
+    : ((byline && bylineAuthor(plain(byline.children))) ?? (source.meta.author ? { author: source.meta.author } : null));
+  const where = found ? `found in ${found.from}${found.line ? ` (line ${found.line})` : ''}` : 'the text names no work: fill in';
   const script = sourceScript(text);
   const punctuated = (text.match(/[，。、；：？！]/gu)?.length ?? 0) / Math.max(1, text.length) > 0.02;
   const volume = source.volumes[0];
@@ -87,7 +88,9 @@ export function editionYamlFor(source: ParsedSource, fileName: string, text: str
     const node = doc.get(key, true) as Scalar | undefined;
     if (node) node.comment = ` ${text}`;
   };
-  if (!credit) comment('author', 'no byline in the text: fill in');
+  comment('title', where);
+  if (found?.contributors.length) comment('author', `contributors (the byline): ${found.contributors.map((c) => [c.dynasty, c.name, c.role].filter(Boolean).join(' ')).join('; ')}`);
+  else if (!credit) comment('author', 'no byline in the text: fill in');
   comment('source-script', 'converted with opencc-js; see diaoban check --script');
   return { yaml: doc.toString({ lineWidth: 0 }), title, summary };
 }

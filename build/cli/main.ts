@@ -76,7 +76,7 @@ function editionTarget(target: string): string {
 function printScriptReport(loaded: LoadedEdition): void {
   const config = loaded.config!;
   const from = config.meta.sourceScript ?? config.meta.script;
-  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion);
+  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion, 3, loaded.tree.layers);
   if (from === config.meta.script) {
     say(process.stdout, `${config.meta.id}: no script conversion (the sources are ${from})`);
     return;
@@ -315,9 +315,13 @@ export function program(): Command {
     .option('--verbose', 'list every message, repeated ones too')
     .option('--script', 'list each one-to-many character of the script conversion: its readings, counts, how each was chosen and where')
     .option('--corrections', 'list each correction with where it stands after layout (leaf, side, line, PDF page)')
+    .option('--json', 'print the import report of every source as JSON: format and how sure, figures, title and where it came from, anomalies, verdict (ok, check, wrong)')
     .addOption(allowReadOption())
-    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; verbose?: boolean; script?: boolean; corrections?: boolean; allowRead?: string[] }) => {
+    .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; verbose?: boolean; script?: boolean; corrections?: boolean; json?: boolean; allowRead?: string[] }) => {
       let errors = 0;
+      const { importReports } = await import('./import-reports.js');
+      const { verdictLine } = await import('../parse/import-report.js');
+      const reports: unknown[] = [];
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
       for (const target of targets.map(editionTarget)) {
@@ -334,11 +338,16 @@ export function program(): Command {
         const messages = loaded.files.flatMap((f) => f.messages);
         printMessages(messages, { quiet: opts.quiet, verbose: opts.verbose });
         errors += countBySeverity(messages).error;
+        // One verdict line a source: a batch reads only the texts it flags.
+        const sourceReports = importReports(loaded);
+        for (const r of sourceReports) if (!(opts.quiet && r.verdict === 'ok')) process.stderr.write(`${verdictLine(r)}\n`);
+        reports.push(...sourceReports);
         if (opts.corrections && loaded.config) {
           const { listCorrections } = await import('./corrections-list.js');
           for (const line of await listCorrections(loaded.tree, loaded.config)) say(process.stdout, line);
         }
       }
+      if (opts.json) process.stdout.write(JSON.stringify(reports, null, 1) + '\n');
       if (errors > 0) process.exitCode = 1;
     });
 

@@ -28,6 +28,10 @@ function kanripoCounts(raw: string): Record<string, number> {
   const text = raw.replace(/<(?:pb|md):[^>]*>/gu, '').replace(/\)¶?\s*\n\s*(?:¶\s*\n\s*)*\(/gu, '');
   const counts: Record<string, number> = {};
   for (const m of text.matchAll(/(音義|疏)?\(([^()]*)\)/gu)) add(counts, m[1] === '音義' ? 'yinyi' : m[1] === '疏' ? 'shu' : 'zhu', chars(m[2]));
+  // 四庫 注疏: a bare 注 outside the notes, before full-size text, labels the 注 up to the next note (header lines, indented, and # lines aside).
+  const body = text.split('\n').filter((l) => !/^[#\u3000]/u.test(l)).join('\n').replace(/(?:音義|疏)?\([^()]*\)/gu, '\u0001');
+  const runs = [...body.matchAll(/注(?=\p{Script=Han})([^\u0001]*?)(?=\u0001|\n\s*\n|$)/gu)];
+  if (runs.length >= 5) for (const m of runs) add(counts, 'zhu', chars(m[1]));
   return counts;
 }
 
@@ -98,9 +102,9 @@ const CASES = [
   { file: 'kanripo-KR1d0026-SBCK-juan02.txt', format: 'kanripo', title: '儀禮', volume: 2, counts: kanripoCounts },
   { file: 'kanripo-KR1d0028-WYG-juan05.txt', format: 'kanripo', title: '儀禮注疏', volume: 5, counts: kanripoCounts },
   { file: 'kanripo-KR1d0052-tls-juan02.txt', format: 'kanripo', title: '禮記', volume: 2, counts: kanripoCounts },
-  { file: 'chtxt-shiji-sanjiazhu-juan01.txt', format: 'chtxt', title: '五帝本紀第一', volume: 1, counts: chtxtCounts },
+  { file: 'chtxt-shiji-sanjiazhu-juan01.txt', format: 'chtxt', title: '無題', volume: 1, counts: chtxtCounts },
   { file: 'chtxt-songshu-juan14.txt', format: 'chtxt', title: '宋書', volume: 14, counts: chtxtCounts },
-  { file: 'guoxue-yili-zhushu-juan02.txt', format: 'guoxue', title: '士冠礼第一', volume: 2, counts: guoxueCounts },
+  { file: 'guoxue-yili-zhushu-juan02.txt', format: 'guoxue', title: '無題', volume: 2, counts: guoxueCounts },
 ] as const;
 
 for (const c of CASES) {

@@ -335,6 +335,13 @@ function stringList(node: unknown): string[] | null {
   return (node.items as YamlNode[]).filter(isScalar).map((n) => String(n.value));
 }
 
+/** `conventions:` keys that choose a reading the whole text would decide otherwise (parse/decide.ts). */
+const CHOICES = {
+  paragraphs: { values: ['line', 'blank'], set: (o: ConventionOverrides, v: string) => void (o.paragraphs = v as 'line' | 'blank') },
+  descriptions: { values: ['true', 'false'], set: (o: ConventionOverrides, v: string) => void (o.descriptions = v === 'true') },
+  subcolumns: { values: ['right-first', 'left-first'], set: (o: ConventionOverrides, v: string) => void (o.subcolumns = v as 'right-first' | 'left-first') },
+};
+
 /** `conventions:` — overrides of the format's table row (build/parse/formats.ts). */
 function readConventions(src: Source, node: YamlNode | undefined): ConventionOverrides | undefined {
   if (node === undefined) return undefined;
@@ -343,12 +350,19 @@ function readConventions(src: Source, node: YamlNode | undefined): ConventionOve
     return undefined;
   }
   const out: ConventionOverrides = {};
-  const known = new Set(['notes', 'split', 'labels', 'commentary-lines', 'headings', 'metadata']);
+  const known = new Set(['notes', 'split', 'labels', 'commentary-lines', 'headings', 'metadata', ...Object.keys(CHOICES)]);
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     const value = pair.value as YamlNode;
     if (!known.has(key)) {
       src.report('warning', `unknown key "${key}" in conventions is ignored; known: ${[...known].join(', ')}`, ...range(pair.key as YamlNode), 'edition-unknown-key');
+      continue;
+    }
+    if (key in CHOICES) {
+      const choice = CHOICES[key as keyof typeof CHOICES];
+      const given = isScalar(value) ? String(value.value) : '';
+      if (!choice.values.includes(given)) src.report('error', `conventions.${key} must be one of: ${choice.values.join(', ')}`, ...range(value), 'edition-field');
+      else choice.set(out, given);
       continue;
     }
     if (key === 'notes' || key === 'commentary-lines') {

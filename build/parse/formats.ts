@@ -37,8 +37,18 @@ export interface FormatConventions {
   inline: InlineOptions;
   /** Whole lines that are data, never text (org header, `# src:`). Group 1 the key, group 2 the value. */
   metadata?: ReadonlyArray<TextPattern>;
-  /** `line`: one paragraph a line; `blank`: lines run on until a blank line. */
-  paragraphs?: 'line' | 'blank';
+  /**
+   * `line`: one paragraph a line; `blank`: lines run on until a blank line;
+   * `auto`: decided from the whole text (a file that writes most lines without
+   * a blank line between them, an entry a line, is read a paragraph a line).
+   */
+  paragraphs?: 'line' | 'blank' | 'auto';
+  /** Lines set one cell down (a full-width space) are commentary of this layer, where the whole text writes them so (四庫's 注 below the 經). */
+  indentedCommentary?: LayerId;
+  /** `〔一〕` markers in the text and the `〔一〕　…` paragraphs they call (decide.ts linkNumberedCommentary). */
+  numberedCommentary?: boolean;
+  /** Labels in mid-line that start a layer running to the paragraph's end (chtxt `……音某。【案】「……」……`). */
+  midLineLabels?: ReadonlyArray<LayerLabel>;
   /** Heading lines, tried in order. A heading whose text has 卷N opens a volume. */
   headings?: ReadonlyArray<HeadingRule>;
   /** Whole lines in one of these bracket pairs are commentary on the line before (if the file uses them so). */
@@ -90,14 +100,19 @@ export const FORMATS: readonly FormatConventions[] = [
       entity: /&(KR\d+);/y,
       entities: KANRIPO_ENTITIES,
       continuedNotes: true,
+      numbering: /\(\d{1,3}\)/y,
       // 四庫 注疏: the 音義 and the 疏 are notes after their labels.
       noteLabels: [
         { text: '音義', layer: 'yinyi', label: '音義' },
         { text: '疏', layer: 'shu', label: '疏' },
       ],
+      // 四庫 注疏: `注` before full-size text opens the 注, up to the next note (decided from the whole text: decide.ts).
+      runLabels: [{ text: '注', layer: 'zhu', label: '注' }],
     },
-    metadata: [/^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
+    // `@fw…`: forme-work (the 版心's text) of a 道藏輯要 transcription: the source's layout, not text.
+    metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
     paragraphs: 'blank',
+    indentedCommentary: 'zhu',
     headings: [{ pattern: /^\*\*\*+[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 3 }, { pattern: /^\*\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 2 }, { pattern: /^\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 1 }, ...SIKU_HEADINGS],
   },
   {
@@ -105,12 +120,19 @@ export const FORMATS: readonly FormatConventions[] = [
     name: 'chtxt (ctext-like)',
     signs: [
       { pattern: /^## \S/mu, weight: 4 },
+      // The chtxt file header: `#下載最新版本，請訪問: https://github.com/…`.
+      { pattern: /^#[^#\s][^\n]{0,60}https?:\/\//mu, weight: 8 },
       { pattern: /\(【(?:集解|索隱|正義)】/u, weight: 8 },
       { pattern: /^【(?:集解|索隱|正義)】/mu, weight: 4 },
       { pattern: /[\p{Script=Han}，。]\([^()\n]{2,500}\)/u, weight: 3 },
     ],
-    inline: { notes: [{ open: '(', close: ')' }], smallWords: new Set(), innerLabels: SANJIA_LABELS },
-    paragraphs: 'blank',
+    // `○ ䷀乾(1)`: numbering in parentheses is text.
+    inline: { notes: [{ open: '(', close: ')' }], smallWords: new Set(), innerLabels: SANJIA_LABELS, numbering: /\(\d{1,3}\)/y },
+    numberedCommentary: true,
+    // The file header (`#下載最新版本，請訪問: https://…`, `#創建日期: …`), bare URL lines and the end mark 〔全文完〕: data, never text.
+    metadata: [/^#(?![#\s])([^:：\n]{1,40})[:：][ \t]*(.*)$/u, /^()(https?:\/\/\S+)$/u, /^〔(全文完)〕()$/u],
+    paragraphs: 'auto',
+    midLineLabels: [{ text: '【案】', layer: 'an', label: '案' }, { text: '【按】', layer: 'an', label: '按' }],
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
     labelledParagraphs: true,
   },
@@ -152,6 +174,17 @@ export const FORMATS: readonly FormatConventions[] = [
     headings: [{ pattern: /^((?:[〔〈][^〔〕〈〉\n]{1,20}[〕〉]){1,3}第[一二三四五六七八九十百]+)$/u, depth: 2 }],
     commentaryLines: [['〔', '〕'], ['〈', '〉']],
   },
+  {
+    format: 'pandoc-txt',
+    name: 'plain text with pandoc-like marks (~gloss~, *name*)',
+    signs: [
+      { pattern: /(?<![~\w])~\p{Script=Han}{1,30}~(?![~\w])/u, weight: 3 },
+      { pattern: /(?<![*\w])\*\p{Script=Han}{1,30}\*(?![*\w])/u, weight: 3 },
+    ],
+    inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },
+    paragraphs: 'auto',
+    headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
+  },
   { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
   { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },
   { format: 'verse', name: 'verse with commentary', signs: [{ pattern: /^【附[注註]】/mu, weight: 6 }], inline: DEFAULT_INLINE },
@@ -178,6 +211,7 @@ export function withOverrides(row: FormatConventions, overrides: ConventionOverr
   return {
     ...row,
     inline,
+    ...(overrides.paragraphs ? { paragraphs: overrides.paragraphs } : {}),
     commentaryLines: overrides.commentaryLines ?? row.commentaryLines,
     headings: overrides.headings ? [...overrides.headings.map((p) => ({ pattern: editionPattern(p), depth: 2 as const })), ...(row.headings ?? [])] : row.headings,
     metadata: overrides.metadata ? [...overrides.metadata.map(editionPattern), ...(row.metadata ?? [])] : row.metadata,

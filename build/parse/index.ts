@@ -11,7 +11,8 @@ import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Inline, Root, Volume } from '../tree/types.js';
 import { layerLabel } from '../tree/layers.js';
 import { decodeSource } from './decode.js';
-import { detectFormat } from './detect.js';
+import { decideDescriptions, decideRunLabels, decideSubcolumns, linkNumberedCommentary } from './decide.js';
+import { detectFormatScored, type Detection } from './detect.js';
 import { conventionsOf, withOverrides, type FormatConventions } from './formats.js';
 import { importDaizhige, importWikisource, type ImportResult, type SourceMeta } from './importers/corpus.js';
 import { importLines } from './importers/lines.js';
@@ -20,8 +21,9 @@ import { importVerse } from './importers/verse.js';
 import { isPrivateUse } from './inline.js';
 import { createSource, type Source } from './source.js';
 import { nameTable, own } from '../tree/append.js';
+import { findTitle, isTitle, type Contributor, type TitleFinding } from './title.js';
 
-export { detectFormat } from './detect.js';
+export { detectFormat, detectFormatScored, type Detection } from './detect.js';
 export { defaultEdition, parseCharmap, parseEditionYaml } from './edition.js';
 export { FORMATS, FORMAT_NAMES, conventionsOf } from './formats.js';
 
@@ -32,6 +34,7 @@ const IMPORTERS: Record<SourceFormat, Importer> = {
   chtxt: importLines,
   guoxue: importLines,
   bracketed: importLines,
+  'pandoc-txt': importLines,
   'wikisource-md': importWikisourceMarkdown,
   daizhige: importDaizhige,
   wikisource: importWikisource,
@@ -63,6 +66,12 @@ export interface ParsedSource {
   volumes: Volume[];
   meta: SourceMeta;
   stats: SourceStats;
+  /** How the format was chosen: detected (with its scores) or forced (`--format`, `format:`). */
+  detection?: Detection | 'forced';
+  /** The decoded text, for the import report (`check --json`). */
+  text?: string;
+  /** The work's title and byline as the text gives them (title.ts), when it does. */
+  titleFinding?: TitleFinding | null;
 }
 
 export interface ParseOptions {
@@ -146,13 +155,36 @@ export function parseSource(file: VFile, fallbackTitle: string, options: ParseOp
     src.finish();
     return { file, format: opts.format ?? 'daizhige', encoding: decoded.encoding, volumes: [], meta: { data: {} }, stats: empty };
   }
-  const chosen = opts.format ?? detectFormat(file.path ?? '', decoded.text);
-  const conv = withOverrides(conventionsOf(chosen), opts.conventions);
-  const { volumes, meta } = IMPORTERS[chosen](src, fallbackTitle, conv);
+  const detection = opts.format ? 'forced' : detectFormatScored(file.path ?? '', decoded.text);
+  const chosen = detection === 'forced' ? (opts.format as SourceFormat) : detection.format;
+  // Readings the whole text decides (decide.ts), unless the edition's conventions: say.
+  const conv = decideRunLabels(src, decideDescriptions(src, withOverrides(conventionsOf(chosen), opts.conventions), opts.conventions?.descriptions));
+  const imported = IMPORTERS[chosen](src, fallbackTitle, conv);
+  const meta = imported.meta;
+  let volumes = conv.numberedCommentary ? linkNumberedCommentary(src, imported.volumes) : imported.volumes;
+  volumes = decideSubcolumns(src, conv, volumes, opts.conventions?.subcolumns);
   const stats = sourceStats(volumes);
   src.report('info', describeSource(chosen, decoded.encoding, stats, conv), 0, 0, 'format-detected');
   src.finish();
-  return { file, format: chosen, encoding: decoded.encoding, volumes, meta: meta ?? { data: {} }, stats };
+  const titleFinding = findTitle(decoded.text, meta?.title);
+  return { file, format: chosen, encoding: decoded.encoding, volumes, meta: meta ?? { data: {} }, stats, detection, text: decoded.text, titleFinding };
+}
+
+export interface WorkTitle {
+  title: string;
+  /** Where it was found: title.ts's sources, `volume` (the first volume's or heading's name), or `edition.yaml`. */
+  from: TitleFinding['from'] | 'volume' | 'edition.yaml';
+  file?: string;
+  line?: number;
+  contributors: Contributor[];
+}
+
+/** The work's title and byline from the sources (title.ts first, then the first volume), and where it came from. */
+export function workTitle(sources: readonly ParsedSource[]): WorkTitle | undefined {
+  for (const s of sources) if (s.titleFinding) return { ...s.titleFinding, file: s.file.path };
+  // A chapter's name (五帝本紀第一) or a category is no work's name: better none, and `check` says so.
+  const title = titleFromSources(sources);
+  return title && isTitle(title) ? { title, from: 'volume', contributors: [] } : undefined;
 }
 
 /**
@@ -195,7 +227,15 @@ export function parseEdition(
   const options: ParseOptions = { format: format ?? config.format, encoding: config.encoding, conventions: config.conventions };
   const sources = files.map((file) => parse(file, config.meta.title, options));
   const edition = { ...config.meta };
-  if (!edition.title) edition.title = titleFromSources(sources) ?? '無題';
+  if (!edition.title) {
+    const found = workTitle(sources);
+    edition.title = found?.title ?? '無題';
+    const first = found?.contributors[0];
+    if (first && !edition.author) {
+      edition.author = first.name;
+      if (first.dynasty && !edition.dynasty) edition.dynasty = first.dynasty;
+    }
+  }
   const volumes = sources.flatMap((s) => s.volumes).map((v) => (v.title ? v : { ...v, title: edition.title }));
   return { tree: { type: 'root', edition, children: volumes }, sources };
 }

@@ -43,8 +43,18 @@ export interface InlineOptions {
   entity?: RegExp;
   /** Known entities → Unicode (a shipped table). */
   entities?: Readonly<Record<string, string>>;
-  /** `{艹虑}`, `<匚算>`: a character described by its components. */
+  /** `{艹虑}`, `<匚算>`: a character described by its components. A pair that also makes notes (〈艹嚣〉) describes a character only around two or three Han characters. */
   compositions?: ReadonlyArray<readonly [string, string]>;
+  /**
+   * A bare label in the text (四庫 注疏's `注主人州長也…`) that opens a layer
+   * running to the next note or the paragraph's end; the label is markup,
+   * kept as the note's label. Only outside notes and before a Han character.
+   */
+  runLabels?: ReadonlyArray<LayerLabel>;
+  /** Inline marks of a pandoc-like text: `~某~` a gloss in small type, `*某某*` a proper name (專名號); only around Han text on one line. */
+  spans?: ReadonlyArray<{ open: string; close: string; as: 'small' | 'proper' }>;
+  /** Numbering in note brackets, `(1)`, `(12)`: text, not a note (sticky). */
+  numbering?: RegExp;
   /** Kanripo: `)¶\n(` (page markers between allowed) continues the note on the next source line. */
   continuedNotes?: boolean;
   /** Words standing right before a note's bracket that name its layer (四庫 注疏: `音義(…)`, `疏(…)`). */
@@ -104,6 +114,8 @@ interface Frame {
   citation?: boolean;
   /** Closing bracket; null for a note opened by a label such as 【附注】 that runs to the end. */
   close: string | null;
+  /** A run label's note (InlineOptions.runLabels): it ends where the next note begins. */
+  untilNote?: boolean;
   start: number;
   layer?: LayerId;
   /** Characters before the sub-column split mark, per source line of the note. */
@@ -238,7 +250,8 @@ export function parseInline(src: Source, start: number, end: number, options: In
     let lines = 0;
     while (j < end) {
       const c = text[j];
-      if (c === options.lineAnchor || c === ' ' || c === '\t') j++;
+      // The next source line may begin with the blank cells of its indent (WYG `　(……/……)¶`).
+      if (c === options.lineAnchor || c === ' ' || c === '\t' || c === '\u3000') j++;
       else if (c === '\n' || c === '\r') {
         lines++;
         j++;
@@ -284,6 +297,14 @@ export function parseInline(src: Source, start: number, end: number, options: In
     pendingSplit = -1;
   };
 
+  /** 〈艹嚣〉 where 〈〉 also makes notes: two or three Han characters (or radicals) and the close. */
+  const describedAt = (from: number, close: string): boolean => {
+    const stop = text.indexOf(close, from);
+    if (stop < 0 || stop >= end) return false;
+    const n = Array.from(text.slice(from, stop));
+    return n.length >= 2 && n.length <= 3 && n.every((c) => /[\p{Script=Han}\u2e80-\u2fdf]/u.test(c));
+  };
+
   let i = start;
   while (i < end) {
     const cp = text.codePointAt(i) as number;
@@ -299,11 +320,49 @@ export function parseInline(src: Source, start: number, end: number, options: In
       textStart = i;
       continue;
     }
-    const bracket = opens.get(ch);
+    const span = options.spans?.find((sp) => sp.open === ch);
+    if (span) {
+      const stop = text.indexOf(span.close, next);
+      const inner = stop < 0 ? '' : text.slice(next, stop);
+      if (stop >= 0 && stop < end && /^[^\s~*<>]{1,30}$/u.test(inner) && /\p{Script=Han}/u.test(inner)) {
+        flush(i);
+        const t: Text = { type: 'text', value: inner, position: src.position(next, stop) };
+        const after = stop + span.close.length;
+        top().children.push(span.as === 'small' ? { type: 'small', children: [t], position: src.position(i, after) } : { type: 'mark', kind: 'proper', children: [t], position: src.position(i, after) });
+        columnChars += inner.length;
+        i = after;
+        textStart = i;
+        continue;
+      }
+    }
+    if (options.runLabels && stack.length === 1) {
+      const run = options.runLabels.find((l) => text.startsWith(l.text, i) && /\p{Script=Han}/u.test(text[i + l.text.length] ?? '') && !opens.has(text[i + l.text.length]));
+      if (run) {
+        flush(i);
+        stack.push({ open: run.text, close: null, start: i, layer: run.layer, label: run.label, untilNote: true, children: [] });
+        i += run.text.length;
+        textStart = i;
+        continue;
+      }
+    }
+    let bracket = opens.get(ch);
+    if (bracket && options.numbering) {
+      options.numbering.lastIndex = i;
+      const m = options.numbering.exec(text);
+      if (m && i + m[0].length <= end) {
+        // `(1)`: the text's own numbering, kept as text.
+        columnChars += m[0].length;
+        i += m[0].length;
+        continue;
+      }
+    }
+    if (bracket && compositionOpens.has(ch) && describedAt(i + ch.length, compositionOpens.get(ch) as string)) bracket = undefined;
     if (bracket) {
       // A label before the bracket names the note's layer (not when the note is flattened: then it stays text).
       const named = stack.length <= MAX_DEPTH ? options.noteLabels?.find((l) => i - l.text.length >= textStart && text.startsWith(l.text, i - l.text.length)) : undefined;
       flush(named ? i - named.text.length : i);
+      // A run label's layer (注…) ends where a note begins.
+      if (stack.length === 2 && top().untilNote) closeFrame(stack.pop() as Frame, named ? i - named.text.length : i);
       if (stack.length > MAX_DEPTH) {
         tooDeep(bracket.close, i, next, 'notes', 'brackets');
         i = next;

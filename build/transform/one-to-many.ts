@@ -1,13 +1,22 @@
 /**
- * Simplified characters that stand for several traditional ones: the one
- * table of these decisions. OpenCC picks one reading (by phrase where its
- * dictionary knows the phrase); for a classical text some picks are wrong as a
- * rule (占 is not 佔, 云 "to say" is not 雲), others depend on the edition
- * (于 or 於, 為 or 爲). `classical` is the reading taken when the edition says
- * nothing, where it is the better bet for classical text in general; without
- * it OpenCC's pick stands. An edition decides the rest in edition.yaml
- * (`conversion: keep / prefer / phrases`), and `check --script` shows them all.
+ * Simplified characters that stand for several traditional ones. The set is
+ * OpenCC's own (opencc-js's dictionaries): every simplified character that
+ * TSCharacters, read backwards, gives two or more traditional sources, plus
+ * those that are also a traditional character of their own (the traditional
+ * side of STPhrases or TSPhrases writes them: 卷 beside 捲, 咸 beside 鹹).
+ * OpenCC picks one reading (by phrase where its dictionary knows the phrase);
+ * for a classical text some picks are wrong as a rule (占 is not 佔, 云 "to
+ * say" is not 雲), others depend on the edition (于 or 於, 為 or 爲): those
+ * are the decisions below. `classical` is the reading taken when the edition
+ * says nothing, where it is the better bet for classical text in general;
+ * without it OpenCC's pick stands. An edition decides the rest in
+ * edition.yaml (`conversion: keep / prefer / phrases`), and `check --script`
+ * shows them all.
  */
+import STCharacters from 'opencc-js/dict/STCharacters';
+import STPhrases from 'opencc-js/dict/STPhrases';
+import TSCharacters from 'opencc-js/dict/TSCharacters';
+import TSPhrases from 'opencc-js/dict/TSPhrases';
 
 export interface OneToMany {
   simplified: string;
@@ -20,10 +29,11 @@ export interface OneToMany {
   why: string;
 }
 
-export const ONE_TO_MANY: readonly OneToMany[] = [
+/** Our decisions for some of them (readings here add to OpenCC's, for characters it lists with one). */
+export const DECISIONS: readonly OneToMany[] = [
   { simplified: '于', readings: ['於', '于'], why: '於 in most 四庫 texts; the 經 of 儀禮 writes 于 (keep: [于])' },
   { simplified: '为', readings: ['為', '爲'], why: '為 in 四庫 texts, 爲 in 康熙-style and 四部叢刊 editions (prefer: { 为: 為 })' },
-  { simplified: '后', readings: ['後', '后'], contexts: [{ pattern: /(?<=[皇王天帝夫太元])后|后(?=[妃稷土夫])/u, reading: '后' }], why: '后 "sovereign, queen" (皇后, 后稷) stays 后; "after" is 後' },
+  { simplified: '后', readings: ['後', '后'], contexts: [{ pattern: /(?<=[皇王天帝夫太元])后|后(?=[妃稷土夫])/u, reading: '后' }, { pattern: /后(?=[汉漢魏周唐晋晉梁蜀秦燕赵趙])/u, reading: '後' }], why: '后 "sovereign, queen" (皇后, 后稷) stays 后; "after" is 後' },
   { simplified: '云', readings: ['雲', '云'], classical: '云', why: '云 "to say" (鄭司農云) far outnumbers 雲 "cloud" in classical text' },
   { simplified: '余', readings: ['餘', '余'], classical: '余', why: '余 "I" stays 余; 餘 "remainder" by phrase or choice' },
   { simplified: '干', readings: ['幹', '乾', '干'], why: '干 (干戈), 乾 (乾坤, dry), 幹 (trunk)' },
@@ -60,7 +70,8 @@ export const ONE_TO_MANY: readonly OneToMany[] = [
   { simplified: '面', readings: ['面', '麵'], why: '面 "face", 麵 "flour"' },
   { simplified: '凶', readings: ['凶', '兇'], why: '凶 "ill-omened" (凶禮)' },
   { simplified: '斗', readings: ['斗', '鬥'], why: '斗 "dipper, measure", 鬥 "fight"' },
-  { simplified: '卷', readings: ['卷', '捲'], why: '卷 "scroll", 捲 "roll up"' },
+  { simplified: '咸', readings: ['咸', '鹹'], classical: '咸', why: '咸 "all" (and 宋咸, a 集注 commentator) far outnumbers 鹹 "salty" in classical text' },
+  { simplified: '卷', readings: ['卷', '捲'], contexts: [{ pattern: /卷(?=第?[上中下首末〇零一二三四五六七八九十百]|之[上中下首末〇零一二三四五六七八九十百])/u, reading: '卷' }], why: '卷 "scroll" (卷上, 卷第一: a volume, never 捲上), 捲 "roll up"' },
   { simplified: '舍', readings: ['舍', '捨'], why: '舍 "lodge", 捨 "give up"' },
   { simplified: '借', readings: ['借', '藉'], why: '借 "borrow", 藉 "mat, rely on"' },
   { simplified: '蒙', readings: ['蒙', '矇', '濛', '懞'], why: '蒙 in classical text' },
@@ -68,4 +79,43 @@ export const ONE_TO_MANY: readonly OneToMany[] = [
   { simplified: '才', readings: ['才', '纔'], why: '才 "talent", 纔 "just"' },
 ];
 
-export const ONE_TO_MANY_BY_CHAR: ReadonlyMap<string, OneToMany> = new Map(ONE_TO_MANY.map((e) => [e.simplified, e]));
+function entries(dict: string): string[][] {
+  return dict.split('|').map((e) => e.split(' '));
+}
+
+/** OpenCC's one-to-many set: simplified → its traditional readings, OpenCC's own pick first. */
+export function openccOneToMany(): Map<string, string[]> {
+  const sources = new Map<string, Set<string>>();
+  for (const [traditional, ...simplified] of entries(TSCharacters)) {
+    for (const s of simplified) {
+      let set = sources.get(s);
+      if (!set) sources.set(s, (set = new Set()));
+      set.add(traditional);
+    }
+  }
+  // A character the traditional side of a phrase writes is a traditional character of its own.
+  const traditionalToo = new Set<string>();
+  for (const [, ...targets] of entries(STPhrases)) for (const t of targets) for (const c of t) traditionalToo.add(c);
+  for (const [source] of entries(TSPhrases)) for (const c of source) traditionalToo.add(c);
+  const pick = new Map(entries(STCharacters).map(([s, t]) => [s, t]));
+  const set = new Map<string, string[]>();
+  for (const [s, readings] of sources) {
+    if (traditionalToo.has(s)) readings.add(s);
+    if (readings.size < 2) continue;
+    const first = pick.get(s) ?? s;
+    set.set(s, [first, ...[...readings].filter((r) => r !== first).sort()]);
+  }
+  return set;
+}
+
+function oneToManyTable(): Map<string, OneToMany> {
+  const table = new Map<string, OneToMany>();
+  for (const [simplified, readings] of openccOneToMany()) table.set(simplified, { simplified, readings, why: `OpenCC lists ${readings.join(', ')}` });
+  for (const d of DECISIONS) {
+    const known = table.get(d.simplified)?.readings ?? [];
+    table.set(d.simplified, { ...d, readings: [...new Set([...d.readings, ...known])] });
+  }
+  return table;
+}
+
+export const ONE_TO_MANY_BY_CHAR: ReadonlyMap<string, OneToMany> = oneToManyTable();

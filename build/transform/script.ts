@@ -8,9 +8,10 @@
 import * as OpenCC from 'opencc-js';
 import { visit } from 'unist-util-visit';
 import type { ConversionChoices } from '../tree/edition.js';
-import type { Root, Script, SourcePosition, Text } from '../tree/types.js';
+import type { Parent, Root, Script, SourcePosition, Text } from '../tree/types.js';
 import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
 import { own } from '../tree/append.js';
+import { sourceLayerLabel } from '../tree/layers.js';
 
 type Convert = (text: string) => string;
 const converters = new Map<string, Convert>();
@@ -29,7 +30,15 @@ export function convertPlain(text: string, from: Script, to: Script): string {
   return from === to ? text : converter(from, to)(text);
 }
 
-export type DecisionSource = 'phrase' | 'keep' | 'prefer' | 'context' | 'classical' | 'opencc';
+export type DecisionSource = 'phrase' | 'keep' | 'prefer' | 'context' | 'classical' | 'name' | 'opencc';
+
+/**
+ * `text`: running text, converted by word (OpenCC's phrases). `name`: a
+ * person's name or a byline, converted character by character — a one-to-many
+ * character whose own form is one of its readings keeps it (宋咸 stays 咸, 于
+ * the surname stays 于), since a name is not a word OpenCC's phrases know.
+ */
+export type ConversionMode = 'text' | 'name';
 
 export interface Decision {
   /** The source character. */
@@ -54,9 +63,10 @@ function sticky(pattern: RegExp): RegExp {
  * Converts `text`; `onDecision` hears every one-to-many character (and every
  * character the edition names) with the reading taken and why.
  */
-export function convertText(text: string, from: Script, to: Script, choices?: ConversionChoices, onDecision?: (d: Decision) => void): string {
+export function convertText(text: string, from: Script, to: Script, choices?: ConversionChoices, onDecision?: (d: Decision) => void, mode: ConversionMode = 'text'): string {
   if (from === to) return text;
-  const converted = converter(from, to)(text);
+  // A name is converted a character at a time: no phrase of OpenCC's reaches across it.
+  const converted = mode === 'name' ? Array.from(text, (c) => converter(from, to)(c)).join('') : converter(from, to)(text);
   if (from !== 'simplified') return converted;
   const target = Array.from(converted);
   // Decisions need the two texts aligned character for character (OpenCC nearly always is).
@@ -87,6 +97,7 @@ export function convertText(text: string, from: Script, to: Script, choices?: Co
       let how: DecisionSource = 'opencc';
       if (phrase !== undefined) [reading, how] = [phrase, 'phrase'];
       else if (kept) [reading, how] = [s, 'keep'];
+      else if (mode === 'name' && entry?.readings.includes(s)) [reading, how] = [s, 'name'];
       else if (preferred) [reading, how] = [preferred, 'prefer'];
       else if (entry) {
         const context = entry.contexts?.find((c) => {
@@ -106,13 +117,46 @@ export function convertText(text: string, from: Script, to: Script, choices?: Co
   return target.join('');
 }
 
-/** Every text of the tree (text nodes, volume titles) into the edition's script. */
+/**
+ * The edition's choices with the names the tree declares protected: a
+ * commentator a 集注 was split on stays as written where the text names him
+ * (○咸曰, 咸曰: 宋咸, not 鹹), whatever a phrase would make of the characters.
+ */
+export function protectNames(tree: Root, choices?: ConversionChoices, layers: Root['layers'] = tree.layers): ConversionChoices {
+  const phrases: Record<string, string> = {};
+  for (const layer of layers ?? []) {
+    // The name as the source wrote it (the id keeps it; the label is converted with the text).
+    const name = sourceLayerLabel(layer.id) ?? layer.label;
+    if (!name || !Array.from(name).some((c) => ONE_TO_MANY_BY_CHAR.has(c))) continue;
+    phrases[`○${name}`] = `○${name}`;
+    phrases[`${name}曰`] = `${name}曰`;
+  }
+  return { keep: choices?.keep ?? [], prefer: choices?.prefer ?? {}, phrases: { ...phrases, ...(choices?.phrases ?? {}) } };
+}
+
+/** Blocks whose text is a name: converted character by character (ConversionMode `name`). */
+const NAME_ROLES = new Set(['byline']);
+
+/**
+ * Every text of the tree into the edition's script: text nodes, volume
+ * titles, the work's title and author and the labels of declared layers, so
+ * that running heads and labels come out of the same conversion as the text.
+ */
 export function convertScript(tree: Root, from: Script, to: Script, choices?: ConversionChoices): Root {
   if (from === to) return tree;
-  visit(tree, 'text', (node: Text) => {
-    node.value = convertText(node.value, from, to, choices);
-  });
-  for (const volume of tree.children) volume.title = convertText(volume.title, from, to, choices);
+  const protectedChoices = protectNames(tree, choices);
+  const convertIn = (node: Parent, mode: ConversionMode) => {
+    visit(node, 'text', (t: Text) => {
+      t.value = convertText(t.value, from, to, protectedChoices, undefined, mode);
+    });
+  };
+  for (const volume of tree.children) {
+    volume.title = convertText(volume.title, from, to, protectedChoices);
+    for (const block of volume.children) convertIn(block, block.type === 'paragraph' && NAME_ROLES.has(block.role) ? 'name' : 'text');
+  }
+  tree.edition = { ...tree.edition, title: convertText(tree.edition.title, from, to, protectedChoices), author: convertText(tree.edition.author, from, to, protectedChoices, undefined, 'name') };
+  if (tree.edition.dynasty) tree.edition.dynasty = convertText(tree.edition.dynasty, from, to, protectedChoices);
+  if (tree.layers) tree.layers = tree.layers.map((l) => ({ ...l, label: convertText(l.label, from, to, protectedChoices, undefined, 'name') }));
   return tree;
 }
 
@@ -131,10 +175,14 @@ export interface ScriptReport {
 }
 
 /** `check --script`: each one-to-many character of the sources, what it became, how often and where. */
-export function scriptReport(tree: Root, from: Script, to: Script, choices?: ConversionChoices, placesPerReading = 3): ScriptReport[] {
+export function scriptReport(tree: Root, from: Script, to: Script, choices?: ConversionChoices, placesPerReading = 3, layers: Root['layers'] = tree.layers): ScriptReport[] {
   const byChar = new Map<string, Map<string, ScriptReading>>();
+  // `layers`: the transformed tree's, where a 集注's commentators are declared (the parsed tree has none yet).
+  const protectedChoices = protectNames(tree, choices, layers);
+  const names = new Set<Text>();
+  for (const v of tree.children) for (const b of v.children) if (b.type === 'paragraph' && NAME_ROLES.has(b.role)) visit(b, 'text', (t: Text) => void names.add(t));
   visit(tree, 'text', (node: Text) => {
-    convertText(node.value, from, to, choices, (d) => {
+    convertText(node.value, from, to, protectedChoices, (d) => {
       let readings = byChar.get(d.char);
       if (!readings) byChar.set(d.char, (readings = new Map()));
       const key = `${d.reading}|${d.how}`;
@@ -146,7 +194,7 @@ export function scriptReport(tree: Root, from: Script, to: Script, choices?: Con
         const at = { line: s.line, column: s.column + d.index, offset: (s.offset ?? 0) + d.index };
         r.places.push({ file: node.position.file, start: at, end: { ...at, column: at.column + 1, offset: at.offset + 1 } });
       }
-    });
+    }, names.has(node) ? 'name' : 'text');
   });
   return [...byChar]
     .map(([char, readings]) => {

@@ -8,10 +8,12 @@ import { classifyLayers, classifySegment, compileRules } from './layers.js';
 import { splitCommentators } from './commentators.js';
 import { layerLabel } from '../tree/layers.js';
 import { reporterFor } from './report.js';
-import { convertPlain, convertText, scriptReport } from './script.js';
+import { convertPlain, convertScript, convertText, scriptReport } from './script.js';
+import { openccOneToMany } from './one-to-many.js';
+import { convertedNames } from './names.js';
 import { measureScriptConversion } from './script-measure.js';
 import { importDaizhige } from '../parse/importers/corpus.js';
-import { sourceOf, treeText } from '../parse/test-helpers.js';
+import { rootText, sourceOf, treeText } from '../parse/test-helpers.js';
 import type { Note, Root } from '../tree/types.js';
 
 function treeOf(text: string): { tree: Root; file: VFile } {
@@ -133,4 +135,62 @@ test('entities and compositions: the charmap maps them; the rest are listed once
   assert.deepEqual(glyphs.map((g) => g.type === 'glyph' && (g.replacement ?? null)), [null, null, null, '內']);
   assert.deepEqual(src.file.messages.map((m) => m.ruleId), ['entity-unmapped', 'entity-unmapped', 'composition-unmapped', 'entity-summary']);
   assert.match(src.file.messages[3].reason, /&KR0433;×2 \{艹虑\}×1/u);
+});
+
+test('the one-to-many set is OpenCC\'s own: TSCharacters read backwards, plus characters that are traditional too', () => {
+  const set = openccOneToMany();
+  assert.ok(set.size >= 144, `${set.size} characters`);
+  assert.deepEqual(new Set(set.get('发')), new Set(['發', '髮']));
+  assert.deepEqual(new Set(set.get('咸')), new Set(['鹹', '咸']));
+  assert.deepEqual(new Set(set.get('卷')), new Set(['捲', '卷']));
+  assert.equal(set.get('干')?.[0], '幹', "OpenCC's own pick first");
+  // Negative controls: a character with one traditional form is not in the set.
+  assert.equal(set.has('书'), false);
+  assert.equal(set.has('鄭'), false);
+  // check --script hears about every character of the set, not only those we decided on.
+  const report = scriptReport(treeOf('白发').tree, 'simplified', 'traditional');
+  assert.deepEqual(report.map((r) => r.char), ['发']);
+});
+
+test('卷 as a volume stays 卷 (卷上, 卷第一), in text and in titles; 捲 where OpenCC reads the verb', () => {
+  assert.equal(convertText('礼记卷上', 'simplified', 'traditional'), '禮記卷上');
+  assert.equal(convertText('卷第一', 'simplified', 'traditional'), '卷第一');
+  assert.equal(convertPlain('卷上', 'simplified', 'traditional'), '捲上');
+  assert.equal(convertText('卷帘', 'simplified', 'traditional'), convertPlain('卷帘', 'simplified', 'traditional'));
+});
+
+test('names are not converted as words: a 集注 commentator as the text names him, a byline; the title and labels converted with the text', () => {
+  const notes3 = ['【吾子之言○咸曰子云自谓○光曰谓扬子也】', '【言圣人○咸曰圣人作○光曰作者】', '【道也○咸曰道○光曰德】'].join('文');
+  const src = sourceOf(`宋咸注\n\n经${notes3}卷上终`);
+  const tree: Root = { type: 'root', edition: { id: 't', title: '法言卷上', author: '宋咸', language: 'zh-Hant', script: 'traditional', template: 'siku' }, children: importDaizhige(src, 't').volumes };
+  const first = tree.children[0].children[0];
+  if (first.type === 'paragraph') first.role = 'byline';
+  splitCommentators(tree, reporterFor([src.file]));
+  // Even an edition that prefers 鹹 for 咸 keeps the commentator's name.
+  const converted = convertScript(tree, 'simplified', 'traditional', { keep: [], prefer: { 咸: '鹹' }, phrases: {} });
+  const all = rootText(converted);
+  assert.match(all, /宋咸注/);
+  assert.equal((all.match(/○咸曰/g) ?? []).length, 3);
+  assert.doesNotMatch(all, /鹹曰/);
+  assert.match(all, /卷上終/);
+  assert.equal(converted.edition.title, '法言卷上');
+  assert.equal(converted.edition.author, '宋咸');
+  // Negative control: 咸 that is no name follows the edition's choice.
+  assert.equal(convertText('咸味', 'simplified', 'traditional', { keep: [], prefer: { 咸: '鹹' }, phrases: {} }), '鹹味');
+});
+
+test('converted names are found for the import report: a commentator printed as a word, 卷 printed 捲 in a title; none when the conversion kept them', () => {
+  const notes3 = ['【吾子之言○咸曰子云自谓○光曰谓扬子也】', '【言圣人○咸曰圣人作○光曰作者】', '【道也○咸曰道○光曰德】'].join('文');
+  const make = () => {
+    const src = sourceOf(`法言卷上\n\n经${notes3}终`);
+    const tree: Root = { type: 'root', edition: { id: 't', title: '法言', author: '', language: 'zh-Hant', script: 'traditional', template: 'siku' }, children: importDaizhige(src, 't').volumes };
+    splitCommentators(tree, reporterFor([src.file]));
+    return tree;
+  };
+  const kept = make();
+  assert.deepEqual(convertedNames(kept, convertScript(structuredClone(kept), 'simplified', 'traditional')), []);
+  // An edition's phrases can undo what convertScript keeps: the report says so.
+  const undone = make();
+  const found = convertedNames(undone, convertScript(structuredClone(undone), 'simplified', 'traditional', { keep: [], prefer: {}, phrases: { '○咸': '○鹹', 咸曰: '鹹曰', 卷上: '捲上' } }));
+  assert.deepEqual(found.map((n) => `${n.name}→${n.became}×${n.count}`).sort(), ['卷→捲×1', '咸→鹹×3'].sort());
 });

@@ -19,6 +19,13 @@ export interface ConventionOverrides {
   headings?: string[];
   /** Extra metadata line patterns (group 1 the key, group 2 the value). */
   metadata?: string[];
+  /** Readings the whole text decides unless the edition says (parse/decide.ts): */
+  /** one paragraph a line, or lines run on to a blank line. */
+  paragraphs?: 'line' | 'blank';
+  /** 〈…〉 around two or three characters: described characters (true) or notes (false). */
+  descriptions?: boolean;
+  /** Which sub-column of a note split by `/` comes first. */
+  subcolumns?: 'right-first' | 'left-first';
 }
 
 /** How an edition converts one-to-many characters (`conversion:` in edition.yaml). */
@@ -37,7 +44,7 @@ export interface Indent {
   rest: number;
 }
 
-export type SourceFormat = 'kanripo' | 'chtxt' | 'guoxue' | 'wikisource-md' | 'bracketed' | 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
+export type SourceFormat = 'kanripo' | 'chtxt' | 'guoxue' | 'wikisource-md' | 'bracketed' | 'pandoc-txt' | 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
 
 export interface LayoutOverrides {
   columns?: number;

@@ -101,6 +101,13 @@ export function sourceLayerId(label: string): LayerId {
   return 'x-' + Array.from(label, (c) => (c.codePointAt(0) as number).toString(16)).join('-');
 }
 
+/** The label a source layer's id was made from (x-54b8 → 咸), as the source wrote it; null for other ids. */
+export function sourceLayerLabel(id: LayerId): string | null {
+  if (!id.startsWith('x-')) return null;
+  const points = id.slice(2).split('-').map((h) => Number.parseInt(h, 16));
+  return points.length > 0 && points.every((p) => Number.isInteger(p) && p > 0 && p <= 0x10ffff) ? String.fromCodePoint(...points) : null;
+}
+
 /** How many characters at the head of a note of `layer` are the label the source prints in its text (疏曰 → 2), or 0. */
 export function textLabelLength(layer: LayerId, text: string): number {
   const rule = LAYER_RULES.find((r) => r.label && r.layer === layer);

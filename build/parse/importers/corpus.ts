@@ -24,6 +24,8 @@ import {
   type Line,
 } from '../blocks.js';
 import type { Source } from '../source.js';
+import type { FormatConventions } from '../formats.js';
+import { DEFAULT_INLINE, type InlineOptions } from '../inline.js';
 
 /** What a source says about itself (Kanripo's org header, Markdown front matter). */
 export interface SourceMeta {
@@ -68,7 +70,7 @@ interface Handlers {
   skip?(line: Line, seenContent: boolean): boolean;
 }
 
-function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers): ImportResult {
+function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, inline: InlineOptions = DEFAULT_INLINE): ImportResult {
   const builder = new VolumeBuilder(src);
   let previous: Previous = 'start';
   let seenContent = false;
@@ -117,29 +119,30 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers): I
       previous = special.kind;
       continue;
     }
-    const blocks = textWithLabels(src, line.start, line.end, 'text');
+    const blocks = textWithLabels(src, line.start, line.end, 'text', inline);
     for (const block of blocks) builder.add(block);
     previous = SECTION_LABEL.test(content) ? 'label' : 'text';
   }
   return { volumes: builder.finish(fallbackTitle) };
 }
 
-export function importDaizhige(src: Source, fallbackTitle: string): ImportResult {
+/** `conv`: the row as parseSource decided it (〈…〉 as described characters, decide.ts); its inline options set the text. */
+export function importDaizhige(src: Source, fallbackTitle: string, conv?: FormatConventions): ImportResult {
   return importCorpus(src, fallbackTitle, {
     line(line, previous) {
       const { content } = line;
       if (SECTION_LABEL.test(content)) return null;
       // 鄉射禮    嘉禮十四: a part heading with its place in the 五禮.
       if ((previous === 'byline' || previous === 'title') && hasSpace(content) && bareLength(content) <= 16 && !content.includes('【')) {
-        return { blocks: [heading(src, 1, line.start, line.end)], kind: 'heading' };
+        return { blocks: [heading(src, 1, line.start, line.end, conv?.inline)], kind: 'heading' };
       }
       // 鹿中, 兕中, 經【…】: short item headings.
       if (!hasSpace(content) && bareLength(content) <= 4) {
-        return { blocks: [heading(src, 2, line.start, line.end)], kind: 'heading' };
+        return { blocks: [heading(src, 2, line.start, line.end, conv?.inline)], kind: 'heading' };
       }
       return null;
     },
-  });
+  }, conv?.inline);
 }
 
 export function importWikisource(src: Source, fallbackTitle: string): ImportResult {

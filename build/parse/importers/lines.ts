@@ -5,11 +5,11 @@
  * commentary block? Paragraphs are one a line or run until a blank line; a
  * line of nothing but page markers goes to the head of the next block.
  */
-import type { Block, Inline, Paragraph, Volume } from '../../tree/types.js';
+import type { Block, Inline, Note, Paragraph, Volume } from '../../tree/types.js';
 import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, heading, paragraph, physicalLines, type Line } from '../blocks.js';
 export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
-import { parseInline, splitLabelledNote, type InlineOptions } from '../inline.js';
+import { parseInline, splitLabelledNote, type InlineOptions, type LayerLabel } from '../inline.js';
 import type { Source } from '../source.js';
 import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
@@ -105,6 +105,52 @@ function withoutTrailingAnchors(content: string, anchor: string): string {
   return content.slice(0, end);
 }
 
+/**
+ * Paragraphs a line, or run on to a blank line? From the whole text: where
+ * most text lines are followed by another text line (an entry a line, no
+ * blank lines between), each line is a paragraph.
+ */
+export function decideParagraphs(lines: readonly PhysicalLine[], isData: (content: string) => boolean): { mode: 'line' | 'blank'; joined: number; parted: number } {
+  let joined = 0;
+  let parted = 0;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const { content } = lines[i];
+    if (!content || isData(content) || /^#/u.test(content)) continue;
+    const next = lines[i + 1].content;
+    if (!next || /^#/u.test(next)) parted++;
+    else if (!isData(next)) joined++;
+  }
+  return { mode: joined >= 10 && joined > 2 * parted ? 'line' : 'blank', joined, parted };
+}
+
+/**
+ * A label in mid-line (【案】) starts a note of its layer that runs to the
+ * paragraph's end: the text nodes after it and everything that follows.
+ */
+export function labelToEnd(src: Source, children: Inline[], labels: ReadonlyArray<LayerLabel>): Inline[] {
+  for (let k = 0; k < children.length; k++) {
+    const node = children[k];
+    if (node.type !== 'text') continue;
+    let at = -1;
+    let found: LayerLabel | undefined;
+    for (const l of labels) {
+      const i = node.value.indexOf(l.text);
+      if (i >= 0 && (at < 0 || i < at)) [at, found] = [i, l];
+    }
+    if (!found) continue;
+    const start = (node.position.start.offset ?? 0) + at;
+    const before = node.value.slice(0, at);
+    const afterStart = start + found.text.length;
+    const afterValue = node.value.slice(at + found.text.length);
+    const rest = children.slice(k + 1);
+    const inner: Inline[] = [...(afterValue ? [{ type: 'text' as const, value: afterValue, position: src.position(afterStart, afterStart + afterValue.length) }] : []), ...rest];
+    const end = rest.length ? (rest[rest.length - 1].position.end.offset ?? afterStart) : afterStart + afterValue.length;
+    const note: Note = { type: 'note', layer: found.layer, label: found.label, children: labelToEnd(src, inner, labels), position: src.position(start, end) };
+    return [...children.slice(0, k), ...(before ? [{ type: 'text' as const, value: before, position: src.position(start - before.length, start) }] : []), note];
+  }
+  return children;
+}
+
 const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
 
 export function importLines(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
@@ -133,6 +179,40 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     ? { ...inline, notes: inline.notes.filter((n) => !decisions.some((d) => d.open === n.open && d.reading === 'text')) }
     : inline;
 
+  const isData = (content: string) => Boolean(conv.metadata?.some((r) => r.test(content)));
+  let paragraphMode = conv.paragraphs;
+  if (paragraphMode === 'auto') {
+    const d = decideParagraphs(lines, isData);
+    paragraphMode = d.mode;
+    const first = lines.find((l) => l.content && !isData(l.content));
+    src.report(
+      'info',
+      d.mode === 'line'
+        ? `paragraphs: one a line (${d.joined} lines run on to the next line, ${d.parted} end at a blank line); conventions: paragraphs: blank in edition.yaml joins them`
+        : `paragraphs: lines run on to a blank line (${d.parted} end at a blank line, ${d.joined} run on)`,
+      first?.start ?? 0,
+      first?.end ?? 0,
+      'paragraph-lines',
+    );
+  }
+
+  // 注 by indentation (四庫 texts that set the 注 one cell below the 經): decided from the whole text.
+  const isIndented = (l: PhysicalLine) => text[l.start - 1] === '\u3000' && !/[\u3000 \t]/u.test(text[l.start - 2] ?? '\n') && /^\p{Script=Han}/u.test(l.content);
+  const isHeadLike = (c: string) => VOLUME_TITLE.test(c) || SIKU_BANNER.test(c) || BYLINE.test(c) || Boolean(conv.headings?.some((h) => h.pattern.test(withoutTrailingAnchors(c, inline.lineAnchor ?? '¶'))));
+  let indentLayer: string | undefined;
+  if (conv.indentedCommentary) {
+    const body = lines.filter((l) => l.content && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
+    const indented = body.filter(isIndented).length;
+    if (indented >= 10 && indented >= body.length * 0.1) indentLayer = conv.indentedCommentary;
+    if (indented > 0) {
+      const first = body.find(isIndented);
+      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines only)`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
+    }
+  }
+
+  // Titles, headings and bylines name things: a run label there (儀禮注疏) is part of the name.
+  const headOptions: InlineOptions = inlineOptions.runLabels ? { ...inlineOptions, runLabels: undefined } : inlineOptions;
+
   // Kanripo: when ¶ ends (nearly) every line, the file's lines are the source's columns.
   const anchor = inline.lineAnchor;
   let sourceColumns = false;
@@ -159,7 +239,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const titleLine =
     texts.length > 1 && Array.from(texts[0].content).length <= 16 && !/[\p{P}\s]/u.test(texts[0].content) && conv.headings?.some((h) => h.pattern.test(texts[1].content)) && !conv.headings.some((h) => h.pattern.test(texts[0].content)) ? texts[0] : null;
 
-  let para: { start: number; end: number; data?: Record<string, string> } | null = null;
+  let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean } | null = null;
   let pendingAnchors: Inline[] = [];
   let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
@@ -188,11 +268,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       s += number[0].length;
     }
     const p = paragraph(src, 'text', s, end, inlineOptions);
+    if (conv.midLineLabels) p.children = labelToEnd(src, p.children, conv.midLineLabels);
     if (section || data) p.data = { ...(data ?? {}), ...(section ? { section } : {}) };
     return p;
   };
   const flush = () => {
-    if (para) add(textParagraph(para.start, para.end, para.data));
+    if (para?.indented && indentLayer) add(paragraph(src, 'commentary', para.start, para.end, inlineOptions, indentLayer));
+    else if (para) add(textParagraph(para.start, para.end, para.data));
     para = null;
   };
   const span = (m: RegExpExecArray, line: PhysicalLine, group: number): [number, number] | null => {
@@ -220,7 +302,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     const { content } = line;
     if (!content) {
       // A blank line ends a paragraph where paragraphs run on; a commentary block runs to the next line of text.
-      if (conv.paragraphs === 'blank') {
+      if (paragraphMode === 'blank') {
         flush();
         block = null;
       }
@@ -270,7 +352,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     block = null;
     if (line === titleLine) {
       meta.title ??= content;
-      add(paragraph(src, 'title', line.start, line.end, inlineOptions));
+      add(paragraph(src, 'title', line.start, line.end, headOptions));
       previous = 'title';
       continue;
     }
@@ -280,13 +362,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const [, name, numeral, byline] = title;
       const titleEnd = line.start + name.length;
       if (builder.isClosingTitle(name)) {
-        add(paragraph(src, 'title', line.start, titleEnd, inlineOptions));
+        add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         builder.close();
       } else {
         builder.open(name, chineseNumber(numeral), line.start, line.end);
-        add(paragraph(src, 'title', line.start, titleEnd, inlineOptions));
+        add(paragraph(src, 'title', line.start, titleEnd, headOptions));
       }
-      if (byline) add(paragraph(src, 'byline', line.start + content.indexOf(byline, name.length), line.end, inlineOptions));
+      if (byline) add(paragraph(src, 'byline', line.start + content.indexOf(byline, name.length), line.end, headOptions));
       previous = byline ? 'byline' : 'title';
       continue;
     }
@@ -300,29 +382,29 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const volume = VOLUME_IN_HEADING.exec(headText);
       if (volume && (headingRule.depth === 1 || conv.format === 'chtxt')) {
         builder.open(headText, chineseNumber(volume[1]), line.start, line.end);
-        add(paragraph(src, 'title', main[0], main[1], inlineOptions));
+        add(paragraph(src, 'title', main[0], main[1], headOptions));
       } else {
         // A title line in brackets (〔《鬼谷子》卷上〕〈捭闔〉第一): its brackets are the title's, not notes.
-        add(heading(src, headingRule.depth, main[0], main[1], /^[〔〈]/u.test(headText) ? { ...inlineOptions, notes: [] } : inlineOptions));
+        add(heading(src, headingRule.depth, main[0], main[1], /^[〔〈]/u.test(headText) ? { ...headOptions, notes: [] } : headOptions));
       }
       const after = span(m, line, 2);
       if (after) {
         const afterText = text.slice(after[0], after[1]);
-        if (BYLINE.test(afterText) || /[注註疏撰]$/u.test(afterText)) add(paragraph(src, 'byline', after[0], after[1], inlineOptions));
-        else add(heading(src, 2, after[0], after[1], inlineOptions));
+        if (BYLINE.test(afterText) || /[注註疏撰]$/u.test(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
+        else add(heading(src, 2, after[0], after[1], headOptions));
       }
       previous = 'heading';
       continue;
     }
     if (SIKU_BANNER.test(content)) {
       flush();
-      add(paragraph(src, 'title', line.start, line.end, inlineOptions));
+      add(paragraph(src, 'title', line.start, line.end, headOptions));
       previous = 'title';
       continue;
     }
     if ((previous === 'start' || previous === 'title' || previous === 'heading') && BYLINE.test(content) && !/[(（【〔]/u.test(content)) {
       flush();
-      add(paragraph(src, 'byline', line.start, line.end, inlineOptions));
+      add(paragraph(src, 'byline', line.start, line.end, headOptions));
       previous = 'byline';
       continue;
     }
@@ -344,9 +426,12 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
     previous = 'text';
     tail = null;
-    if (conv.paragraphs === 'blank') {
+    if (paragraphMode === 'blank') {
+      // 注 by indentation: a run of lines one cell down is the commentary on the text before it.
+      const indented = indentLayer !== undefined && isIndented(line);
+      if (para && Boolean(para.indented) !== indented) flush();
       if (para) para.end = full.end;
-      else para = { start: line.start, end: full.end };
+      else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}) };
       // The source's column ended early: its paragraph ends there.
       if (sourceColumns && typical > 0 && inline.notes[0] && lineCells(content, inline.notes[0].open, inline.notes[0].close, inline.split) < typical - 2) {
         // Not when a note runs on to the next line.

@@ -1,0 +1,186 @@
+/**
+ * The long tail of corpus conventions (issue 21), each on a small text of our
+ * own in that convention, with a negative control: a text that must not be
+ * read that way. Every text goes through parseSource (detection, the
+ * whole-text decisions, the importer) as a user's file would.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Inline, Note, Volume } from '../tree/types.js';
+import type { ParsedSource } from './index.js';
+import { NUMBERED, parsed, reportOf } from './conventions.test-util.js';
+
+const notes = (volumes: readonly Volume[]): Note[] => {
+  const out: Note[] = [];
+  const walk = (nodes: readonly Inline[]) => {
+    for (const n of nodes) {
+      if (n.type === 'note') out.push(n);
+      if ('children' in n) walk(n.children as Inline[]);
+    }
+  };
+  for (const v of volumes) for (const b of v.children) walk(b.children);
+  return out;
+};
+const plain = (nodes: readonly Inline[]): string => nodes.map((n) => (n.type === 'text' ? n.value : n.type === 'glyph' ? `[${n.description ?? n.value}]` : 'children' in n ? plain(n.children as Inline[]) : '')).join('');
+const mainText = (volumes: readonly Volume[]): string =>
+  volumes.map((v) => v.children.map((b) => plain(b.children.filter((n) => n.type !== 'note'))).join('\n')).join('\n');
+const rules = (s: ParsedSource) => s.file.messages.map((m) => m.ruleId);
+
+test('numbered commentary: each 〔N〕 paragraph becomes the note at its marker; the 〔N〕 markers are gone from the text', () => {
+  const s = parsed(NUMBERED, { format: 'chtxt' });
+  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['某書曰：某郡在河南。', '某傳曰：某少時不治產業，好讀書。', '臣某案：吏，郡吏也。']);
+  assert.doesNotMatch(mainText(s.volumes), /〔[一二三]〕/u);
+  assert.match(mainText(s.volumes), /某者，某郡人也。少有大志，好讀書。/u);
+  assert.ok(rules(s).includes('numbered-commentary'));
+  assert.equal(reportOf(s).verdict, 'ok');
+  // Negative control: a 〔…〕 correction in the text (〔子遠〕) is no marker and no note.
+  const control = parsed('## 卷一 某紀第一\n\n　　曰：「（子卿遠）〔子遠，卿〕來，吾事濟矣！」\n', { format: 'chtxt' });
+  assert.equal(notes(control.volumes).length, 0);
+  assert.match(mainText(control.volumes), /〔子遠，卿〕/u);
+});
+
+test('chtxt 字書: the file header and URL lines are metadata, an entry a line, 【案】 in mid-line the 案 layer to the line\'s end, the title from the heading', () => {
+  const text = [
+    '#下載最新版本，請訪問: https://example.org/chtxt',
+    '#創建日期: 2021/10/07',
+    '',
+    '# 某字書',
+    '',
+    '## 平聲',
+    '',
+    '聡聰 ○ 上通；下正。',
+    '童僮 ○ 上童幼；下僮僕。【案】陳本脫此注，今據石刻補入。',
+    '兇凶 ○ 上通；下正。',
+    '鍾鐘 ○ 上酒器；下鐘磬字。',
+    '彤肜 ○ 上赤色；下祭名。',
+    '逄逢 ○ 上俗；下正。',
+    '躬躳 ○ 並正。',
+    '沖种 ○ 上沖和；下种幼。',
+    '麾撝 ○ 上旌麾；下謙撝字。',
+    '隋隨 ○ 上國名；下追隨。',
+    '羈覊 ○ 上羈勒；下覊旅。',
+    '祇秖 ○ 上神祇；下秖適。',
+    '',
+    '〔全文完〕',
+    '',
+  ].join('\n');
+  const s = parsed(text);
+  assert.equal(s.format, 'chtxt');
+  const blocks = s.volumes.flatMap((v) => v.children);
+  assert.ok(blocks.filter((b) => b.type === 'paragraph' && b.role === 'text').length >= 12, 'an entry a paragraph');
+  assert.doesNotMatch(mainText(s.volumes), /https?:|下載|創建日期|全文完|【案】/u);
+  const an = notes(s.volumes).filter((n) => n.layer === 'an');
+  assert.deepEqual(an.map((n) => [n.label, plain(n.children)]), [['案', '陳本脫此注，今據石刻補入。']]);
+  const r = reportOf(s);
+  assert.equal(r.title?.text, '某字書');
+  assert.equal(r.verdict, 'ok', JSON.stringify(r.anomalies));
+  // Negative control: paragraphs parted by blank lines stay paragraphs of several lines.
+  const prose = parsed('## 某書·卷一\n\n甲乙丙丁，\n戊己庚辛。\n\n壬癸子丑，\n寅卯辰巳。\n\n' + '午未申酉。\n\n'.repeat(12), { format: 'chtxt' });
+  assert.equal(prose.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'text').length, 14);
+});
+
+test('numbering in parentheses is text: ○ ䷀乾(1) keeps its (1); a note in the same brackets stays a note', () => {
+  const s = parsed('## 周易\n\n○ ䷀乾(1)：元亨利貞。(乾，健也。)\n\n○ ䷁坤(2)：元亨。\n', { format: 'chtxt' });
+  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['乾，健也。']);
+  assert.match(mainText(s.volumes), /䷀乾\(1\)：元亨利貞。/u);
+  assert.equal(reportOf(s).anomalies.filter((a) => a.kind === 'notes-without-han').length, 0);
+});
+
+test('〈…〉 around two or three components is a described character when the whole text writes it so; a note otherwise', () => {
+  const described = parsed('其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n又有〈金冬〉焉。\n', { format: 'daizhige' });
+  assert.equal(notes(described.volumes).length, 0);
+  assert.match(mainText(described.volumes), /其草\[艹嚣\]生於野/u);
+  assert.ok(rules(described).includes('composition-reading'));
+  assert.equal(reportOf(described).figures.compositions, 4);
+  // Negative control: a text whose 〈…〉 are notes of every length keeps them as notes.
+  const glossed = parsed('天子〈天子者，王也〉出〈出行〉於郊〈郊在國外百里之地〉。\n諸侯〈諸侯謂公侯伯子男〉從之。\n', { format: 'daizhige' });
+  assert.equal(notes(glossed.volumes).length, 4);
+  // The edition decides when it says: conventions: descriptions: false.
+  const forced = parsed('其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n', { format: 'daizhige', conventions: { descriptions: false } });
+  assert.equal(notes(forced.volumes).length, 3);
+});
+
+test('四庫 注疏: a bare 注 before full-size text is the 注 up to the next note; 注 in a title or inside a note stays', () => {
+  const lines = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經注疏', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某經注疏卷一¶'];
+  for (let k = 0; k < 6; k++) lines.push(`經文第${'一二三四五六'[k]}句注此注文也音義(某音/某反)疏(注釋曰/某某)¶`, '');
+  const s = parsed(lines.join('\n'));
+  assert.equal(s.format, 'kanripo');
+  const zhu = notes(s.volumes).filter((n) => n.label === '注');
+  assert.equal(zhu.length, 6);
+  assert.equal(plain(zhu[0].children), '此注文也');
+  assert.match(mainText(s.volumes), /經文第一句/u);
+  assert.doesNotMatch(mainText(s.volumes), /此注文也/u);
+  assert.ok(s.volumes.some((v) => /某經注疏卷一/u.test(v.title)), 'the title keeps its 注');
+  // Negative control: a text that writes 注 as a word once or twice keeps it as text.
+  const text = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', '水注於海(注入/也)¶', ''].join('\n'));
+  assert.match(mainText(text.volumes), /水注於海/u);
+  assert.ok(rules(text).includes('run-label-reading'));
+});
+
+test('a continued note whose next line starts with an indent is one note', () => {
+  const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_WYG_001-1a>¶', '經文疏(注釋曰某某/某某)¶', '　(某某某某/某某)¶', '經文又一句¶', ''].join('\n'));
+  const shu = notes(s.volumes).filter((n) => n.layer === 'shu');
+  assert.equal(shu.length, 1);
+  assert.equal(plain(shu[0].children).replace(/[\s\u3000]/gu, ''), '注釋曰某某某某某某某某某某');
+  // Negative control: a new note on the next line after text is a note of its own.
+  const two = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_WYG_001-1a>¶', '經文(某某/某某)¶', '經文(某某/某某)¶', ''].join('\n'));
+  assert.equal(notes(two.volumes).length, 2);
+});
+
+test('@fw forme-work lines are metadata; <md:…> markers are anchors, not text', () => {
+  const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '@fw 某經卷一　一', '<md:KR0000_001-1a>¶', '經文(注文/注文)¶', ''].join('\n'));
+  assert.doesNotMatch(mainText(s.volumes), /@fw|<md:|某經卷一　一/u);
+  assert.equal(s.stats.pageAnchors, 1);
+  assert.equal(reportOf(s).verdict, 'ok');
+});
+
+test('pandoc-like text: ~gloss~ in small type, *name* with a proper-name mark; a lone ~ or * stays text', () => {
+  const s = parsed('# 某書\n\n*孔子*曰：學而時習之~習，溫習也~。\n\n*曾子*曰：吾日三省吾身~省，察也~。\n');
+  assert.equal(s.format, 'pandoc-txt');
+  const kinds: string[] = [];
+  const walk = (nodes: readonly Inline[]) => {
+    for (const n of nodes) {
+      if (n.type === 'small') kinds.push(`small:${plain(n.children)}`);
+      if (n.type === 'mark') kinds.push(`${n.kind}:${plain(n.children)}`);
+      if ('children' in n) walk(n.children as Inline[]);
+    }
+  };
+  for (const v of s.volumes) for (const b of v.children) walk(b.children);
+  assert.deepEqual(kinds, ['proper:孔子', 'small:習，溫習也', 'proper:曾子', 'small:省，察也']);
+  assert.doesNotMatch(mainText(s.volumes), /[~*]/u);
+  // Negative control: a lone asterisk is not a mark.
+  const lone = parsed('# 某書\n\n甲乙*丙丁。\n', { format: 'pandoc-txt' });
+  assert.match(mainText(lone.volumes), /甲乙\*丙丁/u);
+});
+
+test('sub-column order: measured from the whole text, reported; conventions: subcolumns: left-first swaps the parts', () => {
+  // Notes whose part after / starts with the words just before the note: reversed-looking.
+  const rows: string[] = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶'];
+  const words = ['筵', '几', '尊', '洗', '席', '豆', '籩', '俎', '鼎', '爵', '觶', '篚'];
+  for (const w of words) rows.push(`主人設${w}(之處也/${w}者某物)賓入¶`, '');
+  const text = rows.join('\n');
+  const s = parsed(text);
+  const r = reportOf(s);
+  assert.ok(r.anomalies.some((a) => a.kind === 'reversed-subcolumns'), JSON.stringify(r.anomalies));
+  assert.ok(r.readings.some((x) => x.rule === 'subcolumn-order'));
+  const swapped = parsed(text, { conventions: { subcolumns: 'left-first' } });
+  assert.equal(plain(notes(swapped.volumes)[0].children), '筵者某物之處也');
+  assert.ok(!reportOf(swapped).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
+  // Negative control: notes in order (the gloss first) are not flagged.
+  const inOrder = parsed(text.replace(/\((之處也)\/(\S+?)\)/gu, '($2/$1)'));
+  assert.ok(!reportOf(inOrder).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
+});
+
+test('注 by indentation: where the whole text sets lines one cell down, each run of them is a commentary paragraph; a few indented lines stay text', () => {
+  const head = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經注疏', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某經注疏卷一¶'];
+  const body: string[] = [];
+  for (let k = 0; k < 12; k++) body.push(`經文第${k}句某某某某某某某某某某某某某某某¶`, `　此注文也某某某某某某某某某某某某某某¶`, `　注文之續某某某某某某某某某某某某某某¶`);
+  const s = parsed([...head, ...body, ''].join('\n'));
+  const commentary = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary');
+  assert.equal(commentary.length, 12);
+  assert.match(plain(commentary[0].children), /^此注文也.*注文之續/u);
+  assert.ok(rules(s).includes('indent-reading'));
+  // Negative control: two indented lines in a text that sets everything flush are text.
+  const flush = parsed([...head, ...Array.from({ length: 12 }, (_, k) => `經文第${k}句某某某某某某某某某某某某某¶`), '　偶有一行低一格某某某某某某某某¶', '　又一行某某某某某某某某某某某¶', ''].join('\n'));
+  assert.equal(flush.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
+});

@@ -1,0 +1,266 @@
+/**
+ * The import report of one source (`diaoban check --json`): what was
+ * detected and how surely, the figures, the title and where it came from,
+ * the readings taken where a convention can go two ways, and the anomalies
+ * that say an import may be wrong — so that a project with a thousand texts
+ * reads only the flagged ones. Pure: a parsed source (and the converted
+ * names transform/names.ts found) in, a report out.
+ */
+import type { VFileMessage } from 'vfile-message';
+import type { Inline, Note, Volume } from '../tree/types.js';
+import type { ParsedSource, WorkTitle } from './index.js';
+import { conventionsOf } from './formats.js';
+
+export type Verdict = 'ok' | 'check' | 'wrong';
+
+export type AnomalyKind =
+  | 'one-paragraph'
+  | 'notes-without-han'
+  | 'header-lines'
+  | 'markup-left'
+  | 'reversed-subcolumns'
+  | 'converted-names'
+  | 'no-title'
+  | 'unsure-format';
+
+export interface Anomaly {
+  kind: AnomalyKind;
+  /** `wrong`: the import is surely wrong; `check`: a person should look. */
+  severity: 'check' | 'wrong';
+  count: number;
+  /** What it is and what to do, in one sentence. */
+  message: string;
+  /** The first few, as the text has them, with their place (line:column). */
+  examples: string[];
+}
+
+export interface ImportReport {
+  file: string;
+  format: string;
+  formatName: string;
+  encoding: string;
+  detection: { forced: boolean; score: number; runnerUp: number; confidence: number };
+  figures: {
+    characters: number;
+    paragraphs: number;
+    notes: number;
+    /** Characters by layer id. */
+    layers: Record<string, number>;
+    anchors: { page: number; line: number };
+    entities: number;
+    compositions: number;
+    headings: number;
+    volumes: number;
+  };
+  title: { text: string; from: string; line?: number; contributors: Array<{ dynasty?: string; name: string; role: string }> } | null;
+  /** Readings taken where a convention can go two ways, and why (the info messages that say so). */
+  readings: Array<{ rule: string; reading: string }>;
+  anomalies: Anomaly[];
+  verdict: Verdict;
+}
+
+/** The rules of the messages that state a reading taken from the whole text. */
+export const READING_RULES = new Set(['bracket-reading', 'subcolumn-order', 'paragraph-lines', 'composition-reading', 'numbered-commentary', 'run-label-reading', 'indent-reading']);
+
+/** Lines that look like a file header or forme-work, not like text. */
+const HEADER_LIKE = /https?:\/\/|www\.|@fw|<md:|下載|下载|創建日期|创建日期|更新日期|全文完|^#/u;
+/** Markup of some convention left in the text (numbering in parentheses, 1) or (12), is text). */
+const MARKUP = /〔[〇一二三四五六七八九十百\d]+〕|【[^【】\n]{1,4}】|[~*<>{}[\]\\/#@&|^_=]|\((?!\d{1,3}\))|(?<!\(\d{1,3})\)/gu;
+const HAN = /\p{Script=Han}/u;
+
+function place(n: { position?: { start: { line?: number; column?: number } } }): string {
+  const s = n.position?.start;
+  return s?.line ? `${s.line}:${s.column ?? 1}` : '';
+}
+
+function textOf(nodes: readonly Inline[], notes: boolean): string {
+  return nodes.map((n) => (n.type === 'text' || n.type === 'lacuna' ? n.value : n.type === 'glyph' ? '字' : 'children' in n && (notes || n.type !== 'note') ? textOf(n.children as Inline[], notes) : '')).join('');
+}
+
+function visitInline(nodes: readonly Inline[], f: (n: Inline) => void): void {
+  for (const n of nodes) {
+    f(n);
+    if ('children' in n) visitInline(n.children as Inline[], f);
+  }
+}
+
+const count = (s: string) => Array.from(s.replace(/[\s\u3000]/gu, '')).length;
+
+/**
+ * The largest block's share of the main text (notes aside: a 經 sentence with
+ * long 注疏 notes is one paragraph by right): a whole file in one paragraph
+ * lost its structure. `all`: every character, notes too.
+ */
+export function largestParagraph(volumes: readonly Volume[]): { share: number; characters: number; total: number; all: number; at: string } {
+  let total = 0;
+  let all = 0;
+  let best = 0;
+  let at = '';
+  for (const v of volumes) {
+    for (const b of v.children) {
+      all += count(textOf(b.children, true));
+      const n = count(textOf(b.children, false));
+      total += n;
+      if (n > best) [best, at] = [n, place(b)];
+    }
+  }
+  return { share: total ? best / total : 0, characters: best, total, all, at };
+}
+
+/** Notes without a Han character (1, 2 …: numbering taken for commentary). */
+export function notesWithoutHan(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  for (const v of volumes) {
+    for (const b of v.children) {
+      visitInline(b.children, (n) => {
+        if (n.type !== 'note') return;
+        const t = textOf(n.children, true);
+        if (!HAN.test(t) && !n.children.some((c) => c.type === 'glyph')) out.push({ text: t, at: place(n) });
+      });
+    }
+  }
+  return out;
+}
+
+/** Blocks that look like a file header or forme-work (a download URL, @fw, <md:…>). */
+export function headerLikeBlocks(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  for (const v of volumes) {
+    for (const b of v.children) {
+      const t = textOf(b.children, true);
+      if (HEADER_LIKE.test(t.trim())) out.push({ text: t.trim().slice(0, 40), at: place(b) });
+    }
+  }
+  return out;
+}
+
+/** Markup characters of any convention left in the text nodes. */
+export function markupLeft(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  for (const v of volumes) {
+    for (const b of v.children) {
+      visitInline(b.children, (n) => {
+        if (n.type !== 'text') return;
+        for (const m of n.value.matchAll(MARKUP)) {
+          const s = n.position?.start;
+          out.push({ text: m[0], at: s?.line ? `${s.line}:${(s.column ?? 1) + (m.index ?? 0)}` : '' });
+        }
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Sub-column order, measured: how often the part of a note before the split
+ * starts with a character of the words just before the note (a gloss names
+ * what it glosses first), and how often the part after it does. A text whose
+ * notes start after the split far more often reads its sub-columns reversed.
+ */
+export function subcolumnOrder(volumes: readonly Volume[]): { split: number; inOrder: number; reversed: number } {
+  let split = 0;
+  let inOrder = 0;
+  let reversed = 0;
+  for (const v of volumes) {
+    for (const b of v.children) {
+      let before = '';
+      const walk = (nodes: readonly Inline[]) => {
+        for (const n of nodes) {
+          if (n.type === 'text') before = (before + n.value).slice(-8);
+          else if (n.type === 'note') {
+            measure(n, before);
+            before = '';
+          } else if ('children' in n) walk(n.children as Inline[]);
+        }
+      };
+      const measure = (n: Note, context: string) => {
+        if (n.split === undefined || n.splits) return;
+        const t = Array.from(textOf(n.children, true));
+        const right = t.slice(0, n.split);
+        const left = t.slice(n.split);
+        if (right.length < 2 || left.length < 2) return;
+        const words = new Set(Array.from(context.replace(/[^\p{Script=Han}]/gu, '')).slice(-2));
+        if (words.size === 0) return;
+        split++;
+        if (words.has(right[0])) inOrder++;
+        else if (words.has(left[0])) reversed++;
+      };
+      walk(b.children);
+    }
+  }
+  return { split, inOrder, reversed };
+}
+
+export function verdictOf(anomalies: readonly Anomaly[]): Verdict {
+  return anomalies.some((a) => a.severity === 'wrong') ? 'wrong' : anomalies.length > 0 ? 'check' : 'ok';
+}
+
+const examples = (list: ReadonlyArray<{ text: string; at: string }>) => list.slice(0, 3).map((e) => `${e.at} ${e.text}`.trim());
+
+export interface ReportInput {
+  source: ParsedSource;
+  /** The work's title as the edition takes it (edition.yaml's, else the sources'). */
+  title: WorkTitle | undefined;
+  messages: readonly VFileMessage[];
+  /** Names the conversion changed (transform/names.ts), in this source. */
+  convertedNames?: ReadonlyArray<{ name: string; became: string; count: number; at: string }>;
+}
+
+export function importReport({ source, title, messages, convertedNames = [] }: ReportInput): ImportReport {
+  const { volumes, stats } = source;
+  const conv = conventionsOf(source.format);
+  const anomalies: Anomaly[] = [];
+  const largest = largestParagraph(volumes);
+  // Where the file keeps the print's line ends (Kanripo ¶), paragraphs end where the print's columns do: a long one is the print's.
+  if (largest.total >= 1500 && largest.share >= 0.5 && stats.lineAnchors < 20) {
+    anomalies.push({ kind: 'one-paragraph', severity: largest.share >= 0.8 ? 'wrong' : 'check', count: largest.characters, message: `${Math.round(largest.share * 100)}% of the main text is one paragraph: its structure (paragraphs, commentary by indentation) was probably not read; check the format, or set conventions: in edition.yaml`, examples: [largest.at] });
+  }
+  const bare = notesWithoutHan(volumes);
+  if (bare.length > 0) {
+    anomalies.push({ kind: 'notes-without-han', severity: bare.length >= 10 && bare.length >= stats.notes * 0.2 ? 'wrong' : 'check', count: bare.length, message: `${bare.length} of ${stats.notes} notes have no Han character (numbering taken for commentary?); set conventions: notes in edition.yaml if the brackets are no notes`, examples: examples(bare) });
+  }
+  const header = headerLikeBlocks(volumes);
+  if (header.length > 0) anomalies.push({ kind: 'header-lines', severity: 'check', count: header.length, message: `${header.length} paragraphs look like a file header or forme-work (a URL, @fw, <md:>): they are printed as text; add their pattern to conventions: metadata`, examples: examples(header) });
+  const markup = markupLeft(volumes);
+  if (markup.length > 0) {
+    const total = Math.max(1, largest.all);
+    anomalies.push({ kind: 'markup-left', severity: markup.length >= 10 && (markup.length >= 50 || markup.length / total > 0.01) ? 'wrong' : 'check', count: markup.length, message: `${markup.length} markup characters are left in the text (${[...new Set(markup.map((m) => m.text))].slice(0, 6).join(' ')}): a convention was not read`, examples: examples(markup) });
+  }
+  const order = subcolumnOrder(volumes);
+  if (order.split >= 10 && order.reversed >= 5 && order.reversed > 2 * order.inOrder) {
+    anomalies.push({ kind: 'reversed-subcolumns', severity: 'check', count: order.reversed, message: `the sub-columns read reversed: of ${order.split} notes split by ${conv.inline.split ?? '/'}, ${order.reversed} start after the split with the words they gloss, ${order.inOrder} before it`, examples: [] });
+  }
+  if (convertedNames.length > 0) {
+    anomalies.push({ kind: 'converted-names', severity: 'wrong', count: convertedNames.reduce((n, c) => n + c.count, 0), message: `names were converted as words (${convertedNames.map((c) => `${c.name}→${c.became}`).join(', ')}); keep them with conversion: phrases in edition.yaml`, examples: convertedNames.slice(0, 3).map((c) => `${c.at} ${c.name}→${c.became}`.trim()) });
+  }
+  if (!title) anomalies.push({ kind: 'no-title', severity: 'check', count: 1, message: 'the text names no work (no title line, heading, 提要 or metadata): the edition is 無題; give title: in edition.yaml', examples: [] });
+  const detection = source.detection === 'forced' || !source.detection ? { forced: true, score: 0, runnerUp: 0, confidence: 1 } : { forced: false, score: source.detection.score, runnerUp: source.detection.runnerUp, confidence: source.detection.confidence };
+  if (!detection.forced && detection.confidence < 0.25) {
+    anomalies.push({ kind: 'unsure-format', severity: 'check', count: 1, message: `the format ${source.format} was detected with little to go on (signs ${detection.score} against ${detection.runnerUp}); name it with format: in edition.yaml`, examples: [] });
+  }
+  let paragraphs = 0;
+  for (const v of volumes) paragraphs += v.children.filter((b) => b.type === 'paragraph').length;
+  return {
+    file: source.file.path ?? '',
+    format: source.format,
+    formatName: conv.name,
+    encoding: source.encoding,
+    detection,
+    figures: { characters: largest.all, paragraphs, notes: stats.notes, layers: stats.layers, anchors: { page: stats.pageAnchors, line: stats.lineAnchors }, entities: stats.entities, compositions: stats.compositions, headings: stats.headings, volumes: stats.volumes },
+    title: title ? { text: title.title, from: title.from, ...(title.line ? { line: title.line } : {}), contributors: title.contributors } : null,
+    readings: messages.filter((m) => m.ruleId && READING_RULES.has(m.ruleId) && m.file === source.file.path).map((m) => ({ rule: m.ruleId as string, reading: m.reason })),
+    anomalies,
+    verdict: verdictOf(anomalies),
+  };
+}
+
+/**
+ * The verdict as the CLI prints it, in check's promised form (file severity
+ * message (rule)): `a.txt info verdict ok: chtxt, 318 notes, title 宋書 (heading) (import-verdict)`;
+ * `check` and `wrong` are warnings, so that `-q` still prints them.
+ */
+export function verdictLine(r: ImportReport): string {
+  const what = r.anomalies.map((a) => `${a.kind} ${a.count}`).join(', ');
+  const severity = r.verdict === 'ok' ? 'info' : 'warning';
+  return `${r.file} ${severity} verdict ${r.verdict}${what ? ` (${what})` : ''}: ${r.format}, ${r.figures.notes} notes, title ${r.title ? `${r.title.text} (${r.title.from})` : '無題'} (import-verdict)`;
+}

@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findTitle, parseByline, splitTitleLine } from './title.js';
+
+const found = (text: string, meta?: string) => {
+  const f = findTitle(text, meta);
+  return f ? `${f.title}|${f.from}|${f.contributors.map((c) => [c.dynasty, c.name, c.role].filter(Boolean).join(' ')).join(';')}` : null;
+};
+
+test('the title and byline from the first line: the work alone, each contributor with dynasty and role', () => {
+  assert.equal(found('仪礼注疏汉郑玄注、唐贾公彦疏\n●卷一士冠礼第一\n'), '仪礼注疏|first line|汉 郑玄 注;唐 贾公彦 疏');
+  assert.equal(found('周易正义　（唐）孔颖达撰\n●目录\n卷一\n'), '周易正义|first line|唐 孔颖达 撰');
+  assert.equal(found('## 書名 〔漢〕某某 撰 〔唐〕某甲 注\n\n正文。\n'), '書名|heading|漢 某某 撰;唐 某甲 注');
+  assert.equal(found('論語集解目録\n學而第一\n'), '論語集解|contents line|');
+});
+
+test('the 提要, the 四庫 header and the corpus metadata name the work; a byline on the next lines is read too', () => {
+  assert.equal(found('欽定四庫全書\n提要\n臣等謹案春秋集傳十卷宋某某撰\n'), '春秋集傳|tiyao|');
+  assert.equal(found('# 干祿字書\n\n## 提要\n\n臣等謹案，干祿字書一卷，唐顔元孫撰。\n'), '干祿字書|tiyao|');
+  assert.equal(found('欽定四庫全書\n　儀禮注疏卷五¶\n　　漢鄭氏注　唐陸德明音義　賈公彦疏¶\n'), '儀禮注疏|siku header|漢 鄭氏 注;唐 陸德明 音義;唐 賈公彦 疏');
+  assert.equal(found('<經部,禮類,儀禮之屬,儀禮注疏>\n正文\n'), '儀禮注疏|siku header|');
+  assert.equal(found('# -*- mode: mandoku-view -*-\n#+TITLE: 儀禮\n', '儀禮'), '儀禮|metadata|');
+});
+
+test('never a chapter, a volume, a category, the 四庫 banner, a contents line or a sentence (negative controls)', () => {
+  assert.equal(found('## 卷一·五帝本紀第一\n\n文。\n'), null);
+  assert.equal(found('儒家类\n集部一\n'), null);
+  assert.equal(found('●卷二士冠礼第一\n陈服于房中。\n'), null);
+  assert.equal(found('●目录\n'), null);
+  assert.equal(found('子曰：學而時習之，不亦說乎？\n'), null);
+  assert.equal(found('#下載最新版本，請訪問: https://example.org/x\n# 某書\n'), '某書|heading|');
+  assert.equal(splitTitleLine('士冠禮第一'), null);
+});
+
+test('a byline: a bare dynasty only before a name of two characters or more (宋咸注 is 宋咸); not a byline when a part has no role', () => {
+  assert.deepEqual(parseByline('宋咸注'), [{ name: '宋咸', role: '注' }]);
+  assert.deepEqual(parseByline('宋司馬光集注'), [{ dynasty: '宋', name: '司馬光', role: '集注' }]);
+  assert.equal(parseByline('天子之禮'), null);
+  assert.equal(parseByline('漢鄭玄注、某某'), null);
+});

@@ -1,0 +1,178 @@
+/**
+ * The work's title and byline, found in the text when edition.yaml gives
+ * none: the corpus's metadata (#+TITLE), the 提要 (臣等謹案X…), the 四庫
+ * header, a `X目録` line, a heading or the first line. The byline after a
+ * title (`儀禮注疏　漢鄭玄注、唐賈公彦疏`, `書名　（清）某某撰`) is split
+ * off into its contributors (dynasty, name, role). Never a chapter name, a
+ * category (儒家类, 集部一) or a contents line. Pure: text in, finding out.
+ */
+import { NUMERAL } from './formats.js';
+
+/** Dynasties as bylines write them (both scripts); longer names first so that 後漢 is not 漢. */
+export const DYNASTIES = [
+  '中華民國', '民國', '民国', '南朝宋', '南朝齊', '南朝梁', '南朝陳', '北魏', '北齊', '北齐', '北周', '西漢', '西汉', '東漢', '东汉', '前漢', '前汉', '後漢', '后汉',
+  '蜀漢', '蜀汉', '東晉', '东晋', '西晉', '西晋', '後魏', '后魏', '五代', '後唐', '后唐', '南唐', '後周', '后周', '北宋', '南宋',
+  '周', '秦', '漢', '汉', '魏', '吳', '吴', '蜀', '晉', '晋', '宋', '齊', '齐', '梁', '陳', '陈', '隋', '唐', '遼', '辽', '金', '元', '明', '清',
+];
+
+/** What a contributor did, as a byline says it (longest first). */
+export const ROLES = [
+  '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
+  '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序',
+];
+
+export interface Contributor {
+  dynasty?: string;
+  name: string;
+  role: string;
+}
+
+export type TitleSource = 'metadata' | 'tiyao' | 'siku header' | 'contents line' | 'heading' | 'first line';
+
+export interface TitleFinding {
+  title: string;
+  from: TitleSource;
+  /** 1-based line of the text it was found on (none for metadata). */
+  line?: number;
+  contributors: Contributor[];
+}
+
+const alt = (list: readonly string[]) => list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+const BRACKETED_DYNASTY = new RegExp(`^[（(〔［\\[【]\\s*(${alt(DYNASTIES)})\\s*[）)〕］\\]】]`, 'u');
+const BARE_DYNASTY = new RegExp(`^(${alt(DYNASTIES)})`, 'u');
+const ROLE_AT_END = new RegExp(`(${alt(ROLES)})$`, 'u');
+const SPACE = /[\s\u3000]+/gu;
+
+/** Lines that are never a work's name: chapters, volumes, categories, the 四庫 banner, contents, front matter. */
+const NOT_A_TITLE: readonly RegExp[] = [
+  new RegExp(`第[${NUMERAL}]+$`, 'u'),
+  new RegExp(`^[卷巻]第?[${NUMERAL}]+`, 'u'),
+  /^(?:欽定四庫全書|钦定四库全书)/u,
+  new RegExp(`^[經经史子集]部[${NUMERAL}]*$`, 'u'),
+  /[类類]$/u,
+  /^(?:●?目[录錄録]|序|提要|凡例|前言|總目|总目)$/u,
+  /[，。；：、！？「」『』“”]/u,
+];
+
+/** Markup around a title line: heading marks, 國學導航's ●, full-width indents. */
+function bare(line: string): string {
+  return line.replace(/^[#＃]+\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').trim();
+}
+
+/** The volume in a title (書名卷一, 書名·卷一): what stands before it is the work. */
+function withoutVolume(title: string): string {
+  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻]第?[${NUMERAL}]+.*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
+}
+
+/**
+ * A byline: `漢鄭氏注　唐陸德明音義　賈公彦疏`, `（清）某某撰`, `〔漢〕某某 撰 〔唐〕某某 注`,
+ * `汉某某注、唐某某疏`. Null when the text is not one.
+ */
+export function parseByline(text: string): Contributor[] | null {
+  const parts = text.split(/[、，,；;]|[\s\u3000]+(?=[（(〔［\[【])|(?<=[^\s\u3000])[\s\u3000]+(?=\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校))/u);
+  // Parts that carry only a dynasty or only a role are joined to the next / previous one.
+  const merged: string[] = [];
+  for (const raw of parts.map((p) => p.trim()).filter(Boolean)) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && !ROLE_AT_END.test(last.replace(SPACE, ''))) merged[merged.length - 1] = last + raw;
+    else merged.push(raw);
+  }
+  const out: Contributor[] = [];
+  let dynasty: string | undefined;
+  for (const part of merged) {
+    let rest = part.replace(SPACE, '');
+    const bracketed = BRACKETED_DYNASTY.exec(rest);
+    if (bracketed) {
+      dynasty = bracketed[1];
+      rest = rest.slice(bracketed[0].length);
+    } else {
+      const bareDynasty = BARE_DYNASTY.exec(rest);
+      // A bare dynasty only when a name of two or more characters follows it (宋咸注 is 宋咸, not 宋 咸).
+      if (bareDynasty && Array.from(rest.slice(bareDynasty[0].length).replace(ROLE_AT_END, '')).length >= 2) {
+        dynasty = bareDynasty[1];
+        rest = rest.slice(bareDynasty[0].length);
+      }
+    }
+    const role = ROLE_AT_END.exec(rest);
+    if (!role) return null;
+    const name = rest.slice(0, rest.length - role[1].length);
+    if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
+    out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
+  }
+  return out.length > 0 ? out : null;
+}
+
+/** A title line, perhaps with its byline: `書名　（清）某某撰`, `书名汉某某注、唐某某疏`. */
+export function splitTitleLine(line: string): { title: string; contributors: Contributor[] } | null {
+  const text = bare(line);
+  if (!text || Array.from(text).length > 60) return null;
+  // The byline begins at the first place the rest of the line reads as one.
+  const chars = Array.from(text);
+  for (let i = 1; i < chars.length; i++) {
+    const rest = chars.slice(i).join('');
+    if (!/^[\s\u3000（(〔［\[【]/u.test(rest) && !BARE_DYNASTY.test(rest)) continue;
+    const contributors = parseByline(rest.trim());
+    if (contributors) {
+      const title = withoutVolume(chars.slice(0, i).join('').trim());
+      return isTitle(title) ? { title, contributors } : null;
+    }
+  }
+  const title = withoutVolume(text);
+  return isTitle(title) ? { title, contributors: [] } : null;
+}
+
+export function isTitle(text: string): boolean {
+  const n = Array.from(text).length;
+  return n >= 1 && n <= 20 && /\p{Script=Han}/u.test(text) && !NOT_A_TITLE.some((r) => r.test(text)) && !/[<>()（）〔〕【】{}\[\]/~*@#&=]/u.test(text);
+}
+
+const TIYAO = /(?:臣等謹案|臣等谨案)[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
+const CONTENTS = /^(.{1,20}?)[\s\u3000]*目[录錄録]$/u;
+const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
+
+/**
+ * The work's title and byline from the head of a text (its first 80 lines) and
+ * the metadata the importer read. Null when the text names no work.
+ */
+export function findTitle(text: string, metaTitle?: string): TitleFinding | null {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n').slice(0, 80);
+  const contributorsNear = (i: number): Contributor[] => {
+    for (let k = i + 1; k < Math.min(lines.length, i + 4); k++) {
+      const b = parseByline(bare(lines[k]));
+      if (b) return b;
+    }
+    return [];
+  };
+  if (metaTitle && isTitle(withoutVolume(metaTitle))) {
+    const i = lines.findIndex((l) => parseByline(bare(l)));
+    return { title: withoutVolume(metaTitle), from: 'metadata', contributors: i >= 0 ? (parseByline(bare(lines[i])) ?? []) : [] };
+  }
+  for (const [i, line] of lines.entries()) {
+    const m = SIKU_PATH.exec(line.trim());
+    if (m && isTitle(m[1])) return { title: m[1], from: 'siku header', line: i + 1, contributors: contributorsNear(i) };
+  }
+  for (const [i, line] of lines.entries()) {
+    const m = TIYAO.exec(line);
+    if (m && isTitle(m[1])) return { title: m[1], from: 'tiyao', line: i + 1, contributors: contributorsNear(i) };
+  }
+  for (const [i, line] of lines.entries()) {
+    const m = CONTENTS.exec(bare(line));
+    if (m && isTitle(withoutVolume(m[1]))) return { title: withoutVolume(m[1]), from: 'contents line', line: i + 1, contributors: contributorsNear(i) };
+  }
+  // The 四庫 banner: the line after it names the work (and the volume).
+  for (const [i, line] of lines.entries()) {
+    if (!/^[\s\u3000]*(?:欽定四庫全書|钦定四库全书)/u.test(line)) continue;
+    for (let k = i + 1; k < Math.min(lines.length, i + 4); k++) {
+      const found = splitTitleLine(lines[k]);
+      if (found) return { ...found, from: 'siku header', line: k + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(k) };
+    }
+  }
+  // The first line of text, or the first heading.
+  const first = lines.findIndex((l) => bare(l) !== '' && !/^#[+ ]|^#$|^:|^<[^>]*>[¶]?$/u.test(l.trim()));
+  for (const [i, line] of lines.entries()) {
+    if (i !== first && !/^#{1,3}\s/u.test(line)) continue;
+    const found = splitTitleLine(line.replace(/<[^>]*>/gu, ''));
+    if (found) return { ...found, from: /^#/u.test(line) ? 'heading' : 'first line', line: i + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(i) };
+  }
+  return null;
+}
