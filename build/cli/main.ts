@@ -9,28 +9,26 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VFileMessage } from 'vfile-message';
 import type { SourceFormat } from '../tree/edition.js';
-import { toMarkdown } from '../tree/to-markdown.js';
 import { FORMAT_NAMES } from '../parse/formats.js';
-import { formatLayout, layoutBook, pageSpecFor, parsePageList } from '../layout/index.js';
-import { loadEdition, type LoadedEdition } from './load.js';
+import { parsePageList } from '../layout/text.js';
+import type { LoadedEdition } from './load.js';
 import { countBySeverity, foldMessages, formatFolded, formatMessage, sortMessages } from './report.js';
-import { initEdition } from './init.js';
-import { scriptReport } from '../transform/script.js';
 import type { BuildTargets } from './build.js';
-import { writeFileAtomic } from './write.js';
-import { reportUncovered } from '../transform/coverage.js';
-import { reporterFor } from '../transform/report.js';
-import { reportLayout } from './report.js';
-import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
 import { installSignalCleanup } from './cleanup.js';
+
+// Each command imports the stages it runs when it runs (parse and transform
+// with opencc's dictionaries, layout, fonts, the renderers with Puppeteer and
+// epub-gen-memory): `--help` and a mistyped option load none of them.
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
  * stack), as the PDF sees it; a missing font is the user's to install, not a crash.
  */
 async function fontCoverage(main: readonly string[] | undefined): Promise<(codePoint: number) => boolean> {
+  const { coverage, editionFonts, loadFontTables } = await import('../fonts/index.js');
   try {
-    return coverage(await loadSystemFonts(editionFonts(main).specs));
+    // The cmaps are all coverage reads: not the 80 MB of the stack's outlines.
+    return coverage(await loadFontTables(editionFonts(main).specs, ['cmap']));
   } catch (error) {
     throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono, or fix fonts.main in edition.yaml`);
   }
@@ -69,7 +67,8 @@ function editionTarget(target: string): string {
 }
 
 /** `check --script`: one line a one-to-many character. */
-function printScriptReport(loaded: LoadedEdition): void {
+async function printScriptReport(loaded: LoadedEdition): Promise<void> {
+  const { scriptReport } = await import('../transform/script.js');
   const config = loaded.config!;
   const from = config.meta.sourceScript ?? config.meta.script;
   const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion);
@@ -86,6 +85,7 @@ function printScriptReport(loaded: LoadedEdition): void {
 
 async function load(target: string, format?: SourceFormat, allowRead?: string[]): Promise<LoadedEdition> {
   await ensureExists(target);
+  const { loadEdition } = await import('./load.js');
   return loadEdition(target, { format, allowRead });
 }
 
@@ -180,6 +180,7 @@ export function program(): Command {
     .addOption(allowReadOption())
     .action(async (target: string, opts: { format?: SourceFormat; raw?: boolean; allowRead?: string[] }) => {
       await ensureExists(target);
+      const { loadEdition } = await import('./load.js');
       const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw, allowRead: opts.allowRead });
       printMessages(loaded.messages, { quiet: true });
       process.stdout.write(JSON.stringify(opts.raw ? loaded.parsed : loaded.tree, null, 1) + '\n');
@@ -198,11 +199,15 @@ export function program(): Command {
     .addOption(allowReadOption())
     .action(async (targets: string[], opts: { format?: SourceFormat; quiet?: boolean; fonts: boolean; verbose?: boolean; script?: boolean; corrections?: boolean; allowRead?: string[] }) => {
       let errors = 0;
+      const { reportUncovered } = await import('../transform/coverage.js');
+      const { reporterFor } = await import('../transform/report.js');
+      const { reportLayout } = await import('./report.js');
+      const { layoutBook, pageSpecFor } = await import('../layout/index.js');
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
       for (const target of targets.map(editionTarget)) {
         const loaded = await load(target, opts.format, opts.allowRead);
-        if (opts.script && loaded.config) printScriptReport(loaded);
+        if (opts.script && loaded.config) await printScriptReport(loaded);
         if (opts.fonts) {
           const main = loaded.config?.fonts.main;
           const key = JSON.stringify(main ?? []);
@@ -236,6 +241,7 @@ export function program(): Command {
       printMessages(loaded.messages, { quiet: true });
       const config = loaded.config;
       if (!config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
+      const { formatLayout, layoutBook, pageSpecFor } = await import('../layout/index.js');
       const spec = pageSpecFor(opts.template ?? config.meta.template, config.layout);
       const layout = layoutBook(loaded.tree, spec);
       process.stdout.write(formatLayout(layout, { json: opts.json, pages: opts.pages }) + '\n');
@@ -296,6 +302,7 @@ export function program(): Command {
     .argument('[dir]', 'edition folder to create (default: manuscript/<name>)')
     .action(async (source: string, dir: string | undefined) => {
       await ensureExists(source);
+      const { initEdition } = await import('./init.js');
       try {
         const made = await initEdition(source, dir);
         process.stderr.write(`${made.dir}/edition.yaml: ${made.title}: ${made.summary}\nbuild it with: diaoban build ${made.dir}\n`);
@@ -313,8 +320,9 @@ export function program(): Command {
     .action(async (file: string, opts: { format?: SourceFormat; output?: string }) => {
       const loaded = await load(file, opts.format);
       printMessages(loaded.messages, { quiet: true });
+      const { toMarkdown } = await import('../tree/to-markdown.js');
       const markdown = toMarkdown(loaded.parsed);
-      if (opts.output) await writeFileAtomic(opts.output, markdown);
+      if (opts.output) await (await import('./write.js')).writeFileAtomic(opts.output, markdown);
       else process.stdout.write(markdown);
     });
 
