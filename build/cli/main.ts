@@ -12,7 +12,7 @@ import type { SourceFormat } from '../tree/edition.js';
 import { FORMAT_NAMES } from '../parse/formats.js';
 import { parsePageList } from '../layout/text.js';
 import type { LoadedEdition } from './load.js';
-import { countBySeverity, foldMessages, formatFolded, formatMessage, sortMessages } from './report.js';
+import { countBySeverity, foldMessages, formatFolded, formatMessage, reportLayout, sortMessages } from './report.js';
 import type { BuildTargets } from './build.js';
 import { installSignalCleanup } from './cleanup.js';
 
@@ -201,10 +201,14 @@ export function program(): Command {
       let errors = 0;
       const { reportUncovered } = await import('../transform/coverage.js');
       const { reporterFor } = await import('../transform/report.js');
-      const { reportLayout } = await import('./report.js');
-      const { layoutBook, pageSpecFor } = await import('../layout/index.js');
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
+      if (opts.fonts) {
+        // The stack's cmaps are read while the first edition loads (most use the stack as it is).
+        const stack = fontCoverage(undefined);
+        stack.catch(() => undefined);
+        coverages.set(JSON.stringify([]), stack);
+      }
       for (const target of targets.map(editionTarget)) {
         const loaded = await load(target, opts.format, opts.allowRead);
         if (opts.script && loaded.config) await printScriptReport(loaded);
@@ -215,7 +219,10 @@ export function program(): Command {
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
         }
         // layout: source — the layout says how many source lines and pages it found, and which lines it wrapped.
-        if (loaded.config?.layout.source) reportLayout(layoutBook(loaded.tree, pageSpecFor(loaded.config.meta.template, loaded.config.layout)), loaded.files);
+        if (loaded.config?.layout.source) {
+          const { layoutBook, pageSpecFor } = await import('../layout/index.js');
+          reportLayout(layoutBook(loaded.tree, pageSpecFor(loaded.config.meta.template, loaded.config.layout)), loaded.files);
+        }
         const messages = loaded.files.flatMap((f) => f.messages);
         printMessages(messages, { quiet: opts.quiet, verbose: opts.verbose });
         errors += countBySeverity(messages).error;
