@@ -3,10 +3,10 @@
 // When build/ has changed since the compile, or nothing is compiled, it runs the
 // TypeScript sources through tsx instead — slower to start, never an old program —
 // and says so when a person is watching.
+import { fileURLToPath } from 'node:url';
 import { libState } from '../scripts/lib-state.mjs';
 
-const root = new URL('..', import.meta.url);
-const state = libState(root.pathname);
+const state = libState(fileURLToPath(new URL('..', import.meta.url)));
 if (process.env.DIAOBAN_DEBUG) process.setSourceMapsEnabled(true); // stack traces in build/*.ts
 let main;
 if (state === 'fresh' || state === 'no-sources') {
