@@ -9,32 +9,30 @@ import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VFileMessage } from 'vfile-message';
 import type { SourceFormat } from '../tree/edition.js';
-import { toMarkdown } from '../tree/to-markdown.js';
 import { FORMAT_NAMES } from '../parse/formats.js';
-import { formatLayout, layoutBook, pageSpecFor, parsePageList } from '../layout/index.js';
-import { loadEdition, type LoadedEdition } from '../engine/load.js';
-import { countBySeverity, foldMessages, formatFolded, formatMessage, sortMessages } from '../engine/report.js';
-import { initEdition } from './init.js';
-import { scriptReport } from '../transform/script.js';
+import { parsePageList } from '../layout/text.js';
+import type { LoadedEdition } from '../engine/load.js';
+import { countBySeverity, foldMessages, formatFolded, formatMessage, reportLayout, sortMessages } from '../engine/report.js';
 import type { BuildTargets } from '../engine/build.js';
-import { writeFileAtomic } from '../engine/write.js';
-import { reportUncovered } from '../transform/coverage.js';
-import { reporterFor } from '../transform/report.js';
-import { reportLayout } from '../engine/report.js';
-import { coverage, editionFonts, loadSystemFonts } from '../fonts/index.js';
 import { installSignalCleanup } from '../engine/cleanup.js';
 import { volumeProgress } from './progress.js';
-import { BUILD_PEAK_BYTES, defaultJobs, isCollection, parseShard } from '../engine/collection.js';
+import { BUILD_PEAK_BYTES, defaultJobs, parseShard } from '../engine/jobs.js';
 import { DEFAULT_QUEUE, DEFAULT_REDIS } from '../engine/queue-names.js';
 import { jsonForTerminal, say } from './terminal.js';
+
+// Each command imports the stages it runs when it runs (parse and transform
+// with opencc's dictionaries, layout, fonts, the renderers with Puppeteer and
+// epub-gen-memory): `--help` and a mistyped option load none of them.
 
 /**
  * The coverage of an edition's font files (fonts.main before the Debian
  * stack), as the PDF sees it; a missing font is the user's to install, not a crash.
  */
 async function fontCoverage(main: readonly string[] | undefined): Promise<(codePoint: number) => boolean> {
+  const { coverage, editionFonts, loadFontTables } = await import('../fonts/index.js');
   try {
-    return coverage(await loadSystemFonts(editionFonts(main).specs));
+    // The cmaps are all coverage reads: not the 80 MB of the stack's outlines.
+    return coverage(await loadFontTables(editionFonts(main).specs, ['cmap']));
   } catch (error) {
     throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono, or fix fonts.main in edition.yaml`);
   }
@@ -73,7 +71,8 @@ function editionTarget(target: string): string {
 }
 
 /** `check --script`: one line a one-to-many character. */
-function printScriptReport(loaded: LoadedEdition): void {
+async function printScriptReport(loaded: LoadedEdition): Promise<void> {
+  const { scriptReport } = await import('../transform/script.js');
   const config = loaded.config!;
   const from = config.meta.sourceScript ?? config.meta.script;
   const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion, 3, loaded.tree.layers);
@@ -90,6 +89,7 @@ function printScriptReport(loaded: LoadedEdition): void {
 
 async function load(target: string, format?: SourceFormat, allowRead?: string[]): Promise<LoadedEdition> {
   await ensureExists(target);
+  const { loadEdition } = await import('../engine/load.js');
   return loadEdition(target, { format, allowRead });
 }
 
@@ -180,7 +180,7 @@ export function program(): Command {
     .option('--shard <k/n>', 'a collection: build part K of N (by a hash of each edition\'s path, stable as editions come and go)', shardOption)
     .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean; allowRead?: string[]; chromium?: string; jobs?: number; shard?: { k: number; n: number } }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
-      if (editions.length === 1 && (await isCollection(editions[0]!))) {
+      if (editions.length === 1 && (await (await import('../engine/collection.js')).isCollection(editions[0]!))) {
         const { buildCollectionCommand } = await import('./collection.js');
         process.exitCode = await buildCollectionCommand(editions[0]!, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, quiet: opts.quiet, verbose: opts.verbose, allowRead: opts.allowRead, chromium: opts.chromium, jobs: opts.jobs ?? defaultJobs(), shard: opts.shard });
         return;
@@ -300,6 +300,7 @@ export function program(): Command {
     .addOption(allowReadOption())
     .action(async (target: string, opts: { format?: SourceFormat; raw?: boolean; allowRead?: string[] }) => {
       await ensureExists(target);
+      const { loadEdition } = await import('../engine/load.js');
       const loaded = await loadEdition(target, { format: opts.format, raw: opts.raw, allowRead: opts.allowRead });
       printMessages(loaded.messages, { quiet: true });
       process.stdout.write(jsonForTerminal(JSON.stringify(opts.raw ? loaded.parsed : loaded.tree, null, 1)) + '\n');
@@ -322,11 +323,19 @@ export function program(): Command {
       const { importReports } = await import('./import-reports.js');
       const { verdictLine } = await import('../parse/import-report.js');
       const reports: unknown[] = [];
+      const { reportUncovered } = await import('../transform/coverage.js');
+      const { reporterFor } = await import('../transform/report.js');
       // Editions share the Debian stack as a rule: read each distinct stack once.
       const coverages = new Map<string, Promise<(codePoint: number) => boolean>>();
+      if (opts.fonts) {
+        // The stack's cmaps are read while the first edition loads (most use the stack as it is).
+        const stack = fontCoverage(undefined);
+        stack.catch(() => undefined);
+        coverages.set(JSON.stringify([]), stack);
+      }
       for (const target of targets.map(editionTarget)) {
         const loaded = await load(target, opts.format, opts.allowRead);
-        if (opts.script && loaded.config) printScriptReport(loaded);
+        if (opts.script && loaded.config) await printScriptReport(loaded);
         if (opts.fonts) {
           const main = loaded.config?.fonts.main;
           const key = JSON.stringify(main ?? []);
@@ -334,7 +343,10 @@ export function program(): Command {
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
         }
         // layout: source — the layout says how many source lines and pages it found, and which lines it wrapped.
-        if (loaded.config?.layout.source) reportLayout(layoutBook(loaded.tree, pageSpecFor(loaded.config.meta.template, loaded.config.layout)), loaded.files);
+        if (loaded.config?.layout.source) {
+          const { layoutBook, pageSpecFor } = await import('../layout/index.js');
+          reportLayout(layoutBook(loaded.tree, pageSpecFor(loaded.config.meta.template, loaded.config.layout)), loaded.files);
+        }
         const messages = loaded.files.flatMap((f) => f.messages);
         printMessages(messages, { quiet: opts.quiet, verbose: opts.verbose });
         errors += countBySeverity(messages).error;
@@ -365,6 +377,7 @@ export function program(): Command {
       printMessages(loaded.messages, { quiet: true });
       const config = loaded.config;
       if (!config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
+      const { formatLayout, layoutBook, pageSpecFor } = await import('../layout/index.js');
       const spec = pageSpecFor(opts.template ?? config.meta.template, config.layout);
       const layout = layoutBook(loaded.tree, spec);
       const shown = formatLayout(layout, { json: opts.json, pages: opts.pages });
@@ -428,6 +441,7 @@ export function program(): Command {
     .argument('[dir]', 'edition folder to create (default: manuscript/<name>)')
     .action(async (source: string, dir: string | undefined) => {
       await ensureExists(source);
+      const { initEdition } = await import('./init.js');
       try {
         const made = await initEdition(source, dir);
         say(process.stderr, `${made.dir}/edition.yaml: ${made.title}: ${made.summary}`);
@@ -446,8 +460,9 @@ export function program(): Command {
     .action(async (file: string, opts: { format?: SourceFormat; output?: string }) => {
       const loaded = await load(file, opts.format);
       printMessages(loaded.messages, { quiet: true });
+      const { toMarkdown } = await import('../tree/to-markdown.js');
       const markdown = toMarkdown(loaded.parsed);
-      if (opts.output) await writeFileAtomic(opts.output, markdown);
+      if (opts.output) await (await import('../engine/write.js')).writeFileAtomic(opts.output, markdown);
       else process.stdout.write(markdown);
     });
 

@@ -35,7 +35,8 @@ import { formatMessage, severityOf, sortMessages } from '../engine/report.js';
 import { say } from './terminal.js';
 
 const require = createRequire(import.meta.url);
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+// The preview's files stay in build/cli/preview: the compiled watch.js (lib/cli/) reads them there too.
+const HERE = fileURLToPath(new URL('../../build/cli/', import.meta.url));
 
 /** Every file the server may send besides the outputs: a fixed list, no path from a request reaches the disk. */
 const ASSETS: Readonly<Record<string, { file: () => string; type: string }>> = {

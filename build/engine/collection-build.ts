@@ -128,7 +128,7 @@ export async function buildCollection(
 /** A build process taking editions from `queue` until it is empty; a new one replaces it if it dies, and the edition it had fails. */
 async function runChild(queue: CollectionEdition[], options: CollectionBuildOptions, done: (outcome: EditionOutcome) => void): Promise<void> {
   while (queue.length > 0) {
-    const child: ChildProcess = fork(new URL('./collection-child.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child: ChildProcess = fork(new URL(import.meta.url.endsWith('.ts') ? './collection-child.mjs' : './collection-child.js', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let current: CollectionEdition | undefined;
     const next = (): void => {
       current = queue.shift();

@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { VFile } from 'vfile';
@@ -167,23 +166,4 @@ export function inShard(name: string, shard: { k: number; n: number }): boolean 
   return h.readUInt32BE(0) % shard.n === shard.k - 1;
 }
 
-/** `K/N`, 1 ≤ K ≤ N, or undefined. */
-export function parseShard(value: string): { k: number; n: number } | undefined {
-  const m = /^(\d+)\/(\d+)$/.exec(value.trim());
-  if (!m) return undefined;
-  const k = Number(m[1]);
-  const n = Number(m[2]);
-  return k >= 1 && n >= 1 && k <= n ? { k, n } : undefined;
-}
-
-/** Memory a build of a big book takes at its peak (node + Chromium, 禮經本義 clean: ~1.3 GB), with room to spare. */
-export const BUILD_PEAK_BYTES = 1.5 * 1024 ** 3;
-
-/**
- * Editions built at once by default: one per core (each build keeps a core
- * busy between its thread and Chromium), no more than the free memory holds
- * at a big book's peak, and at least one.
- */
-export function defaultJobs(cores = os.availableParallelism(), free = os.freemem()): number {
-  return Math.max(1, Math.min(cores, Math.floor(free / BUILD_PEAK_BYTES)));
-}
+export { BUILD_PEAK_BYTES, defaultJobs, parseShard } from './jobs.js';

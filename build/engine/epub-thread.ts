@@ -26,7 +26,8 @@ const pending = new Map<number, Pending>();
 let nextId = 1;
 
 function start(): Worker {
-  const w = new Worker(new URL('./epub-thread.mjs', import.meta.url));
+  // Compiled (lib/), the worker is JavaScript; under tsx, epub-thread.mjs registers tsx in the worker first.
+  const w = new Worker(new URL(import.meta.url.endsWith('.ts') ? './epub-thread.mjs' : './epub-worker.js', import.meta.url));
   w.on('message', (m: { id: number; bytes?: Uint8Array; error?: string; name?: string; progress?: [number, number] }) => {
     const job = pending.get(m.id);
     if (!job) return;

@@ -23,7 +23,8 @@ export const SEAL_MAX_PIXELS = 4096 * 4096;
 /** Rasterised seals are drawn at this resolution (print), within 64–2048 pixels wide. */
 const SEAL_DPI = 600;
 
-const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'seal-raster.mjs');
+// Plain JavaScript, run from build/ whether this module is compiled (lib/engine/, as deep) or not.
+const SCRIPT = fileURLToPath(new URL('../../build/engine/seal-raster.mjs', import.meta.url));
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Bit depths each PNG colour type allows (PNG spec §11.2.2). */
 const DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };

@@ -37,7 +37,13 @@ export function fontChooser(fonts: readonly LoadedFont[]): FontChooser {
 /** True when some font of `fonts` has a glyph for the code point. */
 export function coverage(fonts: readonly LoadedFont[]): (codePoint: number) => boolean {
   const choose = fontChooser(fonts);
-  return (cp) => choose(cp) >= 0;
+  // A text repeats a few thousand characters: each is looked up in the cmaps once.
+  const known = new Map<number, boolean>();
+  return (cp) => {
+    let has = known.get(cp);
+    if (has === undefined) known.set(cp, (has = choose(cp) >= 0));
+    return has;
+  };
 }
 
 /** Characters that need no glyph: white space and controls. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as hb from 'harfbuzzjs';
 import { assignCharacters, coverage, fontChooser, subsetFonts, uncovered } from './index.js';
-import { loadSystemFonts } from './load.js';
+import { loadFontTables, loadSystemFonts } from './load.js';
 import { cmapRanges, extractFace, faceFamilies, isCollection, readDirectory, readNames } from './sfnt.js';
 import { FONT_STACK, NOTO_SERIF_CJK_TC, editionFonts, fontStackFor } from './stack.js';
 import type { LoadedFont } from './types.js';
@@ -48,6 +48,23 @@ test('a .ttc face is extracted as a stand-alone sfnt with its own name and table
   hb.shape(font, buf);
   assert.notEqual(buf.getGlyphInfos()[0].codepoint, 0);
   assert.deepEqual(fonts[0].bytes.byteLength, face.byteLength, 'loadSystemFonts takes the same face');
+});
+
+test('loadFontTables reads just the tables asked for, of the face asked for: the same cmaps as the whole files', async () => {
+  const tables = await loadFontTables(FONT_STACK, ['cmap', 'name']);
+  assert.deepEqual(tables.map((f) => f.family), FONT_STACK.map((f) => f.family));
+  tables.forEach((font, i) => {
+    const dir = readDirectory(font.bytes);
+    assert.deepEqual(dir.tables.map((t) => t.tag).sort(), ['cmap', 'name']);
+    assert.ok(font.bytes.byteLength < 1_000_000, `${font.family}: ${font.bytes.byteLength} bytes`);
+    assert.deepEqual(cmapRanges(font.bytes), cmapRanges(fonts[i].bytes), font.family);
+    assert.deepEqual(readNames(font.bytes, dir, 1), readNames(fonts[i].bytes, readDirectory(fonts[i].bytes), 1), font.family);
+  });
+  // The collection's face by name: the TC face, not the first (JP).
+  assert.ok(readNames(tables[0].bytes, readDirectory(tables[0].bytes), 1).includes('Noto Serif CJK TC'));
+  const first = await loadFontTables([{ family: 'first face', file: NOTO_SERIF_CJK_TC.file }], ['name']);
+  assert.ok(!readNames(first[0].bytes, readDirectory(first[0].bytes), 1).includes('Noto Serif CJK TC'));
+  await assert.rejects(loadFontTables([{ ...NOTO_SERIF_CJK_TC, face: 'No Such Face' }], ['cmap']), /no face named "No Such Face"/);
 });
 
 test('coverage: basic, Extension A from Noto; Extension B from HanaMin; PUA and unassigned from none', () => {

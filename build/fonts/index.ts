@@ -3,7 +3,7 @@ export { FONT_STACK, NOTO_SERIF_CJK_TC, HANAMIN_A, HANAMIN_B, editionFonts, font
 export type { LoadedFont, SubsetFont, FontProvider } from './types.js';
 export { coverage, fontChooser, uncovered, needsNoGlyph, type FontChooser } from './coverage.js';
 export { subsetFonts, assignCharacters, subsetParts, partFamily, SUBSET_PART_CHARS } from './subset.js';
-export { extractFace, selectFace, faceFamilies, isCollection, cmapRanges, fontProblem } from './sfnt.js';
-export { loadSystemFonts } from './load.js';
+export { extractFace, faceIndex, selectFace, faceFamilies, isCollection, cmapRanges, fontProblem } from './sfnt.js';
+export { loadFontTables, loadSystemFonts } from './load.js';
 export { subsetFace, KEEP_FEATURES } from './subset.js';
 export { hasCffOutlines, truetypeSubsetKey, defaultVerticalOrigin } from './truetype.js';

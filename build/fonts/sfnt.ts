@@ -101,16 +101,17 @@ export function faceFamilies(bytes: Uint8Array): string[][] {
 const pad4 = (n: number): number => (n + 3) & ~3;
 
 /**
- * Copies one face of a collection into a stand-alone sfnt. Table bytes and
+ * Copies one face of a collection into a stand-alone sfnt (`only`: just
+ * those tables, as for a coverage check, which needs the cmap). Table bytes and
  * checksums are kept as they are (head.checkSumAdjustment is left stale: the
  * subsetter recomputes it, and no reader checks it).
  */
-export function extractFace(bytes: Uint8Array, index: number): Uint8Array {
+export function extractFace(bytes: Uint8Array, index: number, only?: readonly string[]): Uint8Array {
   const offsets = faceOffsets(bytes);
   if (index < 0 || index >= offsets.length) throw new RangeError(`font has ${offsets.length} face(s), asked for face ${index}`);
-  if (!isCollection(bytes)) return bytes;
+  if (!isCollection(bytes) && !only) return bytes;
   const dir = readDirectory(bytes, offsets[index]);
-  const tables = [...dir.tables].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  const tables = dir.tables.filter((t) => !only || only.includes(t.tag)).sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   const headerLength = 12 + 16 * tables.length;
   let size = headerLength;
   for (const t of tables) size += pad4(t.length);
@@ -141,13 +142,18 @@ export function extractFace(bytes: Uint8Array, index: number): Uint8Array {
  * The face of a font file whose family name is `family` (exact, case-insensitive);
  * the first face when `family` is absent. Throws when no face matches.
  */
-export function selectFace(bytes: Uint8Array, family?: string): Uint8Array {
-  if (!family) return extractFace(bytes, 0);
+export function selectFace(bytes: Uint8Array, family?: string, only?: readonly string[]): Uint8Array {
+  return extractFace(bytes, faceIndex(bytes, family), only);
+}
+
+/** The index of the face named `family` (the first face when absent); throws when none is. */
+export function faceIndex(bytes: Uint8Array, family?: string): number {
+  if (!family) return 0;
   const wanted = family.toLowerCase();
   const families = faceFamilies(bytes);
   const index = families.findIndex((names) => names.some((n) => n.toLowerCase() === wanted));
   if (index < 0) throw new Error(`no face named "${family}" (faces: ${families.map((f) => f[0]).join(', ')})`);
-  return extractFace(bytes, index);
+  return index;
 }
 
 /**

@@ -1,4 +1,3 @@
-import subsetFont from 'subset-font';
 import { fontChooser, needsNoGlyph } from './coverage.js';
 import { SFNT_CFF } from './sfnt.js';
 import type { LoadedFont, SubsetFont } from './types.js';
@@ -60,6 +59,8 @@ const MINIMAL_FEATURES: readonly string[] = ['vert', 'vrt2'];
 
 /** One font subset to `text` (sfnt, same outline format as the font), keeping KEEP_FEATURES when it can. */
 export async function subsetFace(font: LoadedFont, text: string): Promise<Uint8Array> {
+  // HarfBuzz's WebAssembly is loaded by the first subset, not by every importer of fonts/ (`check` needs none).
+  const { default: subsetFont } = await import('subset-font');
   try {
     return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...KEEP_FEATURES] }));
   } catch {

@@ -7,7 +7,13 @@
  * even for a short file. `encoding:` in edition.yaml overrides the guess.
  * Binary data is refused.
  */
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
+import type iconvLite from 'iconv-lite';
+
+// iconv-lite loads with the first file that is not UTF-8: most sources are, and need none of it.
+const require = createRequire(import.meta.url);
+let iconvModule: typeof iconvLite | undefined;
+const iconv = (): typeof iconvLite => (iconvModule ??= require('iconv-lite') as typeof iconvLite);
 
 export interface DecodeProblem {
   severity: 'error' | 'warning';
@@ -61,12 +67,12 @@ function commonCjk(): Set<number> {
   if (common) return common;
   const bytes: number[] = [];
   for (let lead = 0xb0; lead <= 0xd7; lead++) for (let trail = 0xa1; trail <= 0xfe; trail++) bytes.push(lead, trail);
-  const gb = iconv.decode(Buffer.from(bytes), 'gb2312');
+  const gb = iconv().decode(Buffer.from(bytes), 'gb2312');
   bytes.length = 0;
   for (let lead = 0xa4; lead <= 0xc6; lead++) {
     for (let trail = 0x40; trail <= 0xfe; trail++) if (trail <= 0x7e || trail >= 0xa1) bytes.push(lead, trail);
   }
-  const big5 = iconv.decode(Buffer.from(bytes), 'big5');
+  const big5 = iconv().decode(Buffer.from(bytes), 'big5');
   common = new Set();
   for (const ch of gb + big5) {
     const cp = ch.codePointAt(0) as number;
@@ -108,7 +114,7 @@ function replacementOffsets(text: string): number[] {
 
 function decodeAs(bytes: Uint8Array, encoding: string): string {
   if (encoding === 'utf-8') return stripBom(new TextDecoder('utf-8').decode(bytes));
-  return stripBom(iconv.decode(Buffer.from(bytes), encoding));
+  return stripBom(iconv().decode(Buffer.from(bytes), encoding));
 }
 
 function withBadBytes(text: string, encoding: string, declared: boolean): Decoded {

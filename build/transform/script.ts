@@ -5,7 +5,7 @@
  * classical defaults; where none speaks, OpenCC's pick stands. Every decision
  * can be listed (`check --script`). Linear in the text's length.
  */
-import * as OpenCC from 'opencc-js';
+import { createRequire } from 'node:module';
 import { visit } from 'unist-util-visit';
 import type { ConversionChoices } from '../tree/edition.js';
 import type { Parent, Root, Script, SourcePosition, Text } from '../tree/types.js';
@@ -15,11 +15,15 @@ import { sourceLayerLabel } from '../tree/layers.js';
 
 type Convert = (text: string) => string;
 const converters = new Map<string, Convert>();
+// opencc-js and its dictionaries load when a text is first converted: most texts are in their script already.
+const require = createRequire(import.meta.url);
+let opencc: typeof import('opencc-js') | undefined;
 
 function converter(from: Script, to: Script): Convert {
   const key = `${from}>${to}`;
   const cached = converters.get(key);
   if (cached) return cached;
+  const OpenCC = (opencc ??= require('opencc-js') as typeof import('opencc-js'));
   const convert: Convert = OpenCC.Converter(from === 'simplified' ? { from: 'cn', to: 't' } : { from: 't', to: 'cn' });
   converters.set(key, convert);
   return convert;
