@@ -44,16 +44,22 @@ test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, pri
   const xhtml = await volumeXhtml(bytes);
   assert.equal((xhtml.match(/<small class="note note-meipi"/gu) ?? []).length, 5);
   assert.equal((xhtml.match(/<small class="note note-cepi"/gu) ?? []).length, 3);
-  assert.match(xhtml, /<ruby class="ruby">湯<rp>\(<\/rp><rt>ㄕㄤ<\/rt><rp>\)<\/rp>湯<rp>\(<\/rp><rt>ㄕㄤ<\/rt>/u);
-  assert.match(xhtml, /<ruby class="ruby">岳陽樓<rp>\(<\/rp><rt>Yueyang Tower<\/rt>/u);
+  assert.match(xhtml, /<ruby class="ruby">湯<rp>\(<\/rp><rt lang="zh-Bopo">ㄕㄤ<\/rt><rp>\)<\/rp>湯<rp>\(<\/rp><rt lang="zh-Bopo">ㄕㄤ<\/rt>/u);
+  assert.match(xhtml, /<ruby class="ruby">岳陽樓<rp>\(<\/rp><rt lang="zh-Latn">Yueyang Tower<\/rt>/u);
   for (const kind of ['circle', 'double', 'sesame', 'heavy']) assert.match(xhtml, new RegExp(`class="mark mark-${kind}"`));
   assert.match(xhtml, /<span class="layer-label" aria-hidden="true">〔音義〕<\/span>/u);
   assert.match(xhtml, /〔案〕/u);
-  assert.match(xhtml, /<br class="raise raise-2"\/>皇上/u);
-  // The stylesheet sets 圈點 with text-emphasis and colours the annotation layers from the style table.
+  // 抬頭: the raised words begin a line of their own, raised two cells above the paragraph's other lines.
+  assert.match(xhtml, /<p class="[^"]*raise-room-2"[^>]*>[^]*?<span class="raised raised-2">皇上/u);
+  // The stylesheet sets 圈點 with text-emphasis of the fonts' characters, and each layer's look from the style table.
   const css = (await unzip(bytes)).text.get('OEBPS/style.css')!;
-  assert.match(css, /\.mark-double \{ text-emphasis: open double-circle/);
-  assert.match(css, /\.note-meipi, a\.noteref-meipi \{ color: #9b1c1c; \}/);
+  assert.match(css, /\.mark-double \{ text-emphasis: "◎"/);
+  assert.match(css, /\.raised-2 \{ text-indent: -2em; \}/);
+  assert.match(css, /\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #db3441; \}/);
+  assert.match(css, /@media \(prefers-color-scheme: dark\) \{[^]*\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #e7a0a6; \}/);
+  // The legend lists every layer the book has, 眉批 and 側批 too.
+  const legend = (await unzip(bytes)).text.get('OEBPS/legend.xhtml')!;
+  for (const name of ['音義', '案', '眉批', '側批']) assert.match(legend, new RegExp(`<span class="legend-label">${name}</span>`), `legend lists ${name}`);
   // Every character of the tree once, in order; the ruby's annotation is apparatus.
   assert.equal(readVolume(xhtml).text, treeText(tree)[0]);
   await assertReaderReady('pingdian', bytes);
@@ -80,4 +86,6 @@ test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, pri
   });
   const plain = await volumeXhtml(await epub(bare));
   assert.doesNotMatch(plain, /note-meipi|note-cepi|<ruby|mark-circle|class="raise/u);
+  const plainLegend = (await unzip(await epub(bare))).text.get('OEBPS/legend.xhtml')!;
+  assert.doesNotMatch(plainLegend, /legend-label">(眉批|側批)</u);
 });

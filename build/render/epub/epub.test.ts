@@ -102,7 +102,7 @@ async function assertFidelity(tree: Root, bytes: Uint8Array): Promise<void> {
     const name = `OEBPS/vol${String(i + 1).padStart(Math.max(2, String(tree.children.length).length), '0')}.xhtml`;
     const xhtml = text.get(name);
     assert.ok(xhtml, `${name} in the EPUB`);
-    const r = readVolume(xhtml);
+    const r = readVolume(xhtml, text.get(name.replace(/\.xhtml$/, '-notes.xhtml')));
     assert.equal(r.text, expected[i], `text of volume ${i + 1}`);
     notes.push(...r.notes);
   });
@@ -290,19 +290,20 @@ test('the reader checks can fail: a footnote in the running text, a PUA characte
   await assertReaderReady('yili-zhushu', good);
   const zip = await JSZip.loadAsync(good);
   const vol = await zip.file('OEBPS/vol01.xhtml')!.async('string');
-  const spoil = async (from: string | RegExp, to: string): Promise<Uint8Array> => {
+  const notes = await zip.file('OEBPS/vol01-notes.xhtml')!.async('string');
+  const spoil = async (from: string | RegExp, to: string, file = 'OEBPS/vol01.xhtml'): Promise<Uint8Array> => {
     const z = await JSZip.loadAsync(good);
-    z.file('OEBPS/vol01.xhtml', vol.replace(from, to));
+    z.file(file, (file === 'OEBPS/vol01.xhtml' ? vol : notes).replace(from, to));
     return z.generateAsync({ type: 'uint8array' });
   };
-  const aside = /<aside id="fn1"[\s\S]*?<\/aside>/.exec(vol)![0];
-  await assert.rejects(assertReaderReady('x', await spoil(aside, '').then(async (b) => {
+  const aside = /<aside id="fn1"[\s\S]*?<\/aside>/.exec(notes)![0];
+  await assert.rejects(assertReaderReady('x', await spoil(aside, '', 'OEBPS/vol01-notes.xhtml').then(async (b) => {
     const z = await JSZip.loadAsync(b);
-    const v = await z.file('OEBPS/vol01.xhtml')!.async('string');
-    z.file('OEBPS/vol01.xhtml', v.replace('</p>', `</p>${aside}`));
+    z.file('OEBPS/vol01.xhtml', vol.replace('</p>', `</p>${aside}`));
     return z.generateAsync({ type: 'uint8array' });
-  })), /gathered after the running text/);
+  })), /in the volume's notes document/);
   await assert.rejects(assertReaderReady('x', await spoil('乃張侯', '乃\ue000侯')), /Private Use Area/);
   await assert.rejects(assertReaderReady('x', await spoil(/<span id="page-2"[^>]*\/>/, '')), /page-list ↔ pagebreak/);
-  await assert.rejects(assertReaderReady('x', await spoil('role="doc-backlink"', '')), /links back/);
+  await assert.rejects(assertReaderReady('x', await spoil('role="doc-backlink"', '', 'OEBPS/vol01-notes.xhtml')), /links back/);
+  await assert.rejects(assertReaderReady('x', await spoil(/(noteref-fuzhu"[^>]*>)附注一</, '$1附注<')), /numbered/);
 });

@@ -18,7 +18,8 @@ import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
 import { layerName, renderVolume, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
 import { accessibilityMetadata } from './a11y.js';
-import { layerColourCss, sortLayers } from './layers.js';
+import { layerCss, sortLayers } from './layers.js';
+import { emphasisCharacters, emphasisCss } from './marks.js';
 import type { PageList } from './pages.js';
 
 export type { EpubOptions, TocEntry } from './types.js';
@@ -84,14 +85,17 @@ function fontFileName(font: SubsetFont): string {
   return `${font.family.replace(/[^A-Za-z0-9]/g, '')}.${font.format}`;
 }
 
+/** The embedded fonts' family list (the edition's names, escaped: each stays one CSS string). */
+function bookFamilies(stack: readonly LoadedFont[]): string {
+  return [...stack.map((f) => cssString(f.family)), 'serif'].join(', ');
+}
+
 function fontCss(subsets: readonly SubsetFont[], stack: readonly LoadedFont[]): string {
   const faces = subsets.map(
     (f) =>
       `@font-face {\n  font-family: ${cssString(f.family)};\n  src: url("fonts/${fontFileName(f)}") format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
   );
-  // Family names come from the edition (fonts.main `#Family`): escaped, they stay one CSS string.
-  const families = [...stack.map((f) => cssString(f.family)), 'serif'].join(', ');
-  return `${faces.join('\n')}\nhtml {\n  font-family: ${families};\n}\n`;
+  return `${faces.join('\n')}\nhtml {\n  font-family: ${bookFamilies(stack)};\n}\n`;
 }
 
 function depth(entries: readonly TocEntry[]): number {
@@ -108,6 +112,8 @@ interface ChapterSpec {
   bodyType: string;
   coverImage: string;
   coverAlt: string;
+  /** false: out of the reading order (a volume's notes document, reached by its links). */
+  linear: boolean;
 }
 
 /**
@@ -154,15 +160,20 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     bodyType: 'bodymatter',
     coverImage: '',
     coverAlt: '',
+    linear: true,
     ...c,
   });
   const front: ChapterSpec[] = [
     chapter({ itemId: 'titlepage', filename: 'titlepage.xhtml', title: meta.title, content: titlePage(meta), beforeToc: true, bodyClass: 'titlepage-page', bodyType: 'frontmatter' }),
     chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, { source: joinLegendSources(volumes.map((v) => v.legend)), drawable, missing, pages: pageTargets.length ? pageList : undefined, collation: options.collation !== false }), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
   ];
-  const body = volumes.map((v) =>
-    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: `volume-page ${reflowClasses(meta.punctuation, meta.language)}` }),
-  );
+  const bodyClass = `volume-page ${reflowClasses(meta.punctuation, meta.language)}`;
+  const body = volumes.flatMap((v) => [
+    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass }),
+    ...(v.notes
+      ? [chapter({ itemId: v.notes.filename.replace(/\.xhtml$/, ''), filename: v.notes.filename, title: v.notes.title, content: v.notes.body, bodyClass: `notes-page ${bodyClass}`, bodyType: 'backmatter', linear: false })]
+      : []),
+  ]);
   const tocTitle = '目錄';
   // A nav list may not be empty: a book without volumes points at its title page.
   const tocEntries = volumes.length ? volumes.map((v) => v.toc) : [{ label: meta.title, href: 'titlepage.xhtml', children: [] }];
@@ -176,7 +187,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   ];
 
   // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
-  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
+  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)]), emphasisCharacters(volumes.flatMap((v) => [...v.marks]))].join('');
   const subsets = stack.length ? await (options.subset ?? subsetFonts)(stack, text) : [];
 
   const coverAlt = [meta.title, credit].filter(Boolean).join('　');
@@ -208,7 +219,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     lang,
     date: date.toISOString(),
     // @charset must stay the first thing in the file.
-    css: `@charset "UTF-8";\n${fontCss(subsets, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}\n/* Layer colours (styles/layers.json). */\n${layerColourCss()}\n`,
+    css: `@charset "UTF-8";\n${fontCss(subsets, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}\n/* Emphasis marks (marks.ts). */\n${emphasisCss()}\n/* Layers (styles/layers.json). */\n${layerCss(bookFamilies(stack))}\n`,
     fonts: subsets.map((f) => ({ filename: fontFileName(f), url: `embedded:${fontFileName(f)}` })),
     contentOPF: EPUB_ASSETS.contentOPF,
     tocXHTML: EPUB_ASSETS.tocXHTML,
