@@ -1,6 +1,7 @@
 import subsetFont from 'subset-font';
 import { fontChooser, needsNoGlyph } from './coverage.js';
 import { SFNT_CFF } from './sfnt.js';
+import { LICENCE_NAME_IDS } from './licence.js';
 import type { LoadedFont, SubsetFont } from './types.js';
 
 /**
@@ -57,12 +58,16 @@ export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn',
 /** Tried when a subset with KEEP_FEATURES fails: the two features vertical text cannot do without. */
 const MINIMAL_FEATURES: readonly string[] = ['vert', 'vrt2'];
 
-/** One font subset to `text` (sfnt, same outline format as the font), keeping KEEP_FEATURES when it can. */
+/** Name records kept: HarfBuzz's default (IDs 0–6) and the licence's (13, 14), which it drops. */
+const KEEP_NAME_IDS: readonly number[] = [...new Set([0, 1, 2, 3, 4, 5, 6, ...LICENCE_NAME_IDS])];
+
+/** One font subset to `text` (sfnt, same outline format as the font), keeping KEEP_FEATURES when it can, and the licence records. */
 export async function subsetFace(font: LoadedFont, text: string): Promise<Uint8Array> {
+  const options = { targetFormat: 'sfnt' as const, preserveNameIds: [...KEEP_NAME_IDS] };
   try {
-    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...KEEP_FEATURES] }));
+    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { ...options, keepFeatures: [...KEEP_FEATURES] }));
   } catch {
-    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...MINIMAL_FEATURES] }));
+    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { ...options, keepFeatures: [...MINIMAL_FEATURES] }));
   }
 }
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Chapter, Options } from 'epub-gen-memory';
 import { coverage } from '../../fonts/coverage.js';
-import { subsetFonts } from '../../fonts/subset.js';
+import { assignCharacters, subsetFonts } from '../../fonts/subset.js';
 import { convertText } from '../../transform/script.js';
 import { cssString } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
@@ -16,8 +16,9 @@ import { coverPng } from './cover.js';
 import { creditLine, joinLegendSources, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
-import { layerName, renderVolume, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
+import { layerName, renderVolume, UNLABELLED_LAYERS, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
 import { accessibilityMetadata } from './a11y.js';
+import { FONTS_PAGE_TITLE, fontsPage } from './licence.js';
 import { layerCss, sortLayers } from './layers.js';
 import { emphasisCharacters, emphasisCss } from './marks.js';
 import type { PageList } from './pages.js';
@@ -186,8 +187,13 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     ...(body.length ? [{ type: 'bodymatter', href: body[0].filename, label: '正文' }] : []),
   ];
 
+  // The fonts' page: the fonts that draw the book's characters, their copyright and licence, the OFL's text.
+  const shown = (chs: string): string => [...front, ...body].flatMap((c) => [c.title, markupText(c.content)]).join('') + chs;
+  const used = stack.length ? assignCharacters(stack, shown(meta.title + credit)).map((chars, i) => (chars ? stack[i] : undefined)).filter((f) => f !== undefined) : [];
+  const back = used.length ? [chapter({ itemId: 'fonts', filename: 'fonts.xhtml', title: FONTS_PAGE_TITLE, content: fontsPage(used), bodyClass: 'fonts-page', bodyType: 'backmatter' })] : [];
+
   // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
-  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)]), emphasisCharacters(volumes.flatMap((v) => [...v.marks]))].join('');
+  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body, ...back].flatMap((c) => [c.title, markupText(c.content)]), emphasisCharacters(volumes.flatMap((v) => [...v.marks]))].join('');
   const subsets = stack.length ? await (options.subset ?? subsetFonts)(stack, text) : [];
 
   const coverAlt = [meta.title, credit].filter(Boolean).join('　');
@@ -204,7 +210,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     coverAlt,
   });
 
-  const chapters = [coverPage, ...front, ...body].map(
+  const chapters = [coverPage, ...front, ...body, ...back].map(
     (c): Chapter => ({ ...c, excludeFromToc: false, vocabPrefix: VOCAB_PREFIX }) as Chapter,
   );
   const layersUsed = new Set(volumes.flatMap((v) => [...v.layers]));
@@ -240,6 +246,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
       script: meta.script,
       layers: sortLayers(layersUsed).map((l) => layerName(l, tree.layers)),
       popup: sortLayers(popupUsed).map((l) => layerName(l, tree.layers)),
+      unlabelled: UNLABELLED_LAYERS.filter((l) => layersUsed.has(l)).map((l) => layerName(l, tree.layers)),
       pageSource: pageTargets.length ? pageList?.source : undefined,
       missing: missing.length,
       cover: true,

@@ -144,6 +144,7 @@ export function layerName(layer: LayerId, declared: readonly LayerDeclaration[] 
 
 /** The layer that needs no label: plain small print is 注, as in the print. */
 const UNLABELLED: LayerId = 'zhu';
+export const UNLABELLED_LAYERS: readonly LayerId[] = [UNLABELLED];
 
 /**
  * The label shown before a note, in 〔〕, so that layers differ without
