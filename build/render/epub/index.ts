@@ -19,6 +19,7 @@ import type { EpubOptions, TocEntry } from './types.js';
 import { layerName, renderVolume, UNLABELLED_LAYERS, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
 import { accessibilityMetadata } from './a11y.js';
 import { FONTS_PAGE_TITLE, fontsPage } from './licence.js';
+import { ncxNavigation } from './ncx.js';
 import { layerCss, sortLayers } from './layers.js';
 import { emphasisCharacters, emphasisCss } from './marks.js';
 import type { PageList } from './pages.js';
@@ -153,7 +154,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     return doc;
   });
   const missing = volumes.flatMap((v) => v.missing.map((m) => ({ ...m, volume: v.title })));
-  const pageTargets = volumes.flatMap((v, i) => (pageList?.volumes[i] ?? []).slice(0, v.pageBreaks).map((b) => ({ label: b.label, href: `${v.filename}#${b.id}` })));
+  const pageTargets = volumes.flatMap((v, i) => (pageList?.volumes[i] ?? []).slice(0, v.pageBreaks).map((b) => ({ label: b.label, href: `${v.filename}#${b.id}`, at: b.index })));
 
   const chapter = (c: Partial<ChapterSpec> & Pick<ChapterSpec, 'itemId' | 'filename' | 'title' | 'content'>): ChapterSpec => ({
     beforeToc: false,
@@ -239,6 +240,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     identifier,
     tocEntries,
     tocDepth: Math.max(1, depth(tocEntries)),
+    ncx: ncxNavigation(tocEntries, pageTargets, chapters.map((c) => c.filename ?? '')),
     landmarks,
     landmarksTitle,
     a11y: accessibilityMetadata({

@@ -444,7 +444,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
       const hid = `${id}-h${++st.headings}`;
       const level = Math.min(block.depth + 1, lastLevel + 1);
       lastLevel = level;
-      const entry: TocEntry = { label: displayString(plainText(block.children), ctx.drawable), href: `${filename}#${hid}`, children: [] };
+      const entry: TocEntry = { label: displayString(plainText(block.children), ctx.drawable), href: `${filename}#${hid}`, children: [], at: st.count };
       let parent: TocEntry = toc;
       for (let d = block.depth - 1; d >= 1; d--) {
         const o = open[d];
