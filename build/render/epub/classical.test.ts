@@ -22,6 +22,8 @@ import { renderEpub } from './index.js';
 import { assertReaderReady, pageListFor } from './books.test-util.js';
 import { readVolume, unzip } from './read-epub.test-util.js';
 import { treeText } from './fixtures.test-util.js';
+import { cmapRanges } from '../../fonts/sfnt.js';
+import { EMPHASIS_MARKS } from './marks.js';
 
 const run = promisify(execFile);
 let fonts: LoadedFont[];
@@ -60,6 +62,21 @@ test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, pri
   // The legend lists every layer the book has, 眉批 and 側批 too.
   const legend = (await unzip(bytes)).text.get('OEBPS/legend.xhtml')!;
   for (const name of ['音義', '案', '眉批', '側批']) assert.match(legend, new RegExp(`<span class="legend-label">${name}</span>`), `legend lists ${name}`);
+  // The 圈點 are drawn from the embedded fonts: their characters are in a subset's cmap, though the text has none of them.
+  const { zip, text: files } = await unzip(bytes);
+  const covered = new Set<number>();
+  for (const m of files.get('OEBPS/content.opf')!.matchAll(/href="(fonts\/[^"]+)"/g))
+    for (const [a, b] of cmapRanges(await zip.file(`OEBPS/${m[1]}`)!.async('uint8array'))) for (let c = a; c <= b; c++) covered.add(c);
+  for (const kind of ['circle', 'double', 'sesame', 'heavy'] as const) {
+    const ch = EMPHASIS_MARKS[kind]!;
+    assert.ok(covered.has(ch.codePointAt(0)!), `${kind} ${ch} in the embedded fonts`);
+    assert.ok(!treeText(tree).join('').includes(ch), `${ch} is not in the text: the marks put it in the fonts`);
+  }
+  // The fonts' page names each font with its licence records, and ships the OFL.
+  const fontsPage = files.get('OEBPS/fonts.xhtml')!;
+  assert.match(fontsPage, /<dt lang="en">Noto Serif CJK TC<\/dt>/);
+  assert.match(fontsPage, /This Font Software is licensed under the SIL Open Font License, Version 1\.1/);
+  assert.match(fontsPage, /<pre class="licence-text" lang="en">-+\nSIL OPEN FONT LICENSE Version 1\.1 - 26 February 2007/);
   // Every character of the tree once, in order; the ruby's annotation is apparatus.
   assert.equal(readVolume(xhtml).text, treeText(tree)[0]);
   await assertReaderReady('pingdian', bytes);
