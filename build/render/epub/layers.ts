@@ -33,7 +33,7 @@ export function sortLayers(ids: Iterable<LayerId>): LayerId[] {
 
 /**
  * The EPUB's layer styles, from the layer style table (styles/layers.json):
- * each layer's size (inline notes), face, weight, indentation (commentary
+ * each layer's size and weight (inline notes), face, indentation (commentary
  * paragraphs) and rule (commentary paragraphs and pop-up notes, cloned on
  * every page the note runs onto), then the colours of its label, noteref,
  * backlink and rule, light and under prefers-color-scheme: dark. The text
@@ -47,11 +47,11 @@ export function layerCss(bookFamilies: string): string {
     const t = layerToken(l.id);
     const faces = faceFamilies(l.face);
     const family = faces.length ? ` font-family: ${[...faces.map(cssString), bookFamilies].join(', ')};` : '';
-    const look = `${family} font-weight: ${l.weight};`;
-    rules.push(`small.note-${t} { font-size: ${l.size}em;${look} }`);
+    // Weight for inline small print only: whole paragraphs and pages of notes in bold read as shouting.
+    rules.push(`small.note-${t} { font-size: ${l.size}em;${family} font-weight: ${l.weight}; }`);
     const rule = l.rule === 'none' ? '' : ` border-block-start: ${l.rule === 'double' ? 3 : 2}px ${l.rule} ${l.colour?.light ?? 'currentColor'}; padding-block-start: 0.3em; box-decoration-break: clone; -webkit-box-decoration-break: clone;`;
-    rules.push(`p.commentary.note-${t} {${look} padding-inline-start: ${l.indent}em;${rule} }`);
-    rules.push(`aside.note-${t} {${look}${rule} }`);
+    rules.push(`p.commentary.note-${t} {${family} padding-inline-start: ${l.indent}em;${rule} }`);
+    if (family || rule) rules.push(`aside.note-${t} {${family}${rule} }`);
     if (!l.colour) continue;
     const coloured = `.note-${t} > .layer-label, a.noteref-${t}, .note-${t} a.backlink`;
     rules.push(`${coloured} { color: ${l.colour.light}; }`);
