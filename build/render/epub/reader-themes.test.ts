@@ -184,9 +184,19 @@ for (const engine of ENGINES) {
             const note = href.slice(href.indexOf('#') + 1);
             // From another document, as from the reader's table of contents: epub.js moves within the shown
             // document by the page's width, not its height (an engine bug), which no package can change.
-            await goTo(page, 'toc.xhtml');
+            if (engine === 'epubjs') await goTo(page, 'toc.xhtml');
             await goTo(page, `vol01.xhtml#${ref}`);
-            await page.waitForFunction(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`, { timeout: 10_000 }).catch(() => undefined);
+            await page.waitForFunction(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`, { timeout: 5_000 }).catch(() => undefined);
+            // foliate-js 1.0.1 does not always scroll to an anchor of the section it shows (measured at 390×700, and right after
+            // opening at 600×800): then the reader pages on to the reference, as a reader reading would.
+            for (let n = 0; engine === 'foliate' && n < 40 && !(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`)); n++) {
+              await page.evaluate('R.next()');
+              await settle(page);
+            }
+            if (!(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`))) {
+              await shoot(page, s, `${engine}-${book}-${size.name}-note${k + 1}-missing`);
+              t.diagnostic(JSON.stringify(await page.evaluate(`(() => { const el = R.doc().getElementById(${JSON.stringify(ref)}); return { rect: H.rect(el), clip: H.clip(R.doc()), where: R.where() }; })()`)));
+            }
             assert.ok(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`), `${engine} ${book} ${size.name}: noteref ${ref} on screen`);
             await click(page, `R.doc().getElementById(${JSON.stringify(ref)})`);
             await page
