@@ -4,6 +4,8 @@
  *   prefers-color-scheme: dark) and a light one; every layer's text, label,
  *   noteref and backlink at 4.5:1 or more on the background the reader
  *   shows (computed styles), with a negative control (a fixed #222222 note);
+ *   a labelled layer's commentary paragraphs and pop-up notes carry its rule,
+ *   repeated on each page they run onto (box-decoration-break: clone);
  * - numbered notes: a noteref clicked shows its note (foliate's pop-up, or
  *   epub.js's page of the volume's notes document), its backlink clicked
  *   comes back to the reference, at 1200×800 and at a phone's 390×700;
@@ -105,12 +107,16 @@ const CONTRAST_JS = `(() => {
     const cs = getComputedStyle(el);
     const fg = rgb(cs.color), bg = background(el);
     const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-    out.push({ key, color: cs.color, background: 'rgb(' + bg.r + ', ' + bg.g + ', ' + bg.b + ')', ratio: (a + 0.05) / (b + 0.05), opacity: Number(cs.opacity) });
+    const block = part === 'text' && el.matches('p.commentary, aside');
+    out.push({ key, color: cs.color, background: 'rgb(' + bg.r + ', ' + bg.g + ', ' + bg.b + ')', ratio: (a + 0.05) / (b + 0.05), opacity: Number(cs.opacity),
+      rule: block ? cs.borderBlockStartStyle + ' ' + (cs.boxDecorationBreak || cs.webkitBoxDecorationBreak) : null });
   }
   return out;
 })()`;
 
 interface Contrast {
+  /** A commentary paragraph's or pop-up note's rule and whether it is repeated on each page it runs onto: `solid clone`. */
+  rule: string | null;
   key: string;
   color: string;
   background: string;
@@ -154,6 +160,8 @@ for (const engine of ENGINES) {
           for (const c of seen) {
             assert.ok(c.ratio >= 4.5, `${engine} ${book} ${name}: ${c.key} ${c.color} on ${c.background} at ${c.ratio.toFixed(2)}:1`);
             assert.ok(c.opacity === 1, `${engine} ${book} ${name}: ${c.key} not faded`);
+            // A labelled layer's block says its layer again on every page it runs onto: its rule, cloned.
+            if (c.rule && !c.key.startsWith('zhu ')) assert.match(c.rule, /^(solid|dotted|dashed|double) clone$/, `${engine} ${book}: ${c.key} has its layer's rule on every page (${c.rule})`);
           }
           t.diagnostic(`${engine} ${book} ${name}: ${seen.map((c) => `${c.key} ${c.ratio.toFixed(1)}`).join(', ')}`);
         }
