@@ -1,6 +1,6 @@
 /**
  * The reading engines' test harness, shared by reader.test.ts and
- * reader-themes.test.ts: epub.js 0.3 and foliate-js (with its
+ * reader-themes.slow.ts: epub.js 0.3 and foliate-js (with its
  * FootnoteHandler, as Foliate uses it) in Chromium, each behind one small
  * interface (window.R) in a page of its own that fills the viewport, so
  * that a test sets the window size with page.setViewport; in-page helpers

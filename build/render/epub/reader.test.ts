@@ -205,7 +205,7 @@ async function readBook(engine: 'epubjs' | 'foliate', workName: string, t: { dia
     }
 
     // A pop-up note: its numbered reference clicked, the note shown (foliate's pop-up, or epub.js's page of the volume's
-    // notes document); its backlink clicked, the reference shown again. reader-themes.test.ts does the same at two sizes.
+    // notes document); its backlink clicked, the reference shown again. reader-themes.slow.ts does the same at two sizes.
     const ref = (await page.evaluate(`(() => { const a = R.doc().querySelector('section.volume a.noteref:not([href^="#"])'); return a ? a.id : null; })()`)) as string | null;
     if (ref) {
       const href = (await page.evaluate(`R.doc().getElementById(${JSON.stringify(ref)}).getAttribute('href')`)) as string;
