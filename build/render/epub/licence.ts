@@ -28,7 +28,7 @@ export function fontsPage(fonts: readonly Pick<LoadedFont, 'family' | 'bytes'>[]
     ? [`<h2 id="ofl" lang="en">SIL Open Font License 1.1</h2>`, `<pre class="licence-text" lang="en">${escapeXml(EPUB_ASSETS.ofl.trim())}</pre>`]
     : [];
   return [
-    `<section class="fonts" epub:type="colophon" aria-labelledby="fonts-title">`,
+    `<section class="fonts" epub:type="colophon" role="doc-colophon" aria-labelledby="fonts-title">`,
     `<h1 id="fonts-title">${FONTS_PAGE_TITLE}</h1>`,
     `<p>本書所嵌字型（各取書中所用之字），及其字型檔所載之版權與授權：</p>`,
     `<dl class="font-licences">`,
