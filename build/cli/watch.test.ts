@@ -86,6 +86,12 @@ test('a save shows the new character on the right page within seconds, highlight
   const after = await page.evaluate(() => document.getElementById('pdf')!.scrollTop);
   assert.ok(Math.abs(after - place) <= 1, `the reader's place is kept (${place} → ${after})`);
   assert.ok(await page.evaluate(() => document.querySelector('#viewer iframe') !== null), 'the EPUB is shown beside the pages');
+  // With its own styles: epub.js hands the book's stylesheet to its frame as a blob: URL, which the page's CSP allows.
+  await page.waitForFunction(() => {
+    const doc = (document.querySelector('#viewer iframe') as HTMLIFrameElement | null)?.contentDocument;
+    return !!doc && getComputedStyle(doc.documentElement).writingMode === 'vertical-rl';
+  }, { timeout: 30_000 }).catch(() => undefined);
+  assert.equal(await page.evaluate(() => getComputedStyle((document.querySelector('#viewer iframe') as HTMLIFrameElement).contentDocument!.documentElement).writingMode), 'vertical-rl', 'the EPUB pane has the book\'s styles');
 });
 
 test('a save that breaks edition.yaml shows the error with its place and keeps the last good pages; fixing it recovers', async () => {

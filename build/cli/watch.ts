@@ -49,10 +49,10 @@ const ASSETS: Readonly<Record<string, { file: () => string; type: string }>> = {
   '/vendor/epub.js': { file: () => require.resolve('epubjs/dist/epub.min.js'), type: 'text/javascript; charset=utf-8' },
 };
 
-/** The preview's page: scripts from this server only; pdf.js's worker; epub.js's iframes (blob:). */
+/** The preview's page: scripts from this server only; pdf.js's worker; epub.js's iframes and the book's stylesheet (blob:). */
 const CSP =
   "default-src 'none'; script-src 'self'; worker-src 'self' blob:; connect-src 'self'; img-src 'self' blob: data:; " +
-  "style-src 'self' 'unsafe-inline'; font-src 'self' blob: data:; frame-src 'self' blob:; child-src 'self' blob:; base-uri 'none'; form-action 'none'";
+  "style-src 'self' 'unsafe-inline' blob:; font-src 'self' blob: data:; frame-src 'self' blob:; child-src 'self' blob:; base-uri 'none'; form-action 'none'";
 
 /**
  * What one user's preview needs, with room: a few tabs, each an event

@@ -7,3 +7,4 @@ export { extractFace, faceIndex, selectFace, faceFamilies, isCollection, cmapRan
 export { loadFontTables, loadSystemFonts } from './load.js';
 export { subsetFace, KEEP_FEATURES } from './subset.js';
 export { hasCffOutlines, truetypeSubsetKey, defaultVerticalOrigin } from './truetype.js';
+export { fontLicence, isOfl, LICENCE_NAME_IDS, type FontLicence } from './licence.js';

@@ -1,5 +1,6 @@
 import { fontChooser, needsNoGlyph } from './coverage.js';
 import { SFNT_CFF } from './sfnt.js';
+import { LICENCE_NAME_IDS } from './licence.js';
 import type { LoadedFont, SubsetFont } from './types.js';
 import { fromCodePoints } from '../tree/append.js';
 
@@ -57,14 +58,18 @@ export const KEEP_FEATURES: readonly string[] = ['vert', 'vrt2', 'vkna', 'vkrn',
 /** Tried when a subset with KEEP_FEATURES fails: the two features vertical text cannot do without. */
 const MINIMAL_FEATURES: readonly string[] = ['vert', 'vrt2'];
 
-/** One font subset to `text` (sfnt, same outline format as the font), keeping KEEP_FEATURES when it can. */
+/** Name records kept: HarfBuzz's default (IDs 0–6) and the licence's (13, 14), which it drops. */
+const KEEP_NAME_IDS: readonly number[] = [...new Set([0, 1, 2, 3, 4, 5, 6, ...LICENCE_NAME_IDS])];
+
+/** One font subset to `text` (sfnt, same outline format as the font), keeping KEEP_FEATURES when it can, and the licence records. */
 export async function subsetFace(font: LoadedFont, text: string): Promise<Uint8Array> {
   // HarfBuzz's WebAssembly is loaded by the first subset, not by every importer of fonts/ (`check` needs none).
   const { default: subsetFont } = await import('subset-font');
+  const options = { targetFormat: 'sfnt' as const, preserveNameIds: [...KEEP_NAME_IDS] };
   try {
-    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...KEEP_FEATURES] }));
+    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { ...options, keepFeatures: [...KEEP_FEATURES] }));
   } catch {
-    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { targetFormat: 'sfnt', keepFeatures: [...MINIMAL_FEATURES] }));
+    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { ...options, keepFeatures: [...MINIMAL_FEATURES] }));
   }
 }
 

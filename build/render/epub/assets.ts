@@ -1,6 +1,6 @@
 /**
- * The EJS templates (templates/epub/) and the stylesheet (styles/epub.css)
- * shipped with the code. They are program assets, read once when this module
+ * The EJS templates (templates/epub/), the stylesheet (styles/epub.css) and
+ * the OFL's text (styles/OFL-1.1.txt) shipped with the code. They are program assets, read once when this module
  * is first imported, like a module; no other file reading happens here.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,8 @@ export interface EpubAssets {
   tocNCX: string;
   chapterXHTML: string;
   css: string;
+  /** The SIL Open Font License 1.1, shipped in a book whose fonts are under it. */
+  ofl: string;
 }
 
 export const EPUB_ASSETS: EpubAssets = {
@@ -22,4 +24,5 @@ export const EPUB_ASSETS: EpubAssets = {
   tocNCX: read('templates/epub/toc.ncx.ejs'),
   chapterXHTML: read('templates/epub/chapter.xhtml.ejs'),
   css: read('styles/epub.css'),
+  ofl: read('styles/OFL-1.1.txt'),
 };

@@ -72,19 +72,31 @@ export async function assertReaderReady(name: string, bytes: Uint8Array): Promis
     const bare = [...new Set(shown)].filter((ch) => !covered.has(ch.codePointAt(0)!));
     assert.deepEqual(bare, [], `${name} ${file}: characters without a glyph in an embedded font`);
   }
-  // Footnotes: outside the running text, each linked back to its noteref, which points at it.
+  // Footnotes: a volume's in its notes document (out of the reading order: nothing left on a page when a
+  // reader hides them), the legend's after its list; each linked back to its noteref, which points at it
+  // and shows the note's label and number (附注一) in the volume, the same as the backlink.
   let footnotes = 0;
+  const element = (href: string, from: string): Element | undefined => {
+    const [f, id] = href.includes('#') ? [href.slice(0, href.indexOf('#')) || from, href.slice(href.indexOf('#') + 1)] : [from, ''];
+    return findAll(docs.get(f) ?? [], (e) => e.attribs.id === id)[0];
+  };
   for (const [file, nodes] of docs) {
-    const ids = new Map(findAll(nodes, (e) => e.attribs.id !== undefined).map((e) => [e.attribs.id, e]));
     for (const aside of findAll(nodes, (e) => e.attribs['epub:type'] === 'footnote')) {
       footnotes++;
       const holder = findAll(nodes, (e) => e.name === 'section' && findAll(e.children, (x) => x === aside).length > 0).pop();
-      assert.equal(holder?.attribs.class, 'footnotes', `${name} ${file}#${aside.attribs.id}: gathered after the running text`);
+      const where = file === 'legend.xhtml' ? 'legend.xhtml' : /^vol\d+-notes\.xhtml$/.test(file) ? file : undefined;
+      assert.ok(where && holder?.attribs.class === 'footnotes', `${name} ${file}#${aside.attribs.id}: in the volume's notes document`);
+      assert.match(opf, new RegExp(`<itemref idref="${file.replace(/\.xhtml$/, '')}"${file === 'legend.xhtml' ? '' : ' linear="no"'}/>`), `${name} ${file}: out of the reading order`);
       const back = findAll(aside.children, (e) => e.attribs.role === 'doc-backlink')[0];
       assert.ok(back, `${name} ${file}#${aside.attribs.id}: links back`);
-      const ref = ids.get(back.attribs.href.slice(1)) as Element | undefined;
+      const ref = element(back.attribs.href, file);
       assert.equal(ref?.attribs['epub:type'], 'noteref', `${name} ${file}#${aside.attribs.id}: back to a noteref`);
-      assert.equal(ref?.attribs.href, `#${aside.attribs.id}`, `${name} ${file}#${aside.attribs.id}: whose link is this note`);
+      assert.equal(element(ref!.attribs.href, back.attribs.href.split('#')[0] || file), aside, `${name} ${file}#${aside.attribs.id}: whose link is this note`);
+      if (file !== 'legend.xhtml') {
+        const label = textOf(ref!.children);
+        assert.match(label, /[一二三四五六七八九十百〇]$/u, `${name} ${file}#${aside.attribs.id}: the reference is numbered (${label})`);
+        assert.equal(textOf(back.children), `〔${label}〕`, `${name} ${file}#${aside.attribs.id}: the backlink shows the reference's label and number`);
+      }
     }
   }
   // Page list: every entry reaches a pagebreak marker, and every marker is listed.

@@ -22,6 +22,8 @@ import { renderEpub } from './index.js';
 import { assertReaderReady, pageListFor } from './books.test-util.js';
 import { readVolume, unzip } from './read-epub.test-util.js';
 import { treeText } from './fixtures.test-util.js';
+import { cmapRanges } from '../../fonts/sfnt.js';
+import { EMPHASIS_MARKS } from './marks.js';
 
 const run = promisify(execFile);
 let fonts: LoadedFont[];
@@ -44,16 +46,37 @@ test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, pri
   const xhtml = await volumeXhtml(bytes);
   assert.equal((xhtml.match(/<small class="note note-meipi"/gu) ?? []).length, 5);
   assert.equal((xhtml.match(/<small class="note note-cepi"/gu) ?? []).length, 3);
-  assert.match(xhtml, /<ruby class="ruby">湯<rp>\(<\/rp><rt>ㄕㄤ<\/rt><rp>\)<\/rp>湯<rp>\(<\/rp><rt>ㄕㄤ<\/rt>/u);
-  assert.match(xhtml, /<ruby class="ruby">岳陽樓<rp>\(<\/rp><rt>Yueyang Tower<\/rt>/u);
+  assert.match(xhtml, /<ruby class="ruby">湯<rp>\(<\/rp><rt lang="zh-Bopo">ㄕㄤ<\/rt><rp>\)<\/rp>湯<rp>\(<\/rp><rt lang="zh-Bopo">ㄕㄤ<\/rt>/u);
+  assert.match(xhtml, /<ruby class="ruby">岳陽樓<rp>\(<\/rp><rt lang="zh-Latn">Yueyang Tower<\/rt>/u);
   for (const kind of ['circle', 'double', 'sesame', 'heavy']) assert.match(xhtml, new RegExp(`class="mark mark-${kind}"`));
   assert.match(xhtml, /<span class="layer-label" aria-hidden="true">〔音義〕<\/span>/u);
   assert.match(xhtml, /〔案〕/u);
-  assert.match(xhtml, /<br class="raise raise-2"\/>皇上/u);
-  // The stylesheet sets 圈點 with text-emphasis and colours the annotation layers from the style table.
+  // 抬頭: the raised words begin a line of their own, raised two cells above the paragraph's other lines.
+  assert.match(xhtml, /<p class="[^"]*raise-room-2"[^>]*>[^]*?<span class="raised raised-2">皇上/u);
+  // The stylesheet sets 圈點 with text-emphasis of the fonts' characters, and each layer's look from the style table.
   const css = (await unzip(bytes)).text.get('OEBPS/style.css')!;
-  assert.match(css, /\.mark-double \{ text-emphasis: open double-circle/);
-  assert.match(css, /\.note-meipi, a\.noteref-meipi \{ color: #9b1c1c; \}/);
+  assert.match(css, /\.mark-double \{ text-emphasis: "◎"/);
+  assert.match(css, /\.raised-2 \{ text-indent: -2em; \}/);
+  assert.match(css, /\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #db3441; \}/);
+  assert.match(css, /@media \(prefers-color-scheme: dark\) \{[^]*\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #e7a0a6; \}/);
+  // The legend lists every layer the book has, 眉批 and 側批 too.
+  const legend = (await unzip(bytes)).text.get('OEBPS/legend.xhtml')!;
+  for (const name of ['音義', '案', '眉批', '側批']) assert.match(legend, new RegExp(`<span class="legend-label">${name}</span>`), `legend lists ${name}`);
+  // The 圈點 are drawn from the embedded fonts: their characters are in a subset's cmap, though the text has none of them.
+  const { zip, text: files } = await unzip(bytes);
+  const covered = new Set<number>();
+  for (const m of files.get('OEBPS/content.opf')!.matchAll(/href="(fonts\/[^"]+)"/g))
+    for (const [a, b] of cmapRanges(await zip.file(`OEBPS/${m[1]}`)!.async('uint8array'))) for (let c = a; c <= b; c++) covered.add(c);
+  for (const kind of ['circle', 'double', 'sesame', 'heavy'] as const) {
+    const ch = EMPHASIS_MARKS[kind]!;
+    assert.ok(covered.has(ch.codePointAt(0)!), `${kind} ${ch} in the embedded fonts`);
+    assert.ok(!treeText(tree).join('').includes(ch), `${ch} is not in the text: the marks put it in the fonts`);
+  }
+  // The fonts' page names each font with its licence records, and ships the OFL.
+  const fontsPage = files.get('OEBPS/fonts.xhtml')!;
+  assert.match(fontsPage, /<dt lang="en">Noto Serif CJK TC<\/dt>/);
+  assert.match(fontsPage, /This Font Software is licensed under the SIL Open Font License, Version 1\.1/);
+  assert.match(fontsPage, /<pre class="licence-text" lang="en">-+\nSIL OPEN FONT LICENSE Version 1\.1 - 26 February 2007/);
   // Every character of the tree once, in order; the ruby's annotation is apparatus.
   assert.equal(readVolume(xhtml).text, treeText(tree)[0]);
   await assertReaderReady('pingdian', bytes);
@@ -80,4 +103,6 @@ test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, pri
   });
   const plain = await volumeXhtml(await epub(bare));
   assert.doesNotMatch(plain, /note-meipi|note-cepi|<ruby|mark-circle|class="raise/u);
+  const plainLegend = (await unzip(await epub(bare))).text.get('OEBPS/legend.xhtml')!;
+  assert.doesNotMatch(plainLegend, /legend-label">(眉批|側批)</u);
 });

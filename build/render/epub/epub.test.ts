@@ -102,7 +102,7 @@ async function assertFidelity(tree: Root, bytes: Uint8Array): Promise<void> {
     const name = `OEBPS/vol${String(i + 1).padStart(Math.max(2, String(tree.children.length).length), '0')}.xhtml`;
     const xhtml = text.get(name);
     assert.ok(xhtml, `${name} in the EPUB`);
-    const r = readVolume(xhtml);
+    const r = readVolume(xhtml, text.get(name.replace(/\.xhtml$/, '-notes.xhtml')));
     assert.equal(r.text, expected[i], `text of volume ${i + 1}`);
     notes.push(...r.notes);
   });
@@ -127,7 +127,8 @@ test('package: rtl spine, language, writing mode, metadata, accessibility, cover
   assert.match(opf, /<meta property="dcterms:modified">2026-01-01T00:00:00Z<\/meta>/);
   for (const p of ['accessMode', 'accessModeSufficient', 'accessibilityFeature', 'accessibilityHazard', 'accessibilitySummary'])
     assert.match(opf, new RegExp(`<meta property="schema:${p}"( xml:lang="en")?>[^<]+</meta>`), p);
-  assert.match(opf, /<itemref idref="cover"\/>\s*<itemref idref="titlepage"\/>\s*<itemref idref="legend"\/>\s*<itemref idref="nav"\/>\s*<itemref idref="vol01"\/>\s*<itemref idref="vol02"\/>/);
+  // Each volume's pop-up notes follow it, out of the reading order; the fonts' page ends the book.
+  assert.match(opf, /<itemref idref="cover"\/>\s*<itemref idref="titlepage"\/>\s*<itemref idref="legend"\/>\s*<itemref idref="nav"\/>\s*<itemref idref="vol01"\/>\s*<itemref idref="vol01-notes" linear="no"\/>\s*<itemref idref="vol02"\/>\s*<itemref idref="fonts"\/>\s*<\/spine>/);
   // One XHTML per volume with ASCII names.
   assert.ok(names.includes('OEBPS/vol01.xhtml') && names.includes('OEBPS/vol02.xhtml'));
   assert.ok(names.every((n) => /^[\x21-\x7e]+$/.test(n)), 'ASCII file names');
@@ -264,7 +265,7 @@ test('epubcheck: 0 errors, 0 warnings for hand-made trees, the five sample works
     const book = await loadBook(work);
     const bytes = await bookEpub(book, fonts);
     await assertFidelity(book.tree, bytes);
-    const xhtml = [...(await unzip(bytes)).text.entries()].filter(([n]) => /vol\d+\.xhtml$/.test(n)).map(([, s]) => s).join('');
+    const xhtml = [...(await unzip(bytes)).text.entries()].filter(([n]) => /vol\d+(-notes)?\.xhtml$/.test(n)).map(([, s]) => s).join('');
     for (const [layer] of treeNotes(book.tree)) assert.ok(xhtml.includes(`note-${layer}`), `${work}: layer ${layer} in the EPUB`);
     for (const layer of book.config.popupLayers)
       if (treeNotes(book.tree).some(([l]) => l === layer)) assert.ok(xhtml.includes(`noteref-${layer}`), `${work}: ${layer} pops up`);
@@ -290,19 +291,20 @@ test('the reader checks can fail: a footnote in the running text, a PUA characte
   await assertReaderReady('yili-zhushu', good);
   const zip = await JSZip.loadAsync(good);
   const vol = await zip.file('OEBPS/vol01.xhtml')!.async('string');
-  const spoil = async (from: string | RegExp, to: string): Promise<Uint8Array> => {
+  const notes = await zip.file('OEBPS/vol01-notes.xhtml')!.async('string');
+  const spoil = async (from: string | RegExp, to: string, file = 'OEBPS/vol01.xhtml'): Promise<Uint8Array> => {
     const z = await JSZip.loadAsync(good);
-    z.file('OEBPS/vol01.xhtml', vol.replace(from, to));
+    z.file(file, (file === 'OEBPS/vol01.xhtml' ? vol : notes).replace(from, to));
     return z.generateAsync({ type: 'uint8array' });
   };
-  const aside = /<aside id="fn1"[\s\S]*?<\/aside>/.exec(vol)![0];
-  await assert.rejects(assertReaderReady('x', await spoil(aside, '').then(async (b) => {
+  const aside = /<aside id="fn1"[\s\S]*?<\/aside>/.exec(notes)![0];
+  await assert.rejects(assertReaderReady('x', await spoil(aside, '', 'OEBPS/vol01-notes.xhtml').then(async (b) => {
     const z = await JSZip.loadAsync(b);
-    const v = await z.file('OEBPS/vol01.xhtml')!.async('string');
-    z.file('OEBPS/vol01.xhtml', v.replace('</p>', `</p>${aside}`));
+    z.file('OEBPS/vol01.xhtml', vol.replace('</p>', `</p>${aside}`));
     return z.generateAsync({ type: 'uint8array' });
-  })), /gathered after the running text/);
+  })), /in the volume's notes document/);
   await assert.rejects(assertReaderReady('x', await spoil('乃張侯', '乃\ue000侯')), /Private Use Area/);
   await assert.rejects(assertReaderReady('x', await spoil(/<span id="page-2"[^>]*\/>/, '')), /page-list ↔ pagebreak/);
-  await assert.rejects(assertReaderReady('x', await spoil('role="doc-backlink"', '')), /links back/);
+  await assert.rejects(assertReaderReady('x', await spoil('role="doc-backlink"', '', 'OEBPS/vol01-notes.xhtml')), /links back/);
+  await assert.rejects(assertReaderReady('x', await spoil(/(noteref-shu"[^>]*>)疏一</, '$1疏<')), /numbered/);
 });

@@ -21,13 +21,16 @@ export function titlePage(meta: EditionMeta): string {
   return parts.join('\n');
 }
 
-/** Every layer the tree uses (notes and commentary paragraphs), with a first sample text. */
+/** Every layer the tree uses (notes, 眉批 and 側批, commentary paragraphs), with a first sample text. */
 export function layersInTree(tree: Root | Volume): Map<LayerId, string> {
   const found = new Map<LayerId, string>();
   visit(tree, (node) => {
     if (node.type === 'note') {
       const n = node as Note;
       if (!found.has(n.layer)) found.set(n.layer, n.children.map(inlineText).join(''));
+    } else if (node.type === 'annotation') {
+      // 眉批 and 側批 are notes of their own layers (meipi, cepi).
+      if (!found.has(node.kind)) found.set(node.kind, node.children.map(inlineText).join(''));
     } else if (node.type === 'paragraph' && node.role === 'commentary' && node.layer !== undefined) {
       if (!found.has(node.layer)) found.set(node.layer, node.children.map(inlineText).join(''));
     }
@@ -111,7 +114,7 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: Leg
   const parts = [
     `<section class="legend" aria-labelledby="legend-title">`,
     `<h1 id="legend-title">凡例</h1>`,
-    `<p class="legend-intro">正文大字，注文小字。注文各層以名稱區別：注以外之各層，注文前標其名（如〔音義〕），或注文自以其名起（如「疏曰」）；彈出注以上標之名稱為記。字色僅為輔助。</p>`,
+    `<p class="legend-intro">正文大字，注文小字。注文各層以名稱區別：注以外之各層，注文前標其名（如〔音義〕），或注文自以其名起（如「疏曰」）；彈出注以上標之名稱及序數為記（如「附注一」）。各層字號、字重、縮排及旁線亦各不同；字色僅為輔助。</p>`,
     `<ul class="legend-list">`,
     ...items,
     `</ul>`,

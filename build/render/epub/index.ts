@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Chapter, Options } from 'epub-gen-memory';
 import { coverage } from '../../fonts/coverage.js';
-import { subsetFonts } from '../../fonts/subset.js';
+import { assignCharacters, subsetFonts } from '../../fonts/subset.js';
 import { convertText } from '../../transform/script.js';
 import { cssString, xmlChars } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
@@ -16,9 +16,12 @@ import { coverPng } from './cover.js';
 import { creditLine, joinLegendSources, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
-import { layerName, renderVolume, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
+import { layerName, renderVolume, UNLABELLED_LAYERS, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
 import { accessibilityMetadata } from './a11y.js';
-import { layerColourCss, sortLayers } from './layers.js';
+import { FONTS_PAGE_TITLE, fontsPage } from './licence.js';
+import { ncxNavigation } from './ncx.js';
+import { layerCss, sortLayers } from './layers.js';
+import { emphasisCharacters, emphasisCss } from './marks.js';
 import type { PageList } from './pages.js';
 
 export type { EpubOptions, TocEntry } from './types.js';
@@ -96,15 +99,17 @@ export function fontFileNames(subsets: readonly SubsetFont[]): string[] {
   });
 }
 
+/** The embedded fonts' family list: each face's parts (subsetFonts) after it, in the stack's order; the edition's names escaped, each one CSS string. */
+function bookFamilies(subsets: readonly SubsetFont[], stack: readonly LoadedFont[]): string {
+  return [...[...new Set([...subsets.map((f) => f.family), ...stack.map((f) => f.family)])].map(cssString), 'serif'].join(', ');
+}
+
 function fontCss(subsets: readonly SubsetFont[], names: readonly string[], stack: readonly LoadedFont[]): string {
   const faces = subsets.map(
     (f, i) =>
       `@font-face {\n  font-family: ${cssString(f.family)};\n  src: url(${cssString(`fonts/${names[i]}`)}) format("${f.format === 'otf' ? 'opentype' : 'truetype'}");\n}`,
   );
-  // Family names come from the edition (fonts.main `#Family`): escaped, they stay one CSS string.
-  // Each face's parts (subsetFonts) follow it, in the stack's order.
-  const families = [...new Set([...subsets.map((f) => f.family), ...stack.map((f) => f.family)])].map(cssString);
-  return `${faces.join('\n')}\nhtml {\n  font-family: ${[...families, 'serif'].join(', ')};\n}\n`;
+  return `${faces.join('\n')}\nhtml {\n  font-family: ${bookFamilies(subsets, stack)};\n}\n`;
 }
 
 /**
@@ -135,6 +140,8 @@ interface ChapterSpec {
   bodyType: string;
   coverImage: string;
   coverAlt: string;
+  /** false: out of the reading order (a volume's notes document, reached by its links). */
+  linear: boolean;
 }
 
 /**
@@ -173,7 +180,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     return doc;
   });
   const missing = volumes.flatMap((v) => v.missing.map((m) => ({ ...m, volume: v.title })));
-  const pageTargets = volumes.flatMap((v, i) => (pageList?.volumes[i] ?? []).slice(0, v.pageBreaks).map((b) => ({ label: b.label, href: `${v.filename}#${b.id}` })));
+  const pageTargets = volumes.flatMap((v, i) => (pageList?.volumes[i] ?? []).slice(0, v.pageBreaks).map((b) => ({ label: b.label, href: `${v.filename}#${b.id}`, at: b.index })));
 
   const chapter = (c: Partial<ChapterSpec> & Pick<ChapterSpec, 'itemId' | 'filename' | 'title' | 'content'>): ChapterSpec => ({
     beforeToc: false,
@@ -181,15 +188,20 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     bodyType: 'bodymatter',
     coverImage: '',
     coverAlt: '',
+    linear: true,
     ...c,
   });
   const front: ChapterSpec[] = [
     chapter({ itemId: 'titlepage', filename: 'titlepage.xhtml', title: meta.title, content: titlePage(meta), beforeToc: true, bodyClass: 'titlepage-page', bodyType: 'frontmatter' }),
     chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, { source: joinLegendSources(volumes.map((v) => v.legend)), drawable, missing, pages: pageTargets.length ? pageList : undefined, collation: options.collation !== false }), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
   ];
-  const body = volumes.map((v) =>
-    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass: `volume-page ${reflowClasses(meta.punctuation, meta.language)}` }),
-  );
+  const bodyClass = `volume-page ${reflowClasses(meta.punctuation, meta.language)}`;
+  const body = volumes.flatMap((v) => [
+    chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass }),
+    ...(v.notes
+      ? [chapter({ itemId: v.notes.filename.replace(/\.xhtml$/, ''), filename: v.notes.filename, title: v.notes.title, content: v.notes.body, bodyClass: `notes-page ${bodyClass}`, bodyType: 'backmatter', linear: false })]
+      : []),
+  ]);
   const tocTitle = '目錄';
   // A nav list may not be empty: a book without volumes points at its title page.
   const tocEntries = volumes.length ? volumes.map((v) => v.toc) : [{ label: meta.title, href: 'titlepage.xhtml', children: [] }];
@@ -202,8 +214,13 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     ...(body.length ? [{ type: 'bodymatter', href: body[0].filename, label: '正文' }] : []),
   ];
 
+  // The fonts' page: the fonts that draw the book's characters, their copyright and licence, the OFL's text.
+  const shown = (chs: string): string => [...front, ...body].flatMap((c) => [c.title, markupText(c.content)]).join('') + chs;
+  const used = stack.length ? assignCharacters(stack, shown(meta.title + credit)).map((chars, i) => (chars ? stack[i] : undefined)).filter((f) => f !== undefined) : [];
+  const back = used.length ? [chapter({ itemId: 'fonts', filename: 'fonts.xhtml', title: FONTS_PAGE_TITLE, content: fontsPage(used), bodyClass: 'fonts-page', bodyType: 'backmatter' })] : [];
+
   // Fonts: exactly the characters the book shows (bodies, titles, TOC and landmark labels).
-  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body].flatMap((c) => [c.title, markupText(c.content)])].join('');
+  const text = [meta.title, credit, tocTitle, landmarksTitle, PAGE_LIST_TITLE, ...pageTargets.map((p) => p.label), ...landmarks.map((l) => l.label), ...[...front, ...body, ...back].flatMap((c) => [c.title, markupText(c.content)]), emphasisCharacters(volumes.flatMap((v) => [...v.marks]))].join('');
   const subsets = stack.length ? await (options.subset ?? subsetFonts)(stack, text) : [];
   const fontNames = fontFileNames(subsets);
 
@@ -221,7 +238,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     coverAlt,
   });
 
-  const chapters = [coverPage, ...front, ...body].map(
+  const chapters = [coverPage, ...front, ...body, ...back].map(
     (c): Chapter => ({ ...c, excludeFromToc: false, vocabPrefix: VOCAB_PREFIX }) as Chapter,
   );
   const layersUsed = new Set(volumes.flatMap((v) => [...v.layers]));
@@ -236,7 +253,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     lang,
     date: date.toISOString(),
     // @charset must stay the first thing in the file.
-    css: `@charset "UTF-8";\n${fontCss(subsets, fontNames, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}\n/* Layer colours (styles/layers.json). */\n${layerColourCss()}\n`,
+    css: `@charset "UTF-8";\n${fontCss(subsets, fontNames, stack)}${EPUB_ASSETS.css.replace(/^@charset [^;]*;\s*/, '')}\n/* Emphasis marks (marks.ts). */\n${emphasisCss()}\n/* Layers (styles/layers.json). */\n${layerCss(bookFamilies(subsets, stack))}\n`,
     fonts: fontNames.map((name) => ({ filename: name, url: `embedded:${name}` })),
     contentOPF: EPUB_ASSETS.contentOPF,
     tocXHTML: EPUB_ASSETS.tocXHTML,
@@ -250,6 +267,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     identifier,
     tocEntries,
     tocDepth: Math.max(1, depth(tocEntries)),
+    ncx: ncxNavigation(tocEntries, pageTargets, chapters.map((c) => c.filename ?? '')),
     landmarks,
     landmarksTitle,
     a11y: accessibilityMetadata({
@@ -257,6 +275,7 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
       script: meta.script,
       layers: sortLayers(layersUsed).map((l) => layerName(l, tree.layers)),
       popup: sortLayers(popupUsed).map((l) => layerName(l, tree.layers)),
+      unlabelled: UNLABELLED_LAYERS.filter((l) => layersUsed.has(l)).map((l) => layerName(l, tree.layers)),
       pageSource: pageTargets.length ? pageList?.source : undefined,
       missing: missing.length,
       cover: true,

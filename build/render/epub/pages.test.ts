@@ -107,9 +107,10 @@ test('the renderer puts each pagebreak right before the page’s first character
     markers.forEach((m, i) => {
       if (popup.size && m[2] === '' && /noteref/.test(main.slice(Math.max(0, m.index! - 200), m.index))) {
         // After a pop-up's noteref: the page starts inside that note.
-        const ref = /href="#(fn\d+)"[^>]*>[^<]*<\/a>$/.exec(main.slice(0, m.index))?.[1];
+        const ref = /href="vol01-notes\.xhtml#(fn\d+)"[^>]*>[^<]*<\/a>$/.exec(main.slice(0, m.index))?.[1];
         assert.ok(ref, `page ${i + 1} follows a noteref`);
-        const aside = doc.body.slice(doc.body.indexOf(`<aside id="${ref}"`));
+        const notes = doc.notes!.body;
+        const aside = notes.slice(notes.indexOf(`<aside id="${ref}"`));
         assert.ok(aside.slice(0, aside.indexOf('</aside>')).includes(firsts[i]!), `page ${i + 1}'s first character is in ${ref}`);
       } else {
         assert.equal(m[3], firsts[i], `marker ${m[1]} before the first character of page ${i + 1}`);

@@ -36,16 +36,17 @@ export function textOf(nodes: ChildNode[]): string {
 const layerOf = (e: Element): LayerId | undefined => classes(e).find((c) => c.startsWith('note-'))?.slice(5);
 
 /**
- * The reading text of one volume document in tree order: pop-up asides are
- * read where their noteref stands (the noteref's own label is apparatus and
+ * The reading text of one volume document in tree order: pop-up asides (in
+ * the volume's notes document, `notesXhtml`) are read where their noteref stands (the noteref's own label is apparatus and
  * is skipped); also every note/commentary element as [layer, text]. A pop-up
  * commentary paragraph hangs off the block before it but is not part of that
  * block's notes.
  */
-export function readVolume(xhtml: string): { text: string; notes: Array<[LayerId, string]> } {
+export function readVolume(xhtml: string, notesXhtml?: string): { text: string; notes: Array<[LayerId, string]> } {
   const doc = parseXhtml(xhtml);
   const body = findAll(doc, (e) => e.name === 'body')[0];
-  const asides = new Map(findAll(body.children, (e) => e.name === 'aside').map((a) => [a.attribs.id, a]));
+  // The pop-up notes are in the volume's notes document (volNN-notes.xhtml).
+  const asides = new Map([...doc, ...(notesXhtml ? parseXhtml(notesXhtml) : [])].flatMap((n) => (isElement(n) ? findAll([n], (e) => e.name === 'aside') : [])).map((a) => [a.attribs.id, a]));
   const notes: Array<[LayerId, string]> = [];
   let text = '';
   let open: number[] = [];
@@ -72,7 +73,7 @@ export function readVolume(xhtml: string): { text: string; notes: Array<[LayerId
       // Apparatus, not text: a layer's printed label, a footnote's link back, a page break.
       if (['layer-label', 'backlink', 'pagebreak'].some((c) => classes(n).includes(c))) continue;
       if (n.name === 'a' && classes(n).includes('noteref')) {
-        const aside = asides.get(n.attribs.href.slice(1));
+        const aside = asides.get(n.attribs.href.slice(n.attribs.href.indexOf('#') + 1));
         if (!aside) throw new Error(`noteref ${n.attribs.href} has no aside`);
         if (classes(aside).includes('commentary')) {
           const saved = open;

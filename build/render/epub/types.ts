@@ -39,4 +39,6 @@ export interface TocEntry {
   label: string;
   href: string;
   children: TocEntry[];
+  /** Where in its document it points: the units before it (pages.ts counts them); absent: the document's start. */
+  at?: number;
 }

@@ -52,18 +52,22 @@ test('an unknown layer survives as class note-<id>', () => {
   assert.ok(doc.layers.has('mystery'));
 });
 
-test('pop-up layers become noteref → aside gathered after the running text, linking back; other layers stay inline', () => {
+test('pop-up layers become numbered noterefs → asides in the volume\'s notes document, linking back; other layers stay inline', () => {
   const tree = sampleTree();
   const doc = renderVolume(tree.children[0], 0, 2, { popup: new Set(['shu', 'fuzhu']) });
-  const nodes = parseXhtml(wrap(doc.body));
+  assert.ok(doc.notes);
+  assert.equal(doc.notes.filename, 'vol01-notes.xhtml');
+  const nodes = parseXhtml(wrap(doc.body + doc.notes.body));
   const refs = findAll(nodes, (e) => e.name === 'a' && e.attribs.role === 'doc-noteref');
   assert.deepEqual(
     refs.map((r) => [r.attribs.class, r.attribs['epub:type'], r.attribs.role, r.attribs.href]),
     [
-      ['noteref noteref-shu', 'noteref', 'doc-noteref', '#fn1'],
-      ['noteref noteref-fuzhu', 'noteref', 'doc-noteref', '#fn2'],
+      ['noteref noteref-shu', 'noteref', 'doc-noteref', 'vol01-notes.xhtml#fn1'],
+      ['noteref noteref-fuzhu', 'noteref', 'doc-noteref', 'vol01-notes.xhtml#fn2'],
     ],
   );
+  // Numbered by layer: the reference and the backlink show the same label and number.
+  assert.deepEqual(refs.map((r) => textOf(r.children)), ['疏一', '附注一']);
   const asides = findAll(nodes, (e) => e.name === 'aside');
   assert.deepEqual(
     asides.map((a) => [a.attribs.id, a.attribs.class, a.attribs['epub:type'], a.attribs.role]),
@@ -72,20 +76,20 @@ test('pop-up layers become noteref → aside gathered after the running text, li
       ['fn2', 'commentary note-fuzhu popup', 'footnote', 'doc-footnote'],
     ],
   );
-  assert.equal(textOf(asides[0].children), '〔疏〕疏曰此一經論戒賓之事');
+  assert.equal(textOf(asides[0].children), '〔疏一〕疏曰此一經論戒賓之事');
+  assert.equal(asides[0].attribs['aria-label'], '疏一');
   // Every aside leads with a link back to its reference, which exists.
   for (const a of asides) {
     const back = findAll(a.children, (e) => e.name === 'a')[0];
     assert.equal(back.attribs.role, 'doc-backlink');
-    assert.equal(back.attribs.href, `#${a.attribs.id}-ref`);
+    assert.equal(back.attribs.href, `vol01.xhtml#${a.attribs.id}-ref`);
     assert.equal(refs.filter((r) => r.attribs.id === `${a.attribs.id}-ref`).length, 1, `reference of ${a.attribs.id}`);
   }
-  // The asides do not interrupt the running text: all of them stand after it, in a section of their own.
-  const [main, notes] = findAll(nodes, (e) => e.name === 'section');
-  assert.equal(findAll(main.children, (e) => e.name === 'aside').length, 0);
+  // The asides do not interrupt the running text: all of them are in the notes document.
+  assert.doesNotMatch(doc.body, /<aside/);
+  const [notes] = findAll(parseXhtml(wrap(doc.notes.body)), (e) => e.name === 'section');
   assert.equal(notes.attribs.class, 'footnotes');
   assert.equal(findAll(notes.children, (e) => e.name === 'aside').length, asides.length);
-  assert.ok(doc.body.indexOf('<section id="vol01-notes"') > doc.body.indexOf('</section>'), 'notes after the running text');
   // 注 stays inline.
   assert.ok(findAll(nodes, (e) => e.attribs.class === 'note note-zhu').length === 1);
 });
@@ -93,15 +97,15 @@ test('pop-up layers become noteref → aside gathered after the running text, li
 test('a pop-up commentary paragraph at the head of a volume gets its own noteref anchor', () => {
   const v = vol('卷一', 1, commentary('shu', '疏文'), p('text', '經文'));
   const doc = renderVolume(v, 0, 1, { popup: new Set(['shu']) });
-  assert.match(doc.body, /<p class="noteref-anchor"><a class="noteref noteref-shu"[^>]*>疏<\/a><\/p>\n<p class="text">經文<\/p>/);
-  assert.match(doc.body, /<aside id="fn1"[^>]*><p><a class="backlink" href="#fn1-ref" role="doc-backlink">〔疏〕<\/a>疏文<\/p><\/aside>/);
-  assert.equal(readVolume(wrap(doc.body)).text, '疏文經文');
+  assert.match(doc.body, /<p class="noteref-anchor"><a class="noteref noteref-shu"[^>]*>疏一<\/a><\/p>\n<p class="text">經文<\/p>/);
+  assert.match(doc.notes!.body, /<aside id="fn1"[^>]*><p><a class="backlink" href="vol01.xhtml#fn1-ref" role="doc-backlink">〔疏一〕<\/a>疏文<\/p><\/aside>/);
+  assert.equal(readVolume(wrap(doc.body), wrap(doc.notes!.body)).text, '疏文經文');
 });
 
 test('nested pop-up notes keep reading order', () => {
   const v = vol('卷一', 1, p('text', '甲', note('shu', '乙', note('shu', '丙'), '丁'), '戊'));
   const doc = renderVolume(v, 0, 1, { popup: new Set(['shu']) });
-  const r = readVolume(wrap(doc.body));
+  const r = readVolume(wrap(doc.body), wrap(doc.notes!.body));
   assert.equal(r.text, '甲乙丙丁戊');
   assert.deepEqual(r.notes, [
     ['shu', '乙丙丁'],

@@ -24,6 +24,7 @@ import type { Annotation, Block, Glyph, Inline, LayerDeclaration, LayerId, Mark,
 import { collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
 import { labelText, layerLabel, layerToken } from './layers.js';
 import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
+import { chineseNumeral } from '../pdf/numerals.js';
 import type { TocEntry } from './types.js';
 import { xmlChars } from '../escape.js';
 import { legendSource, type LegendSource } from './front.js';
@@ -115,9 +116,16 @@ export interface MissingChar {
 
 interface VolumeState {
   ctx: RenderContext;
-  /** Pop-up notes, gathered after the running text. */
+  /** This volume's document and its notes document (volNN.xhtml, volNN-notes.xhtml): links between them. */
+  file: string;
+  notesFile: string;
+  /** Pop-up notes, gathered in the volume's notes document. */
   footnotes: string[];
   notes: number;
+  /** Pop-up notes so far by layer: their numbers (附注一, 附注二 …). */
+  numbers: Map<LayerId, number>;
+  /** Mark kinds used (their emphasis characters go into the fonts). */
+  marks: Set<Mark['kind']>;
   headings: number;
   layers: Set<LayerId>;
   jiao: CollationState;
@@ -137,6 +145,7 @@ export function layerName(layer: LayerId, declared: readonly LayerDeclaration[] 
 
 /** The layer that needs no label: plain small print is 注, as in the print. */
 const UNLABELLED: LayerId = 'zhu';
+export const UNLABELLED_LAYERS: readonly LayerId[] = [UNLABELLED];
 
 /**
  * The label shown before a note, in 〔〕, so that layers differ without
@@ -202,22 +211,42 @@ function labelSpan(label: string | undefined): string {
   return label ? `<span class="layer-label" aria-hidden="true">${escapeXml(labelText(label))}</span>` : '';
 }
 
-function noteAttributes(layer: LayerId, st: VolumeState): string {
-  return `epub:type="diaoban:${layerToken(layer)}" role="note" aria-label="${escapeXml(layerName(layer, st.ctx.layers))}"`;
+/**
+ * A note's layer for machines and its name for screen readers: the label the
+ * source prints (a 【注】 the tool files under 案 is 注 to every reader, as
+ * it is shown), else the layer's name.
+ */
+function noteAttributes(layer: LayerId, sourceLabel: string | undefined, st: VolumeState): string {
+  return `epub:type="diaoban:${layerToken(layer)}" role="note" aria-label="${escapeXml(sourceLabel ?? layerName(layer, st.ctx.layers))}"`;
 }
 
-function renderNoteref(layer: LayerId, id: string, st: VolumeState): string {
+/** A pop-up note's number within its layer and volume, as its reference and its backlink show it: 附注三. */
+function nextNumber(layer: LayerId, st: VolumeState): string {
+  const n = (st.numbers.get(layer) ?? 0) + 1;
+  st.numbers.set(layer, n);
+  return chineseNumeral(n);
+}
+
+/** The reference in the text: the note's label and number (附注一), linking into the volume's notes document. */
+function renderNoteref(layer: LayerId, id: string, label: string, st: VolumeState): string {
   const t = layerToken(layer);
-  return `<a class="noteref noteref-${t}" id="${id}-ref" href="#${id}" epub:type="noteref" role="doc-noteref">${escapeXml(layerName(layer, st.ctx.layers))}</a>`;
+  return `<a class="noteref noteref-${t}" id="${id}-ref" href="${st.notesFile}#${id}" epub:type="noteref" role="doc-noteref">${escapeXml(label)}</a>`;
 }
 
-/** A pop-up note's aside: named by its layer, led by a link back to its reference that shows the layer's label. */
-function renderAside(id: string, cls: string, layer: LayerId, label: string, inner: string, st: VolumeState): string {
-  const name = escapeXml(layerName(layer, st.ctx.layers));
+/**
+ * A pop-up note's aside, in the notes document: named by the label it shows,
+ * led by a link back to its reference that shows the same label and number.
+ */
+function renderAside(id: string, cls: string, label: string, inner: string, st: VolumeState): string {
   return (
-    `<aside id="${id}" class="${cls} popup" epub:type="footnote" role="doc-footnote" aria-label="${name}">` +
-    `<p><a class="backlink" href="#${id}-ref" role="doc-backlink">${escapeXml(labelText(label))}</a>${inner}</p></aside>`
+    `<aside id="${id}" class="${cls} popup" epub:type="footnote" role="doc-footnote" aria-label="${escapeXml(label)}">` +
+    `<p><a class="backlink" href="${st.file}#${id}-ref" role="doc-backlink">${escapeXml(labelText(label))}</a>${inner}</p></aside>`
   );
+}
+
+/** The label a pop-up note shows (the source's own, else its layer's name) with its number: 附注一. */
+function numberedLabel(layer: LayerId, sourceLabel: string | undefined, st: VolumeState): string {
+  return `${sourceLabel ?? layerName(layer, st.ctx.layers)}${nextNumber(layer, st)}`;
 }
 
 function renderInline(node: Inline, st: VolumeState): string {
@@ -236,16 +265,24 @@ function renderInline(node: Inline, st: VolumeState): string {
       return correctionMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
     case 'mark':
       if (node.kind === 'ruby') return renderRuby(node, st);
-      // 著重號, 圈點, 專名號, 書名號: styled beside the text (styles/epub.css).
+      // 著重號, 圈點, 專名號, 書名號: styled beside the text (styles/epub.css, marks.ts).
+      st.marks.add(node.kind);
       return `<span class="mark mark-${node.kind}">${node.children.map((c) => renderInline(c, st)).join('')}</span>`;
     case 'annotation':
       return renderAnnotation(node, st);
     case 'raise':
-      // 抬頭: a reflowing book cannot raise a line above the others; the raised words start a line of their own.
+      // 抬頭 inside a note or mark: the words after it start a line of their own (a paragraph's are raised: raisedInlines).
       return `<br class="raise raise-${node.level}"/>`;
     case 'anchor':
       return '';
   }
+}
+
+/** The language of a reading in another script than the book's, so that screen readers and hyphenation read it right: pinyin (zh-Latn), 注音 (zh-Bopo). */
+function rubyLang(text: string): string {
+  if (/\p{Script=Latin}/u.test(text)) return ' lang="zh-Latn"';
+  if (/\p{Script=Bopomofo}/u.test(text)) return ' lang="zh-Bopo"';
+  return '';
 }
 
 /**
@@ -260,7 +297,7 @@ function renderRuby(node: Mark, st: VolumeState): string {
   const readings = ruby.text.trim().split(/\s+/u);
   const plain = node.children.every((c) => c.type === 'text');
   const chars = plain ? Array.from(node.children.map((c) => (c.type === 'text' ? c.value : '')).join('')).filter((c) => !isWhitespace(c)) : [];
-  const rt = (text: string): string => `<rp>(</rp><rt>${escapeXml(text)}</rt><rp>)</rp>`;
+  const rt = (text: string): string => `<rp>(</rp><rt${rubyLang(text)}>${escapeXml(text)}</rt><rp>)</rp>`;
   if (ruby.by === 'char' && plain && readings.length === chars.length) {
     return `<ruby class="ruby">${chars.map((c, i) => renderChars(c, st) + rt(readings[i])).join('')}</ruby>`;
   }
@@ -286,18 +323,42 @@ function renderNote(note: Note, st: VolumeState): string {
   const text = note.children.map(inlineText).join('');
   if (st.ctx.popup.has(note.layer)) {
     const id = `fn${++st.notes}`;
+    const label = numberedLabel(note.layer, note.label, st);
     // Reserve the aside's place first so that asides keep reading order even when notes nest.
     const slot = st.footnotes.push('') - 1;
+    const ref = renderNoteref(note.layer, id, label, st);
     const { inner, after } = insidePopup(() => inlines(note.children, st), st);
-    st.footnotes[slot] = renderAside(id, `note note-${t}`, note.layer, note.label ?? layerName(note.layer, st.ctx.layers), inner, st);
-    return renderNoteref(note.layer, id, st) + after;
+    st.footnotes[slot] = renderAside(id, `note note-${t}`, label, inner, st);
+    return ref + after;
   }
   const label = labelSpan(shownLabel(note.layer, text, note.label, st.ctx.layers));
-  return `<small class="note note-${t}" ${noteAttributes(note.layer, st)}>${label}${inlines(note.children, st)}</small>`;
+  return `<small class="note note-${t}" ${noteAttributes(note.layer, note.label, st)}>${label}${inlines(note.children, st)}</small>`;
 }
 
 function inlines(nodes: readonly Inline[], st: VolumeState): string {
   return nodes.map((n) => renderInline(n, st)).join('');
+}
+
+/**
+ * A paragraph's inlines with its 抬頭: the words after each raise begin a new
+ * line, `<span class="raised raised-N">`, raised by N cells above the
+ * paragraph's other lines, which keep room for it (`room`: the highest raise).
+ */
+function raisedInlines(nodes: readonly Inline[], st: VolumeState): { inner: string; room: number } {
+  let room = 0;
+  let out = '';
+  let open = false;
+  for (const n of nodes) {
+    if (n.type !== 'raise') {
+      out += renderInline(n, st);
+      continue;
+    }
+    room = Math.max(room, n.level);
+    if (open) out += '</span>';
+    out += `<span class="raised${n.level ? ` raised-${n.level}` : ''}">`;
+    open = true;
+  }
+  return { inner: open ? `${out}</span>` : out, room };
 }
 
 /** A rendered block: markup split so that a noteref can still be appended before its end tag. */
@@ -317,12 +378,20 @@ function paragraphClass(p: Paragraph): string {
 export interface VolumeDocument {
   filename: string;
   title: string;
-  /** The body markup: the volume's `<section>`, then its pop-up notes. */
+  /** The body markup: the volume's `<section>`. */
   body: string;
+  /**
+   * The volume's pop-up notes, in a document of their own (volNN-notes.xhtml,
+   * out of the reading order): epub.js lands right on links between files,
+   * and a reader that hides footnote asides is left no blank page.
+   */
+  notes?: { filename: string; title: string; body: string };
   toc: TocEntry;
   layers: Set<LayerId>;
   /** Characters shown as 〓, by how the source writes them. */
   missing: MissingChar[];
+  /** Mark kinds used (marks.ts: the emphasis characters the fonts must draw). */
+  marks: ReadonlySet<Mark['kind']>;
   /** Page breaks written. */
   pageBreaks: number;
   /** Units written (equals pages.ts volumeUnits(volume).length). */
@@ -346,8 +415,12 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   const id = filename.replace(/\.xhtml$/, '');
   const st: VolumeState = {
     ctx,
+    file: filename,
+    notesFile: `${id}-notes.xhtml`,
     footnotes: [],
     notes: 0,
+    numbers: new Map(),
+    marks: new Set(),
     headings: 0,
     layers: new Set(),
     count: 0,
@@ -372,7 +445,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
       const hid = `${id}-h${++st.headings}`;
       const level = Math.min(block.depth + 1, lastLevel + 1);
       lastLevel = level;
-      const entry: TocEntry = { label: displayString(plainText(block.children), ctx.drawable), href: `${filename}#${hid}`, children: [] };
+      const entry: TocEntry = { label: displayString(plainText(block.children), ctx.drawable), href: `${filename}#${hid}`, children: [], at: st.count };
       let parent: TocEntry = toc;
       for (let d = block.depth - 1; d >= 1; d--) {
         const o = open[d];
@@ -392,11 +465,13 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
     if (block.role === 'commentary' && block.layer !== undefined && ctx.popup.has(block.layer)) {
       const layer = block.layer;
       const nid = `fn${++st.notes}`;
+      const label = numberedLabel(layer, block.label, st);
       const before = pendingBreaks(st);
       const slot = st.footnotes.push('') - 1;
+      const noteref = renderNoteref(layer, nid, label, st);
       const { inner, after } = insidePopup(() => inlines(block.children, st), st);
-      st.footnotes[slot] = renderAside(nid, paragraphClass(block), layer, block.label ?? layerName(layer, ctx.layers), inner, st);
-      const ref = before + renderNoteref(layer, nid, st) + after;
+      st.footnotes[slot] = renderAside(nid, paragraphClass(block), label, inner, st);
+      const ref = before + noteref + after;
       const prev = out[out.length - 1];
       if (prev) prev.inner += ref;
       else out.push({ before: '', open: '<p class="noteref-anchor">', inner: ref, close: '</p>' });
@@ -405,14 +480,16 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
     const before = pendingBreaks(st);
     const label =
       block.role === 'commentary' ? labelSpan(shownLabel(block.layer ?? 'zhu', block.children.map(inlineText).join(''), block.label, ctx.layers)) : '';
-    const inner = label + inlines(block.children, st);
+    const raised = raisedInlines(block.children, st);
+    const inner = label + raised.inner;
     if (block.role === 'title' && !h1Done) {
       h1Done = true;
       out.push({ before, open: `<h1 class="title">`, inner, close: '</h1>' });
       return;
     }
-    const extra = block.role === 'commentary' ? ` ${noteAttributes(block.layer ?? 'zhu', st)}` : '';
-    out.push({ before, open: `<p class="${paragraphClass(block)}"${extra}>`, inner, close: '</p>' });
+    const extra = block.role === 'commentary' ? ` ${noteAttributes(block.layer ?? 'zhu', block.label, st)}` : '';
+    const room = raised.room ? ` raise-room-${raised.room}` : '';
+    out.push({ before, open: `<p class="${paragraphClass(block)}${room}"${extra}>`, inner, close: '</p>' });
   };
   volume.children.forEach(renderBlock);
   const units = st.count;
@@ -424,8 +501,13 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   const jiao = collationSection(st.jiao);
   const blocks = out.map((b) => b.before + b.open + b.inner + b.close).join('\n');
   const section = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}${tail}${jiao ? `\n${jiao}` : ''}\n</section>`;
+  const notesTitle = `${title}　注`;
   const notes = st.footnotes.length
-    ? `\n<section id="${id}-notes" class="footnotes" epub:type="footnotes" aria-label="${escapeXml(`${title}　注`)}">\n${st.footnotes.join('\n')}\n</section>`
-    : '';
-  return { filename, title, body: section + notes, toc, layers: st.layers, missing: [...st.missing.values()], pageBreaks: st.nextBreak, units, legend: legendSource(volume) };
+    ? {
+        filename: st.notesFile,
+        title: notesTitle,
+        body: `<section id="${id}-notes" class="footnotes" epub:type="footnotes" aria-label="${escapeXml(notesTitle)}">\n${st.footnotes.join('\n')}\n</section>`,
+      }
+    : undefined;
+  return { filename, title, body: section, ...(notes ? { notes } : {}), toc, layers: st.layers, missing: [...st.missing.values()], marks: st.marks, pageBreaks: st.nextBreak, units, legend: legendSource(volume) };
 }
