@@ -32,6 +32,8 @@ import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
 import { createSandbox, resolveInSandbox, systemFontDirs } from './sandbox.js';
 import { countBySeverity, reportLayout } from './report.js';
+import { standardName } from './standards.js';
+import type { PdfSettings } from '../tree/edition.js';
 import { PdfError, loadTemplate, warmPrinter, writePdf, type BrowserSource } from './pdf.js';
 import { volumeProgress } from './progress.js';
 import { BrowserError } from './browser.js';
@@ -68,6 +70,8 @@ export interface BuildOptions {
   fontCache?: string;
   /** Build nothing when a file of the edition cannot be read as saved (watch keeps the last good outputs then). */
   stopOnFileErrors?: boolean;
+  /** The PDF's standard instead of edition.yaml's `pdf:` (`--pdf-standard`). */
+  pdfStandard?: PdfSettings;
 }
 
 /** Messages that mean a file of the edition cannot be read as it stands: building would drop it (all corrections, a source). */
@@ -202,7 +206,7 @@ export function manifestKey(dir: string, out: string): string {
 export async function inputKey(dir: string, options: BuildOptions): Promise<string> {
   const parts: Array<string | Uint8Array> = [
     toolVersion(),
-    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', out: path.resolve(options.out), allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)) }),
+    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', pdf: options.pdfStandard ?? null, out: path.resolve(options.out), allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)) }),
     process.env.SOURCE_DATE_EPOCH ?? '',
   ];
   const read = (file: string): Promise<Uint8Array | string> => readFile(file).catch((error: NodeJS.ErrnoException) => `unreadable: ${error.code ?? ''}`);
@@ -366,7 +370,7 @@ async function buildLoaded(
   const { cache, previous, inputs, mKey } = context;
   const loaded = await phase('load', () => loadEdition(dir, { allowRead: options.allowRead, ...(cache ? { memo: loadMemo(cache) } : {}) }));
   const lines: string[] = [];
-  const config = loaded.config;
+  const config = loaded.config && options.pdfStandard ? { ...loaded.config, pdf: options.pdfStandard } : loaded.config;
   if (!config) {
     return { ok: false, internal: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
   }
@@ -431,7 +435,8 @@ async function buildLoaded(
       const reuse =
         (result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} runs from the cache` : '') +
         (result.replayed > 0 ? `, ${result.replayed} printed on the pages Paged.js made before` : '');
-      lines.push(`${out}: ${result.pages} pages${reuse}`);
+      const standard = config.pdf && config.pdf.standard !== 'screen' ? ` (${standardName(config.pdf)})` : '';
+      lines.push(`${out}: ${result.pages} pages${standard}${reuse}`);
     } catch (error) {
       ok = false;
       lines.push(`${out}: not written: ${describe(error)}`);
