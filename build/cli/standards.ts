@@ -13,7 +13,10 @@ import { PDFDocument } from 'pdf-lib';
 import { PRODUCER, type OutlineEntry } from '../render/pdf/postprocess.js';
 import {
   StandardError,
+  colourSheet,
   markArchive,
+  readColourSheet,
+  toCmyk,
   markPrint,
   removeTransparency,
   toBlackPlate,
@@ -73,7 +76,8 @@ function ghostscriptLimit(pages: number): number {
  * not rotated, images not resampled, no dates or /ID of its own (the same
  * input gives the same bytes).
  */
-export async function ghostscriptCmyk(bytes: Uint8Array, pages: number, gs = process.env.DIAOBAN_GHOSTSCRIPT ?? 'gs'): Promise<Uint8Array> {
+export async function ghostscriptCmyk(bytes: Uint8Array, pages: number, o: { gs?: string } = {}): Promise<Uint8Array> {
+  const gs = o.gs ?? process.env.DIAOBAN_GHOSTSCRIPT ?? 'gs';
   const dir = await makeTempDir('gs');
   try {
     const input = path.join(dir, 'in.pdf');
@@ -147,17 +151,21 @@ export async function applyStandard(
 ): Promise<StandardResult> {
   const standard = settings?.standard ?? 'screen';
   if (standard === 'screen') return { bytes, neutral: 0, converted: [] };
-  let doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
   if (standard === 'archive') {
     return { bytes: await markArchive(doc, { info: o.info, outline: o.outline, profile: await loadProfile(ARCHIVE_PROFILE), producer: PRODUCER }), neutral: 0, converted: [] };
   }
   const version = settings?.pdfx ?? 'x-4';
-  const { neutral, colour } = toBlackPlate(doc);
-  if (version === 'x-1a') removeTransparency(doc);
-  if (colour.length > 0) {
-    const cmyk = await ghostscriptCmyk(await doc.save({ useObjectStreams: false }), doc.getPageCount());
-    doc = await PDFDocument.load(cmyk, { updateMetadata: false });
+  const found = toBlackPlate(doc);
+  if (found.other.length > 0) throw new StandardError(`the book has ${found.other.join(' and ')}, which a print file cannot have converted to CMYK yet`);
+  if (found.rgb.length > 0 || found.images.length > 0) {
+    // Ghostscript computes the CMYK of each colour and image through the output profile; the book's own
+    // content streams and fonts stay ours (a pass of the whole book through pdfwrite lost ToUnicode entries).
+    const sheet = await colourSheet(doc, found.rgb, found.images);
+    const converted = await ghostscriptCmyk(sheet, 1 + found.images.length);
+    toCmyk(doc, await readColourSheet(doc, converted, found.rgb, found.images));
   }
+  if (version === 'x-1a') removeTransparency(doc);
   const out = await markPrint(doc, { version, info: o.info, outline: o.outline, bleed: o.bleed, profile: await loadProfile(PRINT_PROFILE), producer: PRODUCER });
-  return { bytes: out, neutral, converted: colour };
+  return { bytes: out, neutral: found.neutral, converted: [...found.rgb, ...found.images.map(() => 'image')] };
 }

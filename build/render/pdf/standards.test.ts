@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, decodePDFRawStream } from 'pdf-lib';
-import { CROP_MARK, StandardError, blackPlateContent, cropMarkLines, markArchive, markPrint, removeTransparency, slugOf, toBlackPlate, xmpPacket, type OutputProfile } from './standards.js';
+import { CROP_MARK, StandardError, blackPlateContent, cmykContent, toCmyk, cropMarkLines, markArchive, markPrint, removeTransparency, slugOf, toBlackPlate, xmpPacket, type OutputProfile } from './standards.js';
 
 const PT_PER_MM = 72 / 25.4;
 const INFO = { title: '禮書', author: '宋 陳祥道', language: 'zh-Hant', subject: '卷一百十 <四庫>', date: '2026-01-01', source: 'juan110.txt' };
@@ -45,12 +45,15 @@ test('neutral RGB colours become DeviceGray; others are kept and counted; other 
 
 test('toBlackPlate rewrites every content stream and says what colour is left', async () => {
   const grey = await pdfWith('0 0 0 rg 0 0 10 10 re f');
-  assert.deepEqual(toBlackPlate(grey), { neutral: 1, colour: [] });
+  assert.deepEqual(toBlackPlate(grey), { neutral: 1, rgb: [], images: [], other: [] });
   assert.equal(contentOf(grey), '0 g 0 0 10 10 re f');
   const red = await pdfWith('0 0 0 rg 0 0 10 10 re f .7 .1 .1 rg 0 0 5 5 re f');
   const result = toBlackPlate(red);
-  assert.deepEqual(result.colour, ['RGB colours']);
+  assert.deepEqual(result.rgb, ['.7 .1 .1']);
   assert.match(contentOf(red), /^0 g .* \.7 \.1 \.1 rg/);
+  toCmyk(red, new Map([['.7 .1 .1', [0, 0.9, 0.9, 0.2]]]));
+  assert.match(contentOf(red), /^0 g .* 0 \.9 \.9 \.2 k 0 0 5 5 re f$/);
+  assert.throws(() => cmykContent('.1 .2 .3 RG', new Map()), StandardError);
 });
 
 test('markPrint: TrimBox inside BleedBox inside MediaBox, crop marks outside the bleed, the intent, PDF/X keys, the header', async () => {

@@ -1,13 +1,16 @@
 /**
  * The book's PDF made into what a print shop (PDF/X) or an archive (PDF/A-2u)
  * takes, from the screen file that assemblePdf makes. Pure pdf-lib work on
- * bytes; the Ghostscript step that converts colours other than black, grey
- * and white to CMYK runs in build/cli/standards.ts, between `toBlackPlate`
- * and `markPrint`.
+ * bytes; Ghostscript (build/cli/standards.ts) only computes the CMYK of the
+ * colours and images left, from the small sheet `colourSheet` makes: a pass
+ * of the whole book through its pdfwrite lost ToUnicode entries (事 read as
+ * Ï), so the book's content streams and fonts stay as Chromium wrote them.
  *
  * - `toBlackPlate`: every neutral DeviceRGB colour of every content stream
  *   (`0 0 0 rg`, `1 1 1 rg`, the greys) set as DeviceGray, which prints on
  *   the black plate alone; says what colour is left (a seal, an image).
+ * - `toCmyk`: the colours left set as CMYK, as Ghostscript computed them
+ *   through the output profile (`readColourSheet` puts converted images in).
  * - `removeTransparency` (PDF/X-1a): invisible text (Chromium's fill alpha 0)
  *   as text render mode 3, multiply as overprint, no transparency group.
  * - `markPrint`: TrimBox, BleedBox, a MediaBox with room for crop marks
@@ -28,6 +31,7 @@ import {
   PDFRawStream,
   PDFRef,
   PDFString,
+  PDFObjectCopier,
   decodePDFRawStream,
 } from 'pdf-lib';
 import type { PdfStandard, PdfxVersion } from '../../tree/edition.js';
@@ -66,8 +70,12 @@ const OTHER_COLOUR = /(?:^|\s)(?:sc|scn|SC|SCN|sh|BI|k|K)(?=\s|$)/;
 export interface BlackPlateResult {
   /** Neutral colours rewritten as DeviceGray. */
   neutral: number;
-  /** What colour is left that is not DeviceGray: operators, images, shadings (each named once a kind). */
-  colour: string[];
+  /** The RGB colours left (`r g b` as written), for the CMYK conversion. */
+  rgb: string[];
+  /** Images in colour, for the CMYK conversion. */
+  images: PDFRef[];
+  /** Colour set in a way the conversion does not handle (shadings, sc/scn, inline images): named once a kind. */
+  other: string[];
 }
 
 /** A number as short as PDF writes it. */
@@ -80,9 +88,10 @@ function fmt(v: number): string {
  * One content stream's neutral DeviceRGB colours as DeviceGray: `0 0 0 rg`
  * → `0 g`, `.333 .333 .333 RG` → `.333 G`. Other colours are kept and counted.
  */
-export function blackPlateContent(content: string): { content: string; neutral: number; colour: number; other: boolean } {
+export function blackPlateContent(content: string): { content: string; neutral: number; colour: number; rgb: Set<string>; other: boolean } {
   let neutral = 0;
   let colour = 0;
+  const rgb = new Set<string>();
   const out = content.replace(RGB_OPERATOR, (all, before: string, r: string, g: string, b: string, op: string) => {
     const [x, y, z] = [Number(r), Number(g), Number(b)];
     if (x === y && y === z) {
@@ -90,9 +99,90 @@ export function blackPlateContent(content: string): { content: string; neutral: 
       return `${before}${fmt(x)} ${op === 'rg' ? 'g' : 'G'}`;
     }
     colour++;
+    rgb.add(rgbKey(x, y, z));
     return all;
   });
-  return { content: out, neutral, colour, other: OTHER_COLOUR.test(out) };
+  return { content: out, neutral, colour, rgb, other: OTHER_COLOUR.test(out) };
+}
+
+function rgbKey(r: number, g: number, b: number): string {
+  return [r, g, b].map(fmt).join(' ');
+}
+
+/**
+ * The RGB colours left in a content stream set as the CMYK values given
+ * (`r g b` → `c m y k`, computed through the output profile by Ghostscript).
+ */
+export function cmykContent(content: string, cmyk: ReadonlyMap<string, readonly number[]>): string {
+  return content.replace(RGB_OPERATOR, (all, before: string, r: string, g: string, b: string, op: string) => {
+    const value = cmyk.get(rgbKey(Number(r), Number(g), Number(b)));
+    if (!value) throw new StandardError(`no CMYK value for the colour ${r} ${g} ${b}`);
+    return `${before}${value.map(fmt).join(' ')} ${op === 'rg' ? 'k' : 'K'}`;
+  });
+}
+
+/** Every content stream's RGB colours as CMYK (cmykContent), in place. */
+export function toCmyk(doc: PDFDocument, cmyk: ReadonlyMap<string, readonly number[]>): void {
+  for (const { ref, stream } of contentStreams(doc)) {
+    const text = streamText(stream);
+    if (text.search(RGB_OPERATOR) < 0) continue;
+    replaceContent(doc, ref, stream, cmykContent(text, cmyk));
+  }
+}
+
+/**
+ * The colours and images to convert, as one small PDF for Ghostscript:
+ * page 1 fills a square in each colour, in order; each further page draws
+ * one image (its alpha left out: only its colours are converted).
+ */
+export async function colourSheet(doc: PDFDocument, rgb: readonly string[], images: readonly PDFRef[]): Promise<Uint8Array> {
+  const sheet = await PDFDocument.create({ updateMetadata: false });
+  const first = sheet.addPage([100, 100]);
+  first.node.set(PDFName.of('Contents'), sheet.context.register(sheet.context.flateStream(rgb.map((c, i) => `${c} rg ${i} 0 1 1 re f`).join('\n') || '%')));
+  const copier = PDFObjectCopier.for(doc.context, sheet.context);
+  for (const ref of images) {
+    const image = doc.context.lookup(ref) as PDFRawStream;
+    const copy = copier.copy(image) as PDFRawStream;
+    copy.dict.delete(PDFName.of('SMask'));
+    copy.dict.delete(PDFName.of('Mask'));
+    const page = sheet.addPage([100, 100]);
+    page.node.set(PDFName.of('Resources'), sheet.context.obj({ XObject: { Im0: sheet.context.register(copy) } }));
+    page.node.set(PDFName.of('Contents'), sheet.context.register(sheet.context.flateStream('q 100 0 0 100 0 0 cm /Im0 Do Q')));
+  }
+  return sheet.save({ useObjectStreams: false });
+}
+
+/**
+ * What Ghostscript made of the colour sheet: each colour's CMYK value (the
+ * fills of page 1, in order), and each image converted, put in place of
+ * the original (its size, mask and alpha kept).
+ */
+export async function readColourSheet(doc: PDFDocument, converted: Uint8Array, rgb: readonly string[], images: readonly PDFRef[]): Promise<Map<string, number[]>> {
+  const sheet = await PDFDocument.load(converted, { updateMetadata: false });
+  const pages = sheet.getPages();
+  if (pages.length !== 1 + images.length) throw new StandardError(`Ghostscript gave ${pages.length} pages for ${1 + images.length}`);
+  const contents = pages[0].node.get(PDFName.of('Contents'));
+  const text = (contents instanceof PDFArray ? contents.asArray() : contents ? [contents] : [])
+    .map((r) => streamText(sheet.context.lookup(r as PDFRef) as PDFRawStream))
+    .join('\n');
+  const fills = [...text.matchAll(new RegExp(String.raw`(${NUMBER})\s+(${NUMBER})\s+(${NUMBER})\s+(${NUMBER})\s+k(?=\s|$)`, 'g'))].map((m) => m.slice(1, 5).map(Number));
+  if (fills.length !== rgb.length) throw new StandardError(`Ghostscript converted ${fills.length} colours of ${rgb.length}`);
+  const cmyk = new Map(rgb.map((c, i) => [c, fills[i]] as const));
+  images.forEach((ref, i) => {
+    const xobjects = pages[i + 1].node.Resources()?.lookup(PDFName.of('XObject'));
+    const found = xobjects instanceof PDFDict ? [...xobjects.entries()].map(([, v]) => sheet.context.lookup(v)).find((x) => x instanceof PDFRawStream && x.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) : undefined;
+    if (!(found instanceof PDFRawStream)) throw new StandardError('Ghostscript did not give an image back');
+    const original = doc.context.lookup(ref) as PDFRawStream;
+    const dict = original.dict.clone(doc.context);
+    for (const key of ['ColorSpace', 'BitsPerComponent', 'Filter', 'DecodeParms', 'Decode', 'Length']) {
+      const v = found.dict.get(PDFName.of(key));
+      if (v === undefined) dict.delete(PDFName.of(key));
+      else dict.set(PDFName.of(key), v instanceof PDFRef ? doc.context.register(PDFObjectCopier.for(sheet.context, doc.context).copy(sheet.context.lookup(v)!)) : PDFObjectCopier.for(sheet.context, doc.context).copy(v));
+    }
+    if (dict.get(PDFName.of('ColorSpace')) !== PDFName.of('DeviceCMYK')) throw new StandardError('Ghostscript did not convert an image to CMYK');
+    doc.context.assign(ref, PDFRawStream.of(dict, found.getContents()));
+  });
+  return cmyk;
 }
 
 /** The content streams of the document: pages' /Contents, form XObjects and tiling patterns. */
@@ -153,13 +243,15 @@ function objectColour(object: PDFRawStream | PDFDict, doc: PDFDocument): string 
  */
 export function toBlackPlate(doc: PDFDocument): BlackPlateResult {
   let neutral = 0;
-  const colour = new Set<string>();
+  const rgb = new Set<string>();
+  const images: PDFRef[] = [];
+  const other = new Set<string>();
   for (const { ref, stream } of contentStreams(doc)) {
     const text = streamText(stream);
     const result = blackPlateContent(text);
     neutral += result.neutral;
-    if (result.colour > 0) colour.add('RGB colours');
-    if (result.other) colour.add('colours set by other operators');
+    for (const c of result.rgb) rgb.add(c);
+    if (result.other) other.add('colours set by operators other than rg and RG');
     if (result.neutral > 0) replaceContent(doc, ref, stream, result.content);
   }
   const softMasks = new Set<PDFRef>();
@@ -170,10 +262,11 @@ export function toBlackPlate(doc: PDFDocument): BlackPlateResult {
     if (softMasks.has(ref)) continue;
     if (object instanceof PDFRawStream || object instanceof PDFDict) {
       const kind = objectColour(object, doc);
-      if (kind) colour.add(kind);
+      if (kind === 'an image in colour') images.push(ref);
+      else if (kind) other.add(kind);
     }
   }
-  return { neutral, colour: [...colour] };
+  return { neutral, rgb: [...rgb].sort(), images, other: [...other] };
 }
 
 // ——— PDF/X-1a: no transparency ———
