@@ -4,7 +4,7 @@
  * `run(): Promise<Record<string, number | string>>`. Figures that compare
  * (ratios) are measured in the same run, since the machine is shared.
  */
-const ALL = ['parse', 'layout', 'epub', 'pdf', 'rebuild'] as const;
+const ALL = ['parse', 'layout', 'epub', 'pdf', 'rebuild', 'standards'] as const;
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length > 0 ? ALL.filter((n) => wanted.includes(n)) : [...ALL];

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the npm registry cannot give: Debian's Chromium, the CJK fonts,
-# epubcheck, poppler and Python fontTools. Runs before `npm run build` and `npm test`; does
-# nothing when everything is there.
+# epubcheck, poppler, Python fontTools, Ghostscript, qpdf and the colour
+# profiles. Runs before `npm run build` and `npm test`; does nothing when
+# everything is there.
 set -euo pipefail
 
 missing=()
@@ -12,6 +13,12 @@ missing=()
 command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
 # The PDF converts Noto's CFF outlines to TrueType with fontTools (scripts/cff2ttf.py).
 /usr/bin/python3 -c 'import fontTools' >/dev/null 2>&1 || missing+=(python3-fonttools)
+# pdf: print — Ghostscript computes the CMYK of the colours left (its profile, libgs-common, is the output intent);
+# pdf: archive — colord-data's sRGB profile is the output intent; qpdf checks the files' structure in the tests.
+command -v gs >/dev/null 2>&1 || missing+=(ghostscript)
+[ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || missing+=(libgs-common)
+[ -f /usr/share/color/icc/colord/sRGB.icc ] || missing+=(colord-data)
+command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
