@@ -89,19 +89,22 @@ export async function ghostscriptCmyk(bytes: Uint8Array, pages: number, o: { gs?
       '-sColorConversionStrategy=CMYK', '-dProcessColorModel=/DeviceCMYK',
       '-dAutoRotatePages=/None',
       '-dDownsampleColorImages=false', '-dDownsampleGrayImages=false', '-dDownsampleMonoImages=false',
-      '-dAutoFilterColorImages=false', '-dColorImageFilter=/FlateEncode',
+      '-dAutoFilterColorImages=false', '-dColorImageFilter=/FlateEncode', '-dMaxInlineImageSize=0',
       '-dEmbedAllFonts=true',
       '-dOmitInfoDate', '-dOmitID', '-dOmitXMP',
       `-sOutputFile=${output}`, input,
     ];
     const limit = ghostscriptLimit(pages);
     const stderr = await new Promise<string>((resolve, reject) => {
-      const child = spawn(gs, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: dir } });
+      const child = spawn(gs, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: dir } });
       if (child.pid) trackChild(child.pid);
+      // Ghostscript says what went wrong on either stream (on stdout with -q).
       let err = '';
-      child.stderr.on('data', (d: Buffer) => {
+      const collect = (d: Buffer): void => {
         if (err.length < 4000) err += d.toString();
-      });
+      };
+      child.stdout.on('data', collect);
+      child.stderr.on('data', collect);
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new StandardError(`Ghostscript took longer than ${Math.round(limit / 1000)} s converting the colours to CMYK; stopped (no PDF written)`));
@@ -117,7 +120,7 @@ export async function ghostscriptCmyk(bytes: Uint8Array, pages: number, o: { gs?
         else reject(new StandardError(`Ghostscript failed converting the colours to CMYK (${signal ?? `exit ${code}`}): ${err.trim().split('\n').slice(0, 4).join(' / ') || 'no message'} (no PDF written)`));
       });
     });
-    if (/error/i.test(stderr)) throw new StandardError(`Ghostscript reported a problem converting the colours to CMYK: ${stderr.trim().split('\n').slice(0, 4).join(' / ')} (no PDF written)`);
+    if (/\*{4} Error|^\s*Error|Unrecoverable/im.test(stderr)) throw new StandardError(`Ghostscript reported a problem converting the colours to CMYK: ${stderr.trim().split('\n').slice(0, 4).join(' / ')} (no PDF written)`);
     return new Uint8Array(await readFile(output));
   } finally {
     await removeTemp(dir);

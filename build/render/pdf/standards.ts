@@ -169,8 +169,20 @@ export async function readColourSheet(doc: PDFDocument, converted: Uint8Array, r
   if (fills.length !== rgb.length) throw new StandardError(`Ghostscript converted ${fills.length} colours of ${rgb.length}`);
   const cmyk = new Map(rgb.map((c, i) => [c, fills[i]] as const));
   images.forEach((ref, i) => {
-    const xobjects = pages[i + 1].node.Resources()?.lookup(PDFName.of('XObject'));
-    const found = xobjects instanceof PDFDict ? [...xobjects.entries()].map(([, v]) => sheet.context.lookup(v)).find((x) => x instanceof PDFRawStream && x.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) : undefined;
+    // The page's image, or the one in a form Ghostscript wrapped it in.
+    const imageIn = (resources: unknown): PDFRawStream | undefined => {
+      const xobjects = resources instanceof PDFDict ? resources.lookup(PDFName.of('XObject')) : undefined;
+      if (!(xobjects instanceof PDFDict)) return undefined;
+      for (const [, v] of xobjects.entries()) {
+        const x = sheet.context.lookup(v);
+        if (!(x instanceof PDFRawStream)) continue;
+        if (x.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) return x;
+        const inner = imageIn(x.dict.lookup(PDFName.of('Resources')));
+        if (inner) return inner;
+      }
+      return undefined;
+    };
+    const found = imageIn(pages[i + 1].node.Resources());
     if (!(found instanceof PDFRawStream)) throw new StandardError('Ghostscript did not give an image back');
     const original = doc.context.lookup(ref) as PDFRawStream;
     const dict = original.dict.clone(doc.context);
