@@ -335,12 +335,14 @@ export function removeTransparency(doc: PDFDocument): { invisibleText: number; o
     dict.delete(PDFName.of('SMask'));
   }
   // Each content stream: text drawn under an invisible state gets render mode 3.
+  const pageOf = new Map<PDFRef, PDFDict | undefined>();
+  for (const page of doc.getPages()) {
+    const c = page.node.get(PDFName.of('Contents'));
+    for (const r of c instanceof PDFArray ? c.asArray() : [c]) if (r instanceof PDFRef) pageOf.set(r, page.node.Resources());
+  }
   for (const { ref, stream } of contentStreams(doc)) {
     const resources = ctx.lookup(stream.dict.get(PDFName.of('Resources')));
-    const pageResources = doc.getPages().find((p) => {
-      const c = p.node.get(PDFName.of('Contents'));
-      return c === ref || (c instanceof PDFArray && c.asArray().includes(ref));
-    })?.node.Resources();
+    const pageResources = pageOf.get(ref);
     const states = (resources instanceof PDFDict ? resources : pageResources)?.lookup(PDFName.of('ExtGState'));
     const hidden = new Set<string>();
     if (states instanceof PDFDict) {
@@ -481,6 +483,11 @@ function removeActions(doc: PDFDocument): void {
   for (const page of doc.getPages()) page.node.delete(PDFName.of('AA'));
 }
 
+/** The outline assembly wrote is kept; a document without one gets it. */
+function keepOutline(doc: PDFDocument, outline: readonly OutlineEntry[]): void {
+  if (!doc.catalog.has(PDFName.of('Outlines'))) setOutline(doc, outline);
+}
+
 function box(doc: PDFDocument, x0: number, y0: number, x1: number, y1: number): PDFArray {
   return doc.context.obj([x0, y0, x1, y1].map((v) => PDFNumber.of(Math.round(v * 1000) / 1000)));
 }
@@ -567,7 +574,7 @@ export async function markPrint(doc: PDFDocument, o: PrintOptions): Promise<Uint
   }
   removeActions(doc);
   setInfo(doc, o.info);
-  setOutline(doc, o.outline);
+  keepOutline(doc, o.outline);
   const version = o.version === 'x-1a' ? 'PDF/X-1a:2003' : 'PDF/X-4';
   const info = ctx.lookup(ctx.trailerInfo.Info) as PDFDict;
   info.set(PDFName.of('GTS_PDFXVersion'), PDFString.of(version));
@@ -598,7 +605,7 @@ export interface ArchiveOptions {
 export async function markArchive(doc: PDFDocument, o: ArchiveOptions): Promise<Uint8Array> {
   removeActions(doc);
   setInfo(doc, o.info);
-  setOutline(doc, o.outline);
+  keepOutline(doc, o.outline);
   setOutputIntent(doc, 'GTS_PDFA1', o.profile);
   setMetadata(doc, xmpPacket({ info: o.info, producer: o.producer, pdfa: { part: 2, conformance: 'U' }, documentId: documentId(doc, o.info) }));
   return saveDeterministic(doc, { version: '1.7' });
