@@ -437,6 +437,7 @@ async function buildLoaded(
         (result.replayed > 0 ? `, ${result.replayed} printed on the pages Paged.js made before` : '');
       const standard = config.pdf && config.pdf.standard !== 'screen' ? ` (${standardName(config.pdf)})` : '';
       lines.push(`${out}: ${result.pages} pages${standard}${reuse}`);
+      for (const warning of result.warnings) lines.push(`${out}: warning: ${warning}`);
     } catch (error) {
       ok = false;
       lines.push(`${out}: not written: ${describe(error)}`);

@@ -48,6 +48,7 @@ import {
 import { assemblePdf } from '../render/pdf/assemble.js';
 import { StandardError } from '../render/pdf/standards.js';
 import { applyStandard } from './standards.js';
+import { lowResolutionSeals } from '../render/pdf/seals.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BrowserError, CHROMIUM_PATH, findChromium, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
 import { makeTempDir, removeTemp } from './cleanup.js';
@@ -142,6 +143,8 @@ export interface PdfResult {
   replayed: number;
   /** SHA-256 of the PDF written. */
   sha256: string;
+  /** What a print shop's preflight would flag that the build cannot mend (a seal's resolution). */
+  warnings: string[];
 }
 
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
@@ -783,7 +786,8 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
     }
   }
   const text = [...new Set(jobs.flatMap((j) => [...j.chars]))].join('');
-  return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length, replayed };
+  const warnings = config.pdf?.standard === 'print' ? lowResolutionSeals(config.seals) : [];
+  return { bytes, warnings, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length, replayed };
 }
 
 /** The bleed of a print file when the edition gives none: what print shops ask for. */
@@ -823,6 +827,7 @@ export async function writePdf(
     printed: result.printed,
     reused: result.reused,
     replayed: result.replayed,
+    warnings: result.warnings,
     sha256: createHash('sha256').update(result.bytes).digest('hex'),
   };
 }

@@ -57,3 +57,25 @@ export function sealsHtml(page: number, g: PageGeometry, side: Side, seals: read
     })
     .join('');
 }
+
+/** What a print shop asks of a picture at its printed size. */
+export const PRINT_PPI = 300;
+
+/**
+ * Seals whose PNG prints below PRINT_PPI at its size (an SVG has no
+ * resolution): what a print shop's preflight flags, with the pixels it
+ * would need.
+ */
+export function lowResolutionSeals(seals: readonly SealConfig[] | undefined): string[] {
+  const out: string[] = [];
+  for (const seal of seals ?? []) {
+    if (seal.data?.type !== 'png' || seal.data.bytes.byteLength < 24) continue;
+    const view = new DataView(seal.data.bytes.buffer, seal.data.bytes.byteOffset, seal.data.bytes.byteLength);
+    // IHDR: width and height, big-endian, at bytes 16 and 20; the seal fits its size square.
+    const pixels = Math.max(view.getUint32(16), view.getUint32(20));
+    const inches = lengthToMm(seal.size) / 25.4;
+    const ppi = Math.round(pixels / inches);
+    if (ppi < PRINT_PPI) out.push(`seal ${seal.image} prints at ${ppi} ppi at ${seal.size}; a print shop asks for ${PRINT_PPI} (a PNG of ${Math.ceil(PRINT_PPI * inches)} pixels, or an SVG)`);
+  }
+  return out;
+}

@@ -6,6 +6,8 @@
  * back, are in standards.slow.ts.
  */
 import { test } from 'node:test';
+import { PNG } from 'pngjs';
+import { lowResolutionSeals } from './seals.js';
 import assert from 'node:assert/strict';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, decodePDFRawStream } from 'pdf-lib';
 import { CROP_MARK, StandardError, blackPlateContent, cmykContent, toCmyk, cropMarkLines, markArchive, markPrint, removeTransparency, slugOf, toBlackPlate, xmpPacket, type OutputProfile } from './standards.js';
@@ -147,4 +149,17 @@ test('markArchive: sRGB intent, XMP, no action in the catalogue', async () => {
   assert.match(Buffer.from((out.context.lookup(out.catalog.get(PDFName.of('Metadata'))) as PDFRawStream).getContents()).toString('utf8'), /<pdfaid:part>2</);
   // The colours are left as they are (an archive keeps the screen file's look).
   assert.equal(contentOf(out), '0 0 0 rg 0 0 10 10 re f');
+});
+
+test('a PNG seal below 300 ppi at its size is flagged for print, with the pixels it needs; an SVG never', () => {
+  const png = (n: number) => {
+    const image = new PNG({ width: n, height: n });
+    return new Uint8Array(PNG.sync.write(image));
+  };
+  const seal = (bytes: Uint8Array, type: 'png' | 'svg') => ({ image: 'seal', page: 1, position: 'lower-left' as const, size: '20mm', data: { bytes, type } });
+  const low = lowResolutionSeals([seal(png(100), 'png')]);
+  assert.equal(low.length, 1);
+  assert.match(low[0], /prints at 127 ppi at 20mm; a print shop asks for 300 \(a PNG of 237 pixels, or an SVG\)/);
+  assert.deepEqual(lowResolutionSeals([seal(png(240), 'png')]), []);
+  assert.deepEqual(lowResolutionSeals([seal(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'svg')]), []);
 });
