@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, PDFString, PDFHexString, decodePDFRawStream, type PDFPage } from 'pdf-lib';
 import { launchBrowser, type OfflineBrowser } from '../../cli/browser.js';
 import { loadEdition } from '../../cli/load.js';
-import { buildPdf, pageForStandard } from '../../cli/pdf.js';
+import { buildPdf, pageForStandard, writePdf } from '../../cli/pdf.js';
 import { ARCHIVE_PROFILE, PRINT_PROFILE } from '../../cli/standards.js';
 import { layoutBook, pageSpecFor } from '../../layout/index.js';
 import type { EditionConfig, PdfSettings } from '../../tree/edition.js';
@@ -299,4 +299,29 @@ test('pingdian: PDF/X-1a has no transparency left, the seal in CMYK, the same te
   const dy = 0;
   sameText(await readPdfText(x1a), await readPdfText(x4), dy, 'pingdian x-1a');
   assert.deepEqual(await build(layout, config, { standard: 'print', pdfx: 'x-1a' }), x1a, 'reproducible');
+});
+
+test('a Ghostscript that cannot run is a message naming the edition and the standard, and no PDF is written', async () => {
+  const { config, tree } = await loadEdition(join(MANUSCRIPTS, 'pingdian'));
+  assert.ok(config);
+  const layout = layoutBook(tree, pageSpecFor(config.meta.template, config.layout));
+  const out = join(work, 'not-written.pdf');
+  const before = process.env.DIAOBAN_GHOSTSCRIPT;
+  process.env.DIAOBAN_GHOSTSCRIPT = '/nonexistent/gs';
+  try {
+    await assert.rejects(writePdf(layout, { ...config, pdf: { standard: 'print' } }, out, { browser }), (error: Error) => error.name === 'PdfError' && /^pingdian: pdf: print: Ghostscript .* is not installed/.test(error.message));
+  } finally {
+    if (before === undefined) delete process.env.DIAOBAN_GHOSTSCRIPT;
+    else process.env.DIAOBAN_GHOSTSCRIPT = before;
+  }
+  assert.equal(existsSync(out), false);
+  // The screen file of the same edition needs no Ghostscript (negative control).
+  process.env.DIAOBAN_GHOSTSCRIPT = '/nonexistent/gs';
+  try {
+    await writePdf(layout, config, out, { browser });
+  } finally {
+    if (before === undefined) delete process.env.DIAOBAN_GHOSTSCRIPT;
+    else process.env.DIAOBAN_GHOSTSCRIPT = before;
+  }
+  assert.equal(existsSync(out), true);
 });
