@@ -294,7 +294,8 @@ test('pingdian: PDF/X-1a has no transparency left, the seal in CMYK, the same te
   }
   assert.ok(seal > 0, 'the seal is in CMYK');
   const info = doc.context.lookup(doc.context.trailerInfo.Info) as PDFDict;
-  assert.equal(text(info.get(PDFName.of('GTS_PDFXVersion'))), 'PDF/X-1a:2003');
+  assert.equal(text(info.get(PDFName.of('GTS_PDFXVersion'))), 'PDF/X-1:2003');
+  assert.equal(text(info.get(PDFName.of('GTS_PDFXConformance'))), 'PDF/X-1a:2003');
   const x4 = await build(layout, config, { standard: 'print' });
   const dy = 0;
   sameText(await readPdfText(x1a), await readPdfText(x4), dy, 'pingdian x-1a');

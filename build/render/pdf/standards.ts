@@ -575,7 +575,8 @@ export async function markPrint(doc: PDFDocument, o: PrintOptions): Promise<Uint
   removeActions(doc);
   setInfo(doc, o.info);
   keepOutline(doc, o.outline);
-  const version = o.version === 'x-1a' ? 'PDF/X-1a:2003' : 'PDF/X-4';
+  // ISO 15930-4: X-1a:2003 is version PDF/X-1:2003, conformance PDF/X-1a:2003.
+  const version = o.version === 'x-1a' ? 'PDF/X-1:2003' : 'PDF/X-4';
   const info = ctx.lookup(ctx.trailerInfo.Info) as PDFDict;
   info.set(PDFName.of('GTS_PDFXVersion'), PDFString.of(version));
   if (o.version === 'x-1a') info.set(PDFName.of('GTS_PDFXConformance'), PDFString.of('PDF/X-1a:2003'));
