@@ -163,3 +163,14 @@ test('a PNG seal below 300 ppi at its size is flagged for print, with the pixels
   assert.deepEqual(lowResolutionSeals([seal(png(240), 'png')]), []);
   assert.deepEqual(lowResolutionSeals([seal(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'svg')]), []);
 });
+
+test('markPrint for PDF/X-1a: PDF 1.4 without object streams, version PDF/X-1:2003 with conformance PDF/X-1a:2003', async () => {
+  const bytes = await markPrint(await pdfWith('0 g 0 0 10 10 re f'), { version: 'x-1a', info: INFO, outline: [], bleed: 3, profile: PROFILE, producer: 'test' });
+  const raw = Buffer.from(bytes).toString('latin1');
+  assert.ok(raw.startsWith('%PDF-1.4'));
+  assert.doesNotMatch(raw, /\/Type \/ObjStm|\/Type \/XRef/);
+  const out = await PDFDocument.load(bytes, { updateMetadata: false });
+  const info = out.context.lookup(out.context.trailerInfo.Info, PDFDict);
+  assert.equal(info.lookup(PDFName.of('GTS_PDFXVersion'), PDFString).decodeText(), 'PDF/X-1:2003');
+  assert.equal(info.lookup(PDFName.of('GTS_PDFXConformance'), PDFString).decodeText(), 'PDF/X-1a:2003');
+});
