@@ -25,7 +25,6 @@ import {
   PDFArray,
   PDFDict,
   PDFDocument,
-  PDFHexString,
   PDFName,
   PDFNumber,
   PDFRawStream,
@@ -611,10 +610,3 @@ export async function markArchive(doc: PDFDocument, o: ArchiveOptions): Promise<
   setMetadata(doc, xmpPacket({ info: o.info, producer: o.producer, pdfa: { part: 2, conformance: 'U' }, documentId: documentId(doc, o.info) }));
   return saveDeterministic(doc, { version: '1.7' });
 }
-
-/** The hex string pdf-lib writes for a text: used by tests comparing info and XMP. */
-export function infoText(value: unknown): string | undefined {
-  if (value instanceof PDFHexString || value instanceof PDFString) return value.decodeText();
-  return undefined;
-}
-
