@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the npm registry cannot give: Debian's Chromium, the CJK fonts,
-# epubcheck, poppler, Python fontTools and redis-server (the job queue: diaoban worker, queue). Runs before `npm run build` and `npm test`; does
+# epubcheck, poppler, Python fontTools, redis-server (the job queue: diaoban worker, queue),
+# Ghostscript, qpdf and the colour profiles. Runs before `npm run build` and `npm test`; does
 # nothing when everything is there.
 set -euo pipefail
 
@@ -14,6 +15,12 @@ command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
 /usr/bin/python3 -c 'import fontTools' >/dev/null 2>&1 || missing+=(python3-fonttools)
 # The collection queue (BullMQ) runs on Redis; its tests start a redis-server of their own.
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# pdf: print — Ghostscript computes the CMYK of the colours left (its profile, libgs-common, is the output intent);
+# pdf: archive — colord-data's sRGB profile is the output intent; qpdf checks the files' structure in the tests.
+command -v gs >/dev/null 2>&1 || missing+=(ghostscript)
+[ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || missing+=(libgs-common)
+[ -f /usr/share/color/icc/colord/sRGB.icc ] || missing+=(colord-data)
+command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

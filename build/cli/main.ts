@@ -8,7 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { VFileMessage } from 'vfile-message';
-import type { SourceFormat } from '../tree/edition.js';
+import type { PdfSettings, SourceFormat } from '../tree/edition.js';
 import { FORMAT_NAMES } from '../parse/formats.js';
 import { parsePageList } from '../layout/text.js';
 import type { LoadedEdition } from '../engine/load.js';
@@ -157,6 +157,14 @@ function pagesOption(value: string): 'print' | 'source' {
   return value;
 }
 
+/** `--pdf-standard`: screen, print, archive, or x-4 / x-1a (a print file as that PDF/X). */
+function pdfStandardOption(value: string): PdfSettings {
+  const v = value.trim().toLowerCase();
+  if (v === 'screen' || v === 'print' || v === 'archive') return { standard: v };
+  if (v === 'x-4' || v === 'x-1a') return { standard: 'print', pdfx: v };
+  throw new InvalidArgumentError('give screen, print (PDF/X-4), x-1a (PDF/X-1a) or archive (PDF/A-2u)');
+}
+
 export function program(): Command {
   const cli = new Command('diaoban')
     .description('Typesetting pipeline for classical Chinese books: vertical PDF with 雙行夾注, layered EPUB')
@@ -172,13 +180,14 @@ export function program(): Command {
     .option('--out <dir>', 'output folder', 'dist')
     .option('--notes <mode>', 'EPUB notes: inline, popup (the layers edition.yaml names) or popup=shu,fuzhu')
     .option('--pages <source>', "EPUB page list: print (the PDF's pages) or source (the source edition's, where recorded)", pagesOption, 'print')
+    .option('--pdf-standard <standard>', "the PDF's standard instead of edition.yaml's pdf: screen, print (PDF/X-4), x-1a (PDF/X-1a) or archive (PDF/A-2u)", pdfStandardOption)
     .option('-q, --quiet', 'print only warnings and errors')
     .option('--verbose', 'list every message, repeated ones too')
     .addOption(allowReadOption())
     .option('--chromium <path>', 'the Chromium (or Chrome) to print with (default: PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, chromium on PATH)')
     .option('--jobs <n>', `a collection: editions built at once (default: the cores, no more than the free memory holds at ${BUILD_PEAK_GB} GB a build)`, positiveInteger)
     .option('--shard <k/n>', 'a collection: build part K of N (by a hash of each edition\'s path, stable as editions come and go)', shardOption)
-    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; quiet?: boolean; verbose?: boolean; allowRead?: string[]; chromium?: string; jobs?: number; shard?: { k: number; n: number } }) => {
+    .action(async (editions: string[], opts: { pdf?: boolean; epub?: boolean; out: string; notes?: string; pages: 'print' | 'source'; pdfStandard?: PdfSettings; quiet?: boolean; verbose?: boolean; allowRead?: string[]; chromium?: string; jobs?: number; shard?: { k: number; n: number } }) => {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
       if (editions.length === 1 && (await (await import('../engine/collection.js')).isCollection(editions[0]!))) {
         const { buildCollectionCommand } = await import('./collection.js');
@@ -201,7 +210,7 @@ export function program(): Command {
       const browser = lazyBrowser(() => launchBrowser({ executablePath }));
       try {
         for (const dir of list) {
-          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, progress: volumeProgress, browser: browser.get, allowRead: opts.allowRead });
+          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, pdfStandard: opts.pdfStandard, progress: volumeProgress, browser: browser.get, allowRead: opts.allowRead });
           printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) say(process.stderr, line);
           if (!result.ok) failed++;

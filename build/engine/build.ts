@@ -32,6 +32,8 @@ import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
 import { createSandbox, openRegularFile, readInSandbox, resolveInSandbox, systemFontDirs, type Read } from './sandbox.js';
 import { countBySeverity, reportLayout } from './report.js';
+import { standardName } from './standards.js';
+import type { PdfSettings } from '../tree/edition.js';
 import { PdfError, loadTemplate, warmPrinter, writePdf, type BrowserSource } from './pdf.js';
 import { BrowserError } from './browser.js';
 import { removeStale } from './cleanup.js';
@@ -70,6 +72,8 @@ export interface BuildOptions {
   stopOnFileErrors?: boolean;
   /** Settings a collection gives every edition that does not set them itself (collection.yaml). */
   shared?: SharedSettings;
+  /** The PDF's standard instead of edition.yaml's `pdf:` (`--pdf-standard`). */
+  pdfStandard?: PdfSettings;
 }
 
 /** Told how far an output is: volumes done of all. */
@@ -219,7 +223,7 @@ export async function inputKey(dir: string, options: BuildOptions): Promise<stri
 export async function editionDigest(dir: string, options: Omit<BuildOptions, 'out'>): Promise<string> {
   const parts: Array<string | Uint8Array> = [
     toolVersion(),
-    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)), shared: options.shared ?? null }),
+    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', pdf: options.pdfStandard ?? null, allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)), shared: options.shared ?? null }),
     process.env.SOURCE_DATE_EPOCH ?? '',
   ];
   // A collection's font files, like the edition's own, by their stamps.
@@ -396,7 +400,7 @@ async function buildLoaded(
   const { cache, previous, inputs, mKey } = context;
   const loaded = await phase('load', () => loadEdition(dir, { allowRead: options.allowRead, shared: options.shared, ...(cache ? { memo: loadMemo(cache) } : {}) }));
   const lines: string[] = [];
-  const config = loaded.config;
+  const config = loaded.config && options.pdfStandard ? { ...loaded.config, pdf: options.pdfStandard } : loaded.config;
   if (!config) {
     return { ok: false, internal: false, messages: loaded.messages, lines: [`${dir}: not built: its edition.yaml cannot be read`] };
   }
@@ -461,7 +465,9 @@ async function buildLoaded(
       const reuse =
         (result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} runs from the cache` : '') +
         (result.replayed > 0 ? `, ${result.replayed} printed on the pages Paged.js made before` : '');
-      lines.push(`${out}: ${result.pages} pages${reuse}`);
+      const standard = config.pdf && config.pdf.standard !== 'screen' ? ` (${standardName(config.pdf)})` : '';
+      lines.push(`${out}: ${result.pages} pages${standard}${reuse}`);
+      for (const warning of result.warnings) lines.push(`${out}: warning: ${warning}`);
     } catch (error) {
       ok = false;
       lines.push(`${out}: not written: ${describe(error)}`);

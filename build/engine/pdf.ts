@@ -46,6 +46,9 @@ import {
   type Template,
 } from '../render/pdf/index.js';
 import { assemblePdf } from '../render/pdf/assemble.js';
+import { StandardError } from '../render/pdf/standards.js';
+import { applyStandard } from './standards.js';
+import { lowResolutionSeals } from '../render/pdf/seals.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BrowserError, CHROMIUM_PATH, findChromium, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
 import { makeTempDir, removeTemp } from './cleanup.js';
@@ -140,6 +143,8 @@ export interface PdfResult {
   replayed: number;
   /** SHA-256 of the PDF written. */
   sha256: string;
+  /** What a print shop's preflight would flag that the build cannot mend (a seal's resolution). */
+  warnings: string[];
 }
 
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
@@ -628,7 +633,8 @@ async function closePrinter(printer: Printer): Promise<void> {
 }
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
-export async function buildPdf(layout: BookLayout, config: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256'>> {
+export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256'>> {
+  const config = pageForStandard(edition);
   const { options: given, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
   const renderOptions = withPunctuation(layout, given);
   const planned = planPages(layout);
@@ -760,19 +766,41 @@ export async function buildPdf(layout: BookLayout, config: EditionConfig, option
     }
   }
 
-  const bytes = await phase('pdf assemble', () => assemblePdf(parts.map((part, i) => ({ bytes: part, chars: jobs[i].chars })), {
-    info: {
-      title: config.meta.title,
-      author: [config.meta.dynasty, config.meta.author].filter(Boolean).join(' '),
-      subject: config.meta.description,
-      language: config.meta.language,
-      date: config.meta.date,
-    },
-    outline: outlineEntries(planned),
-    bleed: config.page.bleed ? lengthToMm(config.page.bleed) : undefined,
-  }));
+  const info = {
+    title: config.meta.title,
+    author: [config.meta.dynasty, config.meta.author].filter(Boolean).join(' '),
+    subject: config.meta.description,
+    language: config.meta.language,
+    date: config.meta.date,
+  };
+  const outline = outlineEntries(planned);
+  const bleed = config.page.bleed ? lengthToMm(config.page.bleed) : undefined;
+  const assembled = await phase('pdf assemble', () => assemblePdf(parts.map((part, i) => ({ bytes: part, chars: jobs[i].chars })), { info, outline, bleed }));
+  let bytes = assembled;
+  if (config.pdf && config.pdf.standard !== 'screen') {
+    try {
+      ({ bytes } = await phase(`pdf ${config.pdf.standard}`, () => applyStandard(assembled, config.pdf, { info: { ...info, source: config.sources.join(', ') }, outline, bleed: bleed ?? 0 })));
+    } catch (error) {
+      if (error instanceof StandardError) throw new PdfError(`${config.meta.id}: pdf: ${config.pdf.standard}: ${error.message}`);
+      throw error;
+    }
+  }
   const text = [...new Set(jobs.flatMap((j) => [...j.chars]))].join('');
-  return { bytes, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length, replayed };
+  const warnings = config.pdf?.standard === 'print' ? lowResolutionSeals(config.seals) : [];
+  return { bytes, warnings, pages: planned.length, uncovered: uncovered(fonts, text), planned, printed: todo.length, reused: jobs.length - todo.length, replayed };
+}
+
+/** The bleed of a print file when the edition gives none: what print shops ask for. */
+export const PRINT_BLEED = '3mm';
+
+/**
+ * The page settings a standard needs: a print file has a bleed (3mm unless
+ * the edition says) and its crop marks are drawn outside the bleed by
+ * markPrint, not by Paged.js inside it.
+ */
+export function pageForStandard(config: EditionConfig): EditionConfig {
+  if (config.pdf?.standard !== 'print') return config;
+  return { ...config, page: { ...config.page, bleed: config.page.bleed ?? PRINT_BLEED, marks: false } };
 }
 
 /**
@@ -799,6 +827,7 @@ export async function writePdf(
     printed: result.printed,
     reused: result.reused,
     replayed: result.replayed,
+    warnings: result.warnings,
     sha256: createHash('sha256').update(result.bytes).digest('hex'),
   };
 }

@@ -12,6 +12,7 @@ import { encodingName } from './decode.js';
 import { FORMAT_NAMES } from './formats.js';
 import { parsePageSize, lengthToMm } from '../render/pdf/geometry.js';
 import { STANDARDS } from '../punctuation/config.js';
+import { PDF_STANDARDS, PDFX_VERSIONS } from '../tree/edition.js';
 
 export type Check =
   /** A string (a number is read as its text); `test` returns what is wrong, or null. */
@@ -101,6 +102,11 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   charmap: text(FILE),
   corrections: text(FILE),
   collation: oneOf(['end-of-volume', 'off']),
+  pdf: {
+    type: 'either',
+    hint: 'pdf: screen, print or archive, or pdf: { standard: print, pdfx: x-1a }',
+    of: [oneOf(PDF_STANDARDS), { type: 'map', keys: { standard: oneOf(PDF_STANDARDS), pdfx: oneOf(PDFX_VERSIONS) }, required: ['standard'] }],
+  },
   layout: {
     type: 'either',
     hint: "source (the source's own lines and pages) or a mapping (columns: 8, cells: 21)",

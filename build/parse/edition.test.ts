@@ -40,3 +40,26 @@ test('a charmap maps entities and compositions; Kanripo\'s character list reads 
   assert.deepEqual(parseCharmap(new VFile({ path: 'c.yaml', value: '"&KR0433;": 霤\nKR0764: 內\n"{艹虑}": 䕡\n' })), { '&KR0433;': '霤', '&KR0764;': '內', '{艹虑}': '䕡' });
   assert.deepEqual(parseCharmap(new VFile({ path: 'charlist.org', value: '#+STARTUP: x\nKR0007\t00022701\t𤣥\t玄\timg\nKR0002\t00039893\t\t若\timg\nKR0008\t00022501\t\t\timg\n' })), { '&KR0007;': '𤣥', '&KR0002;': '若' });
 });
+
+test('pdf: a standard, or a mapping with pdfx; a bad value is an error at its place and the screen PDF is built', () => {
+  const read = (pdf: string) => {
+    const file = new VFile({ path: 'edition.yaml', value: BASE + pdf });
+    return { config: parseEditionYaml(file, 'x').config, messages: file.messages.map((m) => `${m.line}:${m.column} ${m.fatal === true ? 'error' : 'warning'} ${m.reason}`) };
+  };
+  assert.equal(read('').config?.pdf, undefined, 'screen by default');
+  assert.deepEqual(read('pdf: print\n').config?.pdf, { standard: 'print' });
+  assert.deepEqual(read('pdf: archive\n').config?.pdf, { standard: 'archive' });
+  assert.deepEqual(read('pdf: { standard: print, pdfx: X-1a }\n').config?.pdf, { standard: 'print', pdfx: 'x-1a' });
+  const bad = read('pdf: printer\n');
+  assert.equal(bad.config?.pdf, undefined);
+  assert.equal(bad.messages.length, 1);
+  assert.match(bad.messages[0], /^5:6 error pdf must be one of screen, print, archive, not "printer"/);
+  const pdfx = read('pdf:\n  standard: print\n  pdfx: x-3\n');
+  assert.deepEqual(pdfx.config?.pdf, { standard: 'print' }, 'X-4 when the pdfx is bad');
+  assert.match(pdfx.messages[0], /^7:9 error pdf.pdfx must be x-4 or x-1a/);
+  const misplaced = read('pdf: { standard: archive, pdfx: x-1a, profile: a.icc }\n');
+  assert.deepEqual(misplaced.config?.pdf, { standard: 'archive' });
+  assert.equal(misplaced.messages.length, 2);
+  assert.ok(misplaced.messages.every((m) => m.startsWith('5:')), misplaced.messages.join('\n'));
+  assert.match(read('pdf: [print]\n').messages[0], /^5:6 error pdf must be a standard or a mapping/);
+});

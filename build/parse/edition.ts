@@ -5,7 +5,7 @@
  */
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import type { ConventionOverrides, ConversionChoices, EditionConfig, LayerRuleConfig, SealConfig, SealPosition, SourceFormat } from '../tree/edition.js';
+import { PDF_STANDARDS, PDFX_VERSIONS, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat } from '../tree/edition.js';
 import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts, fontEntryFile } from '../fonts/stack.js';
@@ -178,6 +178,8 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   config.layerRules = readLayerRules(src, get('layers'));
   const seals = readSeals(src, get('seals'), named);
   if (seals.length > 0) config.seals = seals;
+  const pdf = readPdf(src, get('pdf'));
+  if (pdf) config.pdf = pdf;
   return { config, paths };
 }
 
@@ -241,6 +243,47 @@ function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig
   if (typeof bleed === 'string') config.page.bleed = bleed.trim();
   const marks = node.get('marks');
   if (typeof marks === 'boolean') config.page.marks = marks;
+}
+
+/**
+ * `pdf:` — `screen` (the default), `print`, `archive`, or a mapping
+ * `{ standard: print, pdfx: x-1a }`. A bad value is reported and the screen
+ * file is built.
+ */
+function readPdf(src: Source, node: YamlNode | undefined): PdfSettings | undefined {
+  if (node === undefined) return undefined;
+  const example = 'pdf: print, or pdf: { standard: print, pdfx: x-1a }';
+  const standardOf = (n: YamlNode | undefined): PdfStandard | undefined => {
+    const v = isScalar(n) ? n.value : undefined;
+    if (typeof v === 'string' && (PDF_STANDARDS as readonly string[]).includes(v)) return v as PdfStandard;
+    src.report('error', `pdf must be one of ${PDF_STANDARDS.join(', ')}, not ${JSON.stringify(n?.toJSON() ?? null)} (${example}); the screen PDF is built`, ...range(n ?? node), 'edition-field');
+    return undefined;
+  };
+  if (isScalar(node)) {
+    const standard = standardOf(node);
+    return standard ? { standard } : undefined;
+  }
+  if (!isMap(node)) {
+    src.report('error', `pdf must be a standard or a mapping (${example}); the screen PDF is built`, ...range(node), 'edition-field');
+    return undefined;
+  }
+  for (const item of node.items) {
+    const key = isScalar(item.key) ? String(item.key.value) : '';
+    if (key !== 'standard' && key !== 'pdfx') src.report('warning', `unknown key pdf.${key} (known: standard, pdfx); ignored`, ...range(item.key as YamlNode), 'edition-field');
+  }
+  const standard = standardOf(node.get('standard', true) as YamlNode | undefined);
+  if (!standard) return undefined;
+  const settings: PdfSettings = { standard };
+  const pdfx = node.get('pdfx', true) as YamlNode | undefined;
+  if (pdfx !== undefined) {
+    const v = isScalar(pdfx) ? String(pdfx.value).toLowerCase() : '';
+    if (!(PDFX_VERSIONS as readonly string[]).includes(v)) {
+      src.report('error', `pdf.pdfx must be ${PDFX_VERSIONS.join(' or ')}, not ${JSON.stringify(pdfx.toJSON())}; x-4 is used`, ...range(pdfx), 'edition-field');
+    } else if (standard !== 'print') {
+      src.report('warning', `pdf.pdfx applies to standard: print only; ignored for ${standard}`, ...range(pdfx), 'edition-field');
+    } else settings.pdfx = v as PdfxVersion;
+  }
+  return settings;
 }
 
 const SEAL_POSITIONS: readonly SealPosition[] = ['lower-left', 'lower-right', 'upper-left', 'upper-right', 'center'];

@@ -97,8 +97,24 @@ export interface EditionConfig {
   popupLayers: LayerId[];
   /** Seals (印章) drawn over the PDF's pages (`seals:`); absent when none. */
   seals?: SealConfig[];
+  /** The PDF's standard (`pdf:`); screen when absent. */
+  pdf?: PdfSettings;
   /** Extra layer rules, added in front of the built-in table. */
   layerRules: LayerRuleConfig[];
+}
+
+/** The PDF's standard: `screen` (Chromium's file), `print` (PDF/X for a print shop), `archive` (PDF/A-2u for deposit). */
+export type PdfStandard = 'screen' | 'print' | 'archive';
+export const PDF_STANDARDS: readonly PdfStandard[] = ['screen', 'print', 'archive'];
+/** Which PDF/X a print file is: X-4 (transparency kept, the default) or X-1a (none left). */
+export type PdfxVersion = 'x-4' | 'x-1a';
+export const PDFX_VERSIONS: readonly PdfxVersion[] = ['x-4', 'x-1a'];
+
+/** `pdf: print` or `pdf: { standard: print, pdfx: x-1a }`. */
+export interface PdfSettings {
+  standard: PdfStandard;
+  /** For `print` only. */
+  pdfx?: PdfxVersion;
 }
 
 /** A layer rule as an edition writes it: a note segment that matches `pattern` (a RegExp source) gets `layer`. */

@@ -253,10 +253,15 @@ export function setOutline(doc: PDFDocument, entries: readonly OutlineEntry[]): 
  * Saves with a /ID that is a hash of the document itself (written as a
  * sentinel, hashed, then patched in), so equal documents give equal bytes.
  */
-export async function saveDeterministic(doc: PDFDocument): Promise<Uint8Array> {
+export async function saveDeterministic(doc: PDFDocument, options: { version?: string; objectStreams?: boolean } = {}): Promise<Uint8Array> {
   const sentinel = PDFHexString.of(ID_SENTINEL);
   doc.context.trailerInfo.ID = doc.context.obj([sentinel, sentinel]);
-  const bytes = await doc.save({ useObjectStreams: true, updateFieldAppearances: false });
+  const bytes = await doc.save({ useObjectStreams: options.objectStreams ?? true, updateFieldAppearances: false });
+  // The header's version, where a standard names one (PDF/X-4: 1.6, PDF/X-1a: 1.4): pdf-lib always writes 1.7.
+  if (options.version) {
+    if (!/^1\.[0-7]$/.test(options.version) || Buffer.from(bytes.subarray(0, 8)).toString('latin1') !== '%PDF-1.7') throw new Error(`pdf: cannot write the header of PDF ${options.version}`);
+    bytes.set(Buffer.from(`%PDF-${options.version}`, 'latin1'), 0);
+  }
   const digest = createHash('sha256').update(bytes).digest('hex').slice(0, 32).toUpperCase();
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const needle = Buffer.from(ID_SENTINEL, 'latin1');

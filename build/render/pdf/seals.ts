@@ -4,7 +4,7 @@
  * multiplies with the type beneath it, so the characters still show
  * through. The image comes in as the bytes of a checked PNG (the loader
  * read it inside the edition's sandbox, and rasterised an SVG with resvg:
- * cli/seal-raster.ts) and goes into the page as a data: URL, so the browser
+ * engine/seal-raster.ts) and goes into the page as a data: URL, so the browser
  * reads no file for it (the page's Content-Security-Policy allows images
  * from data:). Same bytes, same page: reproducible.
  */
@@ -56,4 +56,26 @@ export function sealsHtml(page: number, g: PageGeometry, side: Side, seals: read
       return `<img class="seal" alt="" src="${s.url}" style="left:${mm(x)};top:${mm(y)};width:${mm(s.size)};height:${mm(s.size)}">`;
     })
     .join('');
+}
+
+/** What a print shop asks of a picture at its printed size. */
+export const PRINT_PPI = 300;
+
+/**
+ * Seals whose PNG prints below PRINT_PPI at its size (an SVG has no
+ * resolution): what a print shop's preflight flags, with the pixels it
+ * would need.
+ */
+export function lowResolutionSeals(seals: readonly SealConfig[] | undefined): string[] {
+  const out: string[] = [];
+  for (const seal of seals ?? []) {
+    if (seal.data?.type !== 'png' || seal.data.bytes.byteLength < 24) continue;
+    const view = new DataView(seal.data.bytes.buffer, seal.data.bytes.byteOffset, seal.data.bytes.byteLength);
+    // IHDR: width and height, big-endian, at bytes 16 and 20; the seal fits its size square.
+    const pixels = Math.max(view.getUint32(16), view.getUint32(20));
+    const inches = lengthToMm(seal.size) / 25.4;
+    const ppi = Math.round(pixels / inches);
+    if (ppi < PRINT_PPI) out.push(`seal ${seal.image} prints at ${ppi} ppi at ${seal.size}; a print shop asks for ${PRINT_PPI} (a PNG of ${Math.ceil(PRINT_PPI * inches)} pixels, or an SVG)`);
+  }
+  return out;
 }
