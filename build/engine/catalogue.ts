@@ -108,6 +108,10 @@ export async function readRecords(out: string): Promise<CatalogueEntry[]> {
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 function kib(bytes: number | undefined): string {
   return bytes === undefined ? '' : `${(bytes / 1024).toFixed(0)} KiB`;
 }
@@ -125,7 +129,7 @@ export function catalogueHtml(entries: readonly CatalogueEntry[]): string {
       `<td>${link(e.pdf?.file, `PDF ${kib(e.pdf?.bytes)}`)}</td>`,
       `<td>${link(e.epub?.file, `EPUB ${kib(e.epub?.bytes)}`)}</td>`,
       `<td class="${escapeHtml(e.status.replace(/ /g, '-'))}">${escapeHtml(e.status)}</td>`,
-      `<td class="n">${link(e.diagnostics, `${e.errors} errors, ${e.warnings} warnings`)}</td>`,
+      `<td class="n">${link(e.diagnostics, `${count(e.errors, 'error')}, ${count(e.warnings, 'warning')}`)}</td>`,
       `<td><code>${escapeHtml(e.name)}</code></td>`,
       '</tr>',
     ].join(''),
