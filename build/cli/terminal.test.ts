@@ -10,8 +10,9 @@ test('forTerminal escapes C0, DEL, C1 and bidi controls and keeps text, tabs and
   assert.equal(forTerminal('\u202egnp.exe\u2066x\u2069'), '\\u202Egnp.exe\\u2066x\\u2069');
 });
 
-test('jsonForTerminal keeps JSON valid and the same value', () => {
-  const value = { t: 'a\u009b\u202eb\u001b' };
+test('jsonForTerminal keeps JSON valid and the same value, indented too', () => {
+  const value = { t: 'a\u009b\u202eb\u001b\n', list: [1, 2] };
+  assert.deepEqual(JSON.parse(jsonForTerminal(JSON.stringify(value, null, 1))), value);
   const shown = jsonForTerminal(JSON.stringify(value));
   assert.doesNotMatch(shown, /[\u0000-\u001f\u007f-\u009f\u202e]/u);
   assert.deepEqual(JSON.parse(shown), value);

@@ -17,9 +17,12 @@ export function forTerminal(text: string): string {
   return text.replace(UNSAFE, (ch) => (Object.hasOwn(NAMED, ch) ? NAMED[ch] : ch <= '\u00ff' ? `\\x${hex(ch, 2)}` : `\\u${hex(ch, 4)}`));
 }
 
-/** JSON for a terminal: still JSON, with what JSON.stringify leaves raw (C1, bidi) as \u escapes. */
+// What JSON.stringify leaves raw inside strings (it escapes C0 itself; the line ends outside strings are JSON's own).
+const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** JSON for a terminal: still JSON, with what JSON.stringify leaves raw (DEL, C1, bidi) as \u escapes. */
 export function jsonForTerminal(json: string): string {
-  return json.replace(UNSAFE, (ch) => `\\u${hex(ch, 4)}`);
+  return json.replace(JSON_UNSAFE, (ch) => `\\u${hex(ch, 4)}`);
 }
 
 /** One line of text to a stream, encoded. */

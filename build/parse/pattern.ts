@@ -24,6 +24,31 @@ export const MAX_PATTERNS = 200;
 // RE2 names scripts without `Script=` (\p{Han}); JavaScript's /u writes both.
 const SCRIPT_PROPERTY = /\\([pP])\{(?:Script|sc|Script_Extensions|scx)=([A-Za-z_]+)\}/g;
 
+/** JavaScript's \s (RE2's is ASCII only): classical texts space with U+3000, which an edition's \s means too. */
+const JS_SPACE = '\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
+
+/** `\s` and `\S` as JavaScript reads them, in RE2's syntax; everything else as written. */
+function jsSpaces(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\' && i + 1 < source.length) {
+      const next = source[i + 1];
+      i++;
+      if (next === 's') out += inClass ? JS_SPACE : `[${JS_SPACE}]`;
+      // \S in a class cannot be a class of its own: [^…] outside, the whole of Unicode less the spaces inside.
+      else if (next === 'S') out += inClass ? '\\x{0}-\\x{8}\\x{E}-\\x{1F}!-\\x{9F}\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}\\x{FF00}-\\x{10FFFF}' : `[^${JS_SPACE}]`;
+      else out += ch + next;
+      continue;
+    }
+    if (ch === '[' && !inClass) inClass = true;
+    else if (ch === ']' && inClass) inClass = false;
+    out += ch;
+  }
+  return out;
+}
+
 class Re2Pattern implements TextPattern {
   constructor(private readonly re: RE2JS) {}
 
@@ -61,7 +86,7 @@ export function compilePattern(source: string): { pattern: TextPattern } | { pro
   }
   try {
     // … and runs on RE2, which refuses what it cannot match in linear time.
-    return { pattern: new Re2Pattern(RE2JS.compile(RE2JS.translateRegExp(source.replace(SCRIPT_PROPERTY, '\\$1{$2}')))) };
+    return { pattern: new Re2Pattern(RE2JS.compile(jsSpaces(RE2JS.translateRegExp(source.replace(SCRIPT_PROPERTY, '\\$1{$2}'))))) };
   } catch (error) {
     const why = (error as Error).message.replace(/^error parsing regexp: /, '');
     return { problem: `cannot run in linear time (${why}); lookahead, lookbehind and backreferences are not supported in edition patterns` };
