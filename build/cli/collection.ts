@@ -5,6 +5,7 @@
  * ends, and a summary table.
  */
 import cliProgress from 'cli-progress';
+import { forTerminal, say } from './terminal.js';
 import type { VFileMessage } from 'vfile-message';
 import { restoreMessage } from '../engine/build.js';
 import { buildCollection, type CollectionBuildOptions, type EditionOutcome } from '../engine/collection-build.js';
@@ -42,14 +43,14 @@ export function summaryTable(outcomes: readonly EditionOutcome[]): string[] {
 export async function buildCollectionCommand(dir: string, options: CollectionCommandOptions): Promise<number> {
   const collection = await readCollection(dir);
   const fileMessages = collection.file?.messages ?? [];
-  for (const line of messageLines(fileMessages, options)) process.stderr.write(line + '\n');
+  for (const line of messageLines(fileMessages, options)) say(process.stderr, line);
   if (countBySeverity(fileMessages).error > 0) {
-    process.stderr.write(`diaoban: ${dir}: collection.yaml cannot be used as it is; see the messages above\n`);
+    say(process.stderr, `diaoban: ${dir}: collection.yaml cannot be used as it is; see the messages above`);
     return 1;
   }
   const editions: CollectionEdition[] = options.shard ? collection.editions.filter((e) => inShard(e.name, options.shard!)) : collection.editions;
   if (collection.editions.length === 0) {
-    process.stderr.write(`diaoban: ${dir}: no edition folders here (folders with an edition.yaml), nor a collection.yaml naming them\n`);
+    say(process.stderr, `diaoban: ${dir}: no edition folders here (folders with an edition.yaml), nor a collection.yaml naming them`);
     return 1;
   }
   // A missing browser stops the build before it starts, with the command that installs one.
@@ -61,22 +62,22 @@ export async function buildCollectionCommand(dir: string, options: CollectionCom
   const bars = tty ? new cliProgress.MultiBar({ stream: process.stderr, format: 'editions [{bar}] {value}/{total} | {pps} pages/s | {eta_formatted} left | {last}', hideCursor: true, clearOnComplete: true, etaBuffer: 8 }, cliProgress.Presets.shades_classic) : undefined;
   const bar = bars?.create(editions.length, 0, { pps: '0.0', last: '' });
   const print = (text: string): void => {
-    if (bars) bars.log(text + '\n');
-    else process.stderr.write(text + '\n');
+    if (bars) bars.log(forTerminal(text) + '\n');
+    else say(process.stderr, text);
   };
   if (options.shard) print(`shard ${options.shard.k}/${options.shard.n}: ${editions.length} of ${collection.editions.length} editions`);
   const outcomes = await buildCollection(editions, buildOptions, options.jobs, (outcome) => {
     pages += outcome.pagesBuilt;
     const messages = outcome.messages.map(restoreMessage);
     for (const line of [...messageLines(messages, options), ...(options.quiet ? outcome.lines.filter((l) => /not (built|written)/.test(l)) : outcome.lines)]) print(line);
-    bar?.increment(1, { pps: (pages / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1), last: outcome.name });
+    bar?.increment(1, { pps: (pages / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1), last: forTerminal(outcome.name) });
   }, () => lazyBrowser(() => launchBrowser({ executablePath })));
   bars?.stop();
   const seconds = (Date.now() - started) / 1000;
-  for (const line of summaryTable(outcomes)) process.stdout.write(line + '\n');
+  for (const line of summaryTable(outcomes)) say(process.stdout, line);
   const failed = outcomes.filter((o) => !o.ok).length;
   const withErrors = outcomes.filter((o) => o.entry.errors > 0).length;
-  process.stderr.write(`${editions.length} editions in ${seconds.toFixed(1)} s (${pages} pages printed, ${(pages / Math.max(seconds, 0.001)).toFixed(1)} pages/s); ${failed} not built, ${withErrors} with errors; catalogue: ${options.out}/index.html\n`);
+  say(process.stderr, `${editions.length} editions in ${seconds.toFixed(1)} s (${pages} pages printed, ${(pages / Math.max(seconds, 0.001)).toFixed(1)} pages/s); ${failed} not built, ${withErrors} with errors; catalogue: ${options.out}/index.html`);
   if (outcomes.some((o) => o.internal)) return 2;
   return failed > 0 || withErrors > 0 ? 1 : 0;
 }

@@ -252,7 +252,7 @@ export function program(): Command {
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
       const allowRead = opts.allowRead?.map((d) => path.resolve(d));
       const { added, known } = await withRedis(opts.redis, () => enqueueCollection(collection, editions, { targets, ...(allowRead ? { allowRead } : {}) }, { url: opts.redis, queue: opts.queue }));
-      for (const name of added) process.stdout.write(`${name}: enqueued\n`);
+      for (const name of added) say(process.stdout, `${name}: enqueued`);
       process.stderr.write(`${added.length} jobs enqueued, ${known.length} editions already queued or built (${summarise(known.map((k) => k.state))})\n`);
     });
   queue
@@ -265,12 +265,16 @@ export function program(): Command {
       const { queueStatus } = await import('../engine/queue.js');
       const status = await withRedis(opts.redis, () => queueStatus({ url: opts.redis, queue: opts.queue }));
       if (opts.json) {
-        process.stdout.write(JSON.stringify(status, null, 1) + '\n');
+        process.stdout.write(jsonForTerminal(JSON.stringify(status, null, 1)) + '\n');
         return;
       }
       const c = status.counts;
       process.stdout.write(`waiting ${c.waiting}, active ${c.active}, delayed (to retry) ${c.delayed}, done ${c.completed}, failed ${c.failed}\n`);
-      for (const f of status.failed) process.stdout.write(`\nfailed: ${f.name} (after ${f.attempts} attempts)\n${f.reason}\n`);
+      for (const f of status.failed) {
+        say(process.stdout, '');
+        say(process.stdout, `failed: ${f.name} (after ${f.attempts} attempts)`);
+        for (const line of f.reason.split('\n')) say(process.stdout, line);
+      }
       if (status.failed.length > 0) process.exitCode = 1;
     });
 
@@ -294,7 +298,7 @@ export function program(): Command {
         ...(opts.chromium ? { chromium: opts.chromium } : {}),
         ...(opts.lockMs ? { lockMs: opts.lockMs } : {}),
         drain: opts.drain,
-        log: (line) => process.stderr.write(`${line}\n`),
+        log: (line) => say(process.stderr, line),
       });
       process.stderr.write(`worker ${process.pid}: waiting for jobs on ${opts.redis} (queue ${opts.queue})\n`);
       await worker.done;
@@ -361,14 +365,14 @@ export function program(): Command {
         errors += countBySeverity(messages).error;
         // One verdict line a source: a batch reads only the texts it flags.
         const sourceReports = importReports(loaded);
-        for (const r of sourceReports) if (!(opts.quiet && r.verdict === 'ok')) process.stderr.write(`${verdictLine(r)}\n`);
+        for (const r of sourceReports) if (!(opts.quiet && r.verdict === 'ok')) say(process.stderr, verdictLine(r));
         reports.push(...sourceReports);
         if (opts.corrections && loaded.config) {
           const { listCorrections } = await import('./corrections-list.js');
           for (const line of await listCorrections(loaded.tree, loaded.config)) say(process.stdout, line);
         }
       }
-      if (opts.json) process.stdout.write(JSON.stringify(reports, null, 1) + '\n');
+      if (opts.json) process.stdout.write(jsonForTerminal(JSON.stringify(reports, null, 1)) + '\n');
       if (errors > 0) process.exitCode = 1;
     });
 
