@@ -50,7 +50,8 @@ after(async () => {
 
 /** What a script that ran would do: say so on the console, call home over HTTP and a WebSocket. */
 function js(context: string): string {
-  return `console.log('diaoban-'+'ran:${context}');new WebSocket('ws://127.0.0.1:${port}/ws-${context}');fetch('http://127.0.0.1:${port}/fetch-${context}')`;
+  // Short enough that every value stays within edition.yaml's limits (500 characters a name): a payload must reach the outputs, not be refused.
+  return `console.log('diaoban-'+'ran:${context}');new WebSocket('ws://127.0.0.1:${port}/');fetch('//127.0.0.1:${port}/')`;
 }
 
 /** Markup that would run, load or show something in HTML or XHTML text, an attribute, a <title> or a <style>. */
@@ -107,7 +108,8 @@ function hostileEdition(template: string): string {
       '  main:',
       `    - ${y(`evil.ttf#Evil${payload('font')}`)}`,
       'layers:',
-      `  - layer: ${y(`an${payload('layer')}`)}`,
+      // A layer id is checked as an id (edition.yaml's schema); its label carries the payload.
+      '  - layer: an',
       `    label: ${y(`案${payload('label')}`)}`,
       '    pattern: "^愚謂"',
       'seals:',

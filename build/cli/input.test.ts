@@ -134,7 +134,8 @@ test('init writes file names as YAML values: a newline or a leading "- " injects
     assert.equal(r.status, 0, r.stderr);
     const yaml = parseYaml(readFileSync(path.join(dir, 'ed', 'edition.yaml'), 'utf8')) as Record<string, unknown>;
     assert.deepEqual(yaml.sources, [name]);
-    assert.equal(yaml.title, '禮書綱目卷九');
+    // The work's name alone: the volume (卷九) is not part of it.
+    assert.equal(yaml.title, '禮書綱目');
     assert.equal(yaml.format, 'markdown');
     assert.deepEqual(Object.keys(yaml).filter((k) => !['title', 'author', 'script', 'template', 'date', 'description', 'sources', 'format'].includes(k)), []);
   }

@@ -20,7 +20,7 @@ test('check and build: exit 1 with the messages, no internal error, no advice to
   const check = spawnSync(process.execPath, [BIN, 'check', dir], { encoding: 'utf8', cwd: path.resolve('.') });
   assert.equal(check.status, 1, check.stderr + check.stdout);
   const said = check.stdout + check.stderr;
-  for (const [i, name] of BAD.entries()) assert.ok(said.includes(`edition.yaml:${11 + i}:7`) && said.includes(`font "${name.replace(/#.*/, '')}"`), `check names ${name} at its line: ${said}`);
+  for (const [i, name] of BAD.entries()) assert.ok(said.includes(`edition.yaml:${11 + i}:7`) && said.includes(`"${name.replace(/#.*/, '')}"`), `check names ${name} at its line: ${said}`);
   const out = path.join(work, 'out');
   const build = spawnSync(process.execPath, [BIN, 'build', '--epub', '--out', out, dir], { encoding: 'utf8', cwd: path.resolve('.'), timeout: 600_000 });
   const text = build.stdout + build.stderr;

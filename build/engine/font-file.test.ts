@@ -33,7 +33,8 @@ test('fontProblem: a font passes; a text file, a cut file, a WOFF, a missing fac
 test('each bad fonts.main entry gets a message at its place in edition.yaml, and is left out', async () => {
   const dir = badFontEdition(work);
   const loaded = await loadEdition(dir);
-  const fontMessages = loaded.messages.filter((m) => m.ruleId === 'font-file');
+  // A file too large to read is refused before it is looked at as a font (file-too-large); the others are read and checked (font-file).
+  const fontMessages = loaded.messages.filter((m) => m.ruleId === 'font-file' || m.ruleId === 'file-too-large');
   assert.deepEqual(
     fontMessages.map((m) => [m.line, m.column]),
     BAD.map((_, i) => [11 + i, 7]),
@@ -43,7 +44,7 @@ test('each bad fonts.main entry gets a message at its place in edition.yaml, and
   assert.match(String(fontMessages[0].reason), /not a TrueType or OpenType font/);
   assert.match(String(fontMessages[1].reason), /cut short/);
   assert.match(String(fontMessages[2].reason), /WOFF/);
-  assert.match(String(fontMessages[3].reason), /2048 MiB; a font file must be under 256 MiB/);
+  assert.match(String(fontMessages[3].reason), /2048 MiB; a file of fonts\.main may have at most 512 MiB/);
   assert.match(String(fontMessages[4].reason), /no face named "No Such Face"/);
   assert.deepEqual(loaded.config?.fonts.main, [], 'every bad file left out');
 });

@@ -22,7 +22,7 @@ import { applyCorrections, convertCorrectionsOld } from '../transform/correction
 import type { TransformOptions } from '../transform/index.js';
 import { classifyLayers } from '../transform/layers.js';
 import { reporterFor } from '../transform/report.js';
-import { convertScript } from '../transform/script.js';
+import { convertScript, convertTreeNames, protectNames } from '../transform/script.js';
 import { hashKey, toolVersion, type BuildCache } from './cache.js';
 
 export interface LoadMemo {
@@ -49,10 +49,16 @@ interface Classified {
   counts: CommentatorCounts;
 }
 
-/** A volume as transformTree leaves it (but the charmap), and what the 集注 split did in it. */
+/** A volume split by the book's 集注 decision, and what the split did in it. */
+interface Split {
+  volume: Volume;
+  key: string;
+  split: CommentatorSplit | null;
+}
+
+/** A volume as transformTree leaves it (but the charmap). */
 interface Transformed {
   volume: Volume;
-  split: CommentatorSplit | null;
 }
 
 function keep(file: VFile, from: number): StoredMessage[] {
@@ -87,6 +93,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
 function createLoadMemo(): LoadMemo {
   const parsed = new Map<string, ParseEntry>();
   const classified = new Map<string, Classified>();
+  const split = new Map<string, Split>();
   const transformed = new Map<string, Transformed>();
   /** Keys of a parsed volume, by the volume (parsed volumes are shared between loads, never changed). */
   const volumeKeys = new WeakMap<Volume, string>();
@@ -140,23 +147,36 @@ function createLoadMemo(): LoadMemo {
         classifyLayers(one, config.layerRules);
         return remember(classified, key, { volume: one.children[0], key, counts: countCommentators(one.children[0]) });
       });
-      // 2. The 集注 decision over the whole book, then each volume split by it and converted.
+      // 2. The 集注 decision over the whole book, then each volume split by it.
       const decision = decideCommentators(addCounts(stage1.map((c) => c.counts)));
-      const stage2 = stage1.map((c): Transformed => {
+      const stage2 = stage1.map((c): Split => {
         const key = hashKey(c.key, JSON.stringify(decision));
+        const known = split.get(key);
+        if (known) return known;
+        // The classified volume stays as it is (another decision may come): the split works on a copy.
+        const one: Root = { ...tree, children: [structuredClone(c.volume)] };
+        const made = decision ? splitByDecision(one, decision) : null;
+        return remember(split, key, { volume: one.children[0], key, split: made });
+      });
+      const splits = stage2.map((t) => t.split ?? { counts: [] });
+      // 3. Each volume converted, as transformTree converts: after the commentators are declared, so that their names are kept (○咸曰).
+      const declared: Root = { ...tree, layers: tree.layers ? [...tree.layers] : undefined };
+      if (decision) declareCommentators(declared, splits, decision, () => undefined);
+      const layersKey = JSON.stringify(declared.layers ?? []);
+      const stage3 = stage2.map((c): Transformed => {
+        const key = hashKey(c.key, layersKey);
         const known = transformed.get(key);
         if (known) return known;
-        // The classified volume stays as it is (another decision may come): split and conversion work on a copy.
-        const one: Root = { ...tree, children: [structuredClone(c.volume)] };
-        const split = decision ? splitByDecision(one, decision) : null;
+        const one: Root = { ...declared, children: [structuredClone(c.volume)] };
         convertCorrectionsOld(convertScript(one, from, to, config.conversion), from, to, config.conversion);
-        return remember(transformed, key, { volume: one.children[0], split });
+        return remember(transformed, key, { volume: one.children[0] });
       });
-      tree.children = stage2.map((t) => t.volume);
+      tree.children = stage3.map((t) => t.volume);
       const report = reporterFor(options.files ?? []);
       // The charmap's messages count over the whole book (as in transformTree); it reads glyphs only, which the split and the conversion leave alone.
       applyCharmap(tree, config.charmap, report);
-      if (decision) declareCommentators(tree, stage2.map((t) => t.split ?? { counts: [] }), decision, report);
+      if (decision) declareCommentators(tree, splits, decision, report);
+      convertTreeNames(tree, from, to, protectNames(tree, config.conversion));
       return tree;
     },
   };

@@ -195,7 +195,7 @@ function fontFace(config: EditionConfig, index: number): string | undefined {
 }
 
 /** Font files above this size are refused before they are read (the largest CJK collections are about 120 MiB). */
-export const FONT_MAX_BYTES = 256 << 20;
+export const FONT_MAX_BYTES = MAX_FILE_BYTES['fonts.main'];
 
 /** Checks of font files, by path, size and time (a watch session rebuilds many times). */
 const fontChecks = new Map<string, Promise<string | undefined>>();

@@ -207,6 +207,12 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       for (const child of node.children) flattenInline(child, { ...ctx, small: true }, out);
       return;
     case 'note': {
+      if (node.fullSize && ctx.shared.source && ctx.depth === 0) {
+        // The source's own layout: a note it prints at full size (its label too) takes full cells, as the source's line does.
+        if (node.label) eachChar(node.label, (ch) => put(ch, undefined, undefined));
+        for (const child of node.children) flattenInline(child, ctx, out);
+        return;
+      }
       // The source's label (集解, 音義, 附注) is printed at the head of the note, in its layer, in the template's form.
       if (node.label) labelChars(node.label, node.layer, ctx.depth + 1, ctx.shared, out);
       const inner: Context = { depth: ctx.depth + 1, layer: node.layer, small: ctx.small, shared: ctx.shared };

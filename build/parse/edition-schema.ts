@@ -105,7 +105,7 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   pdf: {
     type: 'either',
     hint: 'pdf: screen, print or archive, or pdf: { standard: print, pdfx: x-1a }',
-    of: [oneOf(PDF_STANDARDS), { type: 'map', keys: { standard: oneOf(PDF_STANDARDS), pdfx: oneOf(PDFX_VERSIONS) }, required: ['standard'] }],
+    of: [oneOf(PDF_STANDARDS), { type: 'map', keys: { standard: oneOf(PDF_STANDARDS), pdfx: text(10, { test: (v) => ((PDFX_VERSIONS as readonly string[]).includes(v.toLowerCase()) ? null : `is not ${PDFX_VERSIONS.join(' or ')}`), hint: PDFX_VERSIONS.join(' or ') }) }, required: ['standard'] }],
   },
   layout: {
     type: 'either',

@@ -56,13 +56,13 @@ test('pdf: a standard, or a mapping with pdfx; a bad value is an error at its pl
   const bad = read('pdf: printer\n');
   assert.equal(bad.config?.pdf, undefined);
   assert.equal(bad.messages.length, 1);
-  assert.match(bad.messages[0], /^5:6 error pdf must be one of screen, print, archive, not "printer"/);
+  assert.match(bad.messages[0], /^5:6 error pdf is not allowed here: "printer"; write pdf: screen, print or archive/);
   const pdfx = read('pdf:\n  standard: print\n  pdfx: x-3\n');
   assert.deepEqual(pdfx.config?.pdf, { standard: 'print' }, 'X-4 when the pdfx is bad');
-  assert.match(pdfx.messages[0], /^7:9 error pdf.pdfx must be x-4 or x-1a/);
+  assert.match(pdfx.messages[0], /^7:9 error pdf.pdfx is not x-4 or x-1a/);
   const misplaced = read('pdf: { standard: archive, pdfx: x-1a, profile: a.icc }\n');
   assert.deepEqual(misplaced.config?.pdf, { standard: 'archive' });
   assert.equal(misplaced.messages.length, 2);
   assert.ok(misplaced.messages.every((m) => m.startsWith('5:')), misplaced.messages.join('\n'));
-  assert.match(read('pdf: [print]\n').messages[0], /^5:6 error pdf must be a standard or a mapping/);
+  assert.match(read('pdf: [print]\n').messages[0], /^5:6 error pdf is not allowed here: \["print"\]/);
 });

@@ -246,7 +246,7 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
     formatName: conv.name,
     encoding: source.encoding,
     detection,
-    figures: { characters: largest.all, paragraphs, notes: stats.notes, layers: stats.layers, anchors: { page: stats.pageAnchors, line: stats.lineAnchors }, entities: stats.entities, compositions: stats.compositions, headings: stats.headings, volumes: stats.volumes },
+    figures: { characters: largest.all, paragraphs, notes: stats.notes, layers: { ...stats.layers }, anchors: { page: stats.pageAnchors, line: stats.lineAnchors }, entities: stats.entities, compositions: stats.compositions, headings: stats.headings, volumes: stats.volumes },
     title: title ? { text: title.title, from: title.from, ...(title.line ? { line: title.line } : {}), contributors: title.contributors } : null,
     readings: messages.filter((m) => m.ruleId && READING_RULES.has(m.ruleId) && m.file === source.file.path).map((m) => ({ rule: m.ruleId as string, reading: m.reason })),
     anomalies,

@@ -236,6 +236,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
       position: src.position(frame.start, endOffset),
     };
     if (frame.label) note.label = frame.label;
+    if (frame.untilNote) note.fullSize = true;
     if (frame.splits && frame.splits.length > 0) {
       note.split = frame.splits[0];
       if (frame.splits.length > 1) note.splits = frame.splits;

@@ -158,6 +158,16 @@ export function convertScript(tree: Root, from: Script, to: Script, choices?: Co
     volume.title = convertText(volume.title, from, to, protectedChoices);
     for (const block of volume.children) convertIn(block, block.type === 'paragraph' && NAME_ROLES.has(block.role) ? 'name' : 'text');
   }
+  return convertTreeNames(tree, from, to, protectedChoices);
+}
+
+/**
+ * The tree's own names into the edition's script: the work's title, its
+ * author and dynasty (a name: a character at a time) and the declared
+ * layers' labels. `protectedChoices` as protectNames gives them.
+ */
+export function convertTreeNames(tree: Root, from: Script, to: Script, protectedChoices: ConversionChoices): Root {
+  if (from === to) return tree;
   tree.edition = { ...tree.edition, title: convertText(tree.edition.title, from, to, protectedChoices), author: convertText(tree.edition.author, from, to, protectedChoices, undefined, 'name') };
   if (tree.edition.dynasty) tree.edition.dynasty = convertText(tree.edition.dynasty, from, to, protectedChoices);
   if (tree.layers) tree.layers = tree.layers.map((l) => ({ ...l, label: convertText(l.label, from, to, protectedChoices, undefined, 'name') }));

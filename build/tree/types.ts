@@ -95,6 +95,8 @@ export interface Note extends NodeBase {
    * each line in order (`split` is the first); the lines are parted by its line anchors.
    */
   splits?: number[];
+  /** The source prints it at full size after its label (四庫 注疏's 注 after a bare 注): `layout: source` sets it so, other layouts as a note. */
+  fullSize?: boolean;
   /** A note that stands at a reference mark (a Markdown footnote `[^1]`): its id. */
   footnote?: string;
   children: Inline[];
