@@ -1,7 +1,7 @@
 /**
  * Which fonts of a stack the PDF must get as TrueType outlines, and the cache
  * key of a converted subset. Pure; the conversion itself (subset-font, then
- * scripts/cff2ttf.py) runs in the I/O edge, build/cli/pdf.ts.
+ * scripts/cff2ttf.py) runs in the I/O edge, build/engine/pdf.ts.
  *
  * Why: Chromium (Skia) embeds a CFF-outline font (Noto Serif CJK) in a PDF as
  * Type 3 fonts, which print shops reject; a TrueType-outline font is

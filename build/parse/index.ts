@@ -183,7 +183,7 @@ function plainOf(nodes: readonly Inline[]): string {
 /**
  * All sources of an edition → the document tree. `parse` parses one source
  * (parseSource; a rebuild passes one that remembers sources whose bytes did
- * not change, cli/load-memo.ts): the volumes it gives are not changed here.
+ * not change, engine/load-memo.ts): the volumes it gives are not changed here.
  */
 export function parseEdition(
   config: EditionConfig,

@@ -67,7 +67,7 @@ export interface RenderOptions {
   marks?: boolean;
   /**
    * The nonce of the run: the page's Content-Security-Policy lets only a
-   * script carrying it run (Paged.js, loaded by cli/pdf.ts); no script at all without one.
+   * script carrying it run (Paged.js, loaded by engine/pdf.ts); no script at all without one.
    */
   nonce?: string;
   /** The ink of the marks placed by their ink (ink.ts `markInk`); centred ink is assumed without it. */
@@ -85,7 +85,7 @@ export interface RenderOptions {
 /**
  * The page's Content-Security-Policy: our scripts only (by nonce), fonts
  * from files, no connection, frame, object, form or base URL. Request
- * interception (cli/browser.ts) stays as a second wall; WebSockets only meet this one.
+ * interception (engine/browser.ts) stays as a second wall; WebSockets only meet this one.
  */
 export function contentSecurityPolicy(nonce?: string): string {
   return [

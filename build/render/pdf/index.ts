@@ -1,6 +1,6 @@
 /**
  * The PDF renderer: BookLayout → HTML for Chromium, and the
- * pdf-lib post-processing of what Chromium prints. Pure; build/cli/pdf.ts
+ * pdf-lib post-processing of what Chromium prints. Pure; build/engine/pdf.ts
  * drives the browser and writes the file.
  */
 import type { BookLayout } from '../../layout/types.js';
