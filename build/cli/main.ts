@@ -243,7 +243,7 @@ export function program(): Command {
       const allowRead = opts.allowRead?.map((d) => path.resolve(d));
       const { added, known } = await withRedis(opts.redis, () => enqueueCollection(collection, editions, { targets, ...(allowRead ? { allowRead } : {}) }, { url: opts.redis, queue: opts.queue }));
       for (const name of added) process.stdout.write(`${name}: enqueued\n`);
-      process.stderr.write(`${added.length} jobs enqueued, ${known.length} editions already queued or built (${summarise(known.map((k) => k.state))})\n`);
+      process.stderr.write(`${added.length} job${added.length === 1 ? '' : 's'} enqueued, ${known.length} edition${known.length === 1 ? '' : 's'} already queued or built (${summarise(known.map((k) => k.state))})\n`);
     });
   queue
     .command('status')
