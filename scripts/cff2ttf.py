@@ -16,7 +16,7 @@ as it is: cmap, GSUB (vert/vrt2), hmtx, vhea/vmtx and VORG (Chromium reads
 the vertical origin from VORG when present, whatever the outline format).
 
 Deterministic: the same input gives the same bytes (head.modified is kept).
-Called by build/cli/pdf.ts; needs python3-fonttools (scripts/setup.sh).
+Called by build/engine/pdf.ts; needs python3-fonttools (scripts/setup.sh).
 
 --bank: a file of glyphs already converted from the same face (by glyph
 name: a CID-keyed face's names are its CIDs, the same in every subset), so
@@ -170,7 +170,7 @@ def load_bank(path):
 
 
 def owner_tag():
-    """`<pid>_<start time>`, as build/cli/cleanup.ts names the temp files of a process (removeStale removes a dead one's)."""
+    """`<pid>_<start time>`, as build/engine/cleanup.ts names the temp files of a process (removeStale removes a dead one's)."""
     pid = os.getpid()
     try:
         with open(f"/proc/{pid}/stat") as f:

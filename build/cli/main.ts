@@ -253,7 +253,7 @@ export function program(): Command {
       const allowRead = opts.allowRead?.map((d) => path.resolve(d));
       const { added, known } = await withRedis(opts.redis, () => enqueueCollection(collection, editions, { targets, ...(allowRead ? { allowRead } : {}) }, { url: opts.redis, queue: opts.queue }));
       for (const name of added) say(process.stdout, `${name}: enqueued`);
-      process.stderr.write(`${added.length} jobs enqueued, ${known.length} editions already queued or built (${summarise(known.map((k) => k.state))})\n`);
+      say(process.stderr, `${added.length} job${added.length === 1 ? '' : 's'} enqueued, ${known.length} edition${known.length === 1 ? '' : 's'} already queued or built (${summarise(known.map((k) => k.state))})`);
     });
   queue
     .command('status')
