@@ -29,6 +29,8 @@ ignored and rebuilt.
 import os
 import pickle
 import queue
+import re
+import socket
 import sys
 import threading
 
@@ -169,15 +171,19 @@ def load_bank(path):
         return {}
 
 
+# This machine's name as build/engine/cleanup.ts writes it (HOST): workers on several machines share the font cache.
+HOST = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname()) or "host"
+
+
 def owner_tag():
-    """`<pid>_<start time>`, as build/engine/cleanup.ts names the temp files of a process (removeStale removes a dead one's)."""
+    """`<pid>_<start time>@<host>`, as build/engine/cleanup.ts names the temp files of a process (removeStale removes a dead one's)."""
     pid = os.getpid()
     try:
         with open(f"/proc/{pid}/stat") as f:
             stat = f.read()
-        return f"{pid}_{stat[stat.rindex(')') + 2:].split(' ')[19]}"
+        return f"{pid}_{stat[stat.rindex(')') + 2:].split(' ')[19]}@{HOST}"
     except OSError:
-        return str(pid)
+        return f"{pid}@{HOST}"
 
 
 def save_bank(path, bank):

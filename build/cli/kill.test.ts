@@ -27,6 +27,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { HOST } from '../engine/cleanup.js';
 
 const BIN = path.resolve('bin/diaoban.js');
 const EDITION = 'manuscript/lishu';
@@ -55,7 +56,7 @@ function processes(): string[] {
 
 function ownerTag(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return `${pid}_${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}`;
+  return `${pid}_${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}@${HOST}`;
 }
 
 /** Everything a build can leave: its temp folder's entries, temp outputs, font-cache and build-cache temps. */

@@ -17,7 +17,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OWNER, ownerAlive, removeTemp, trackOwnedFolder, trackTemp, untrackTemp } from './cleanup.js';
+import { OWNER, OWNER_TAG, ownerAlive, removeTemp, trackOwnedFolder, trackTemp, untrackTemp } from './cleanup.js';
 import { killPoint } from './kill-point.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,7 +82,7 @@ export class BuildCache {
   /** Temp files are named <owner>.<random>.tmp: those of processes that are gone are left over from a killed build. */
   private removeStaleTemps(): void {
     for (const name of readdirSync(this.tmp)) {
-      const owner = /^(\d+(?:_\d+)?)\./.exec(name)?.[1];
+      const owner = new RegExp(`^(${OWNER_TAG})\\.`).exec(name)?.[1];
       if (owner === undefined || (owner !== OWNER && !ownerAlive(owner))) rmSync(join(this.tmp, name), { force: true });
     }
   }

@@ -13,7 +13,7 @@
  */
 import { readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** `<pid>_<start time in clock ticks>` of a process (Linux); the pid alone elsewhere. */
@@ -28,18 +28,31 @@ function tagOf(pid: number): string | null {
   }
 }
 
-/** This process's tag, in the name of everything it leaves in a temp folder or an output folder. */
-export const OWNER = tagOf(process.pid) ?? String(process.pid);
+/** This machine's name as a tag carries it: workers on several machines share output and cache folders. */
+export const HOST = hostname().replace(/[^A-Za-z0-9-]/g, '-') || 'host';
 
-/** Whether the process a tag names still runs (the same pid with another start time is another process). */
+/** This process's tag, in the name of everything it leaves in a temp folder or an output folder: `<pid>_<start>@<host>`. */
+export const OWNER = `${tagOf(process.pid) ?? String(process.pid)}@${HOST}`;
+
+/** A tag in a file name (OWNER's form; the host is absent in what older builds left). */
+export const OWNER_TAG = String.raw`\d+(?:_\d+)?(?:@[A-Za-z0-9-]+)?`;
+
+/**
+ * Whether the process a tag names still runs (the same pid with another
+ * start time is another process). A process of another machine is taken to
+ * run: it cannot be seen from here, and its own machine's next build removes
+ * what it left.
+ */
 export function ownerAlive(tag: string): boolean {
-  const [pid, start] = tag.split('_');
+  const [local, host] = tag.split('@');
+  if (host !== undefined && host !== HOST) return true;
+  const [pid, start] = local.split('_');
   try {
     process.kill(Number(pid), 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  return start === undefined || tagOf(Number(pid)) === tag;
+  return start === undefined || tagOf(Number(pid)) === local;
 }
 
 /** The profile's folder in a Chromium temp folder (browser.ts). */
@@ -209,9 +222,9 @@ export function installSignalCleanup(): void {
   }
 }
 
-const STALE_TEMP = /^diaoban-(\d+(?:_\d+)?)-/;
+const STALE_TEMP = new RegExp(`^diaoban-(${OWNER_TAG})-`);
 /** `.<name>.<owner>.tmp`: a temp output (tempName), in the output folder or the font cache. */
-const STALE_OUTPUT = /^\..+\.(\d+(?:_\d+)?)\.tmp$/;
+const STALE_OUTPUT = new RegExp(`^\\..+\\.(${OWNER_TAG})\\.tmp$`);
 
 /** The temp file an output is written to before it is renamed over `target`. */
 export function tempName(target: string): string {
