@@ -28,6 +28,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HOST } from '../engine/cleanup.js';
+import { processesOf } from './watch-fuzz.test-util.js';
 
 const BIN = path.resolve('bin/diaoban.js');
 const EDITION = 'manuscript/lishu';
@@ -41,18 +42,7 @@ const fontCache = path.join(root, 'fonts');
 execFileSync('mkdir', ['-p', temp, out, fontCache]);
 
 /** The processes that carry the token (the build and everything it started), with their names. */
-function processes(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (readFileSync(`/proc/${pid}/environ`).includes(token)) found.push(`${pid} ${readFileSync(`/proc/${pid}/comm`, 'utf8').trim()}`);
-    } catch {
-      // ended, or a zombie: neither runs
-    }
-  }
-  return found;
-}
+const processes = (): string[] => processesOf(token);
 
 function ownerTag(pid: number): string {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { WATCH_LIMITS } from './watch.js';
-import { fuzzRequests, get, idleStreams, previewState, processesOf, startWatch, untilBuilt, type WatchProcess } from './watch-fuzz.test-util.js';
+import { fuzzRequests, get, idleStreams, previewState, processesOf, startWatch, stopWatch, untilBuilt, type WatchProcess } from './watch-fuzz.test-util.js';
 
 const SEED = Number(process.env.WATCH_FUZZ_SEED ?? 20261125);
 const REQUESTS = Number(process.env.WATCH_FUZZ_REQUESTS ?? 3000);
@@ -22,9 +22,7 @@ before(async () => {
   w = await startWatch('manuscript/lishu');
 });
 after(() => {
-  if (!w) return;
-  for (const p of processesOf(w.token)) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
-  rmSync(path.dirname(w.dir), { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  if (w) stopWatch(w);
 });
 
 test(`${REQUESTS} generated requests, then ${STREAMS} idle event streams and a save: 0 dead servers, 0 internal errors, a rebuild`, { timeout: 900_000 }, async () => {

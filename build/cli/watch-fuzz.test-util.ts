@@ -8,11 +8,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seededRandom } from '../parse/test-helpers.js';
 
 const BIN = path.resolve('bin/diaoban.js');
 
@@ -137,17 +138,6 @@ export function rawRequest(
   });
 }
 
-/** mulberry32: a small seeded generator (the fuzz is repeatable from its seed). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface FuzzCase {
   parts: Array<string | Buffer>;
@@ -222,7 +212,7 @@ export interface FuzzFigures {
 
 /** `count` generated requests, `concurrency` at a time, at a watch process; then whether it is alive and has said nothing of an internal error. */
 export async function fuzzRequests(w: WatchProcess, seed: number, count: number, concurrency = 16): Promise<FuzzFigures> {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const statuses: Record<string, number> = {};
   const t0 = performance.now();
   let next = 0;
@@ -301,4 +291,10 @@ export function processesOf(token: string): string[] {
     }
   }
   return found;
+}
+
+/** Ends a watch process and everything it started, and removes its folder (each test file's after()). */
+export function stopWatch(w: WatchProcess): void {
+  for (const p of processesOf(w.token)) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
+  rmSync(path.dirname(w.dir), { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }

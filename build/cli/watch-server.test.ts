@@ -14,16 +14,14 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { requestPath, WATCH_LIMITS, watchTree } from './watch.js';
-import { fuzzRequests, get, idleStreams, previewState, processesOf, rawRequest, startWatch, untilBuilt, type WatchProcess } from './watch-fuzz.test-util.js';
+import { fuzzRequests, get, idleStreams, previewState, processesOf, rawRequest, startWatch, stopWatch, untilBuilt, type WatchProcess } from './watch-fuzz.test-util.js';
 
 let w: WatchProcess;
 before(async () => {
   w = await startWatch('manuscript/lishu');
 });
 after(() => {
-  if (!w) return;
-  for (const p of processesOf(w.token)) process.kill(Number(p.split(' ')[0]), 'SIGKILL');
-  rmSync(path.dirname(w.dir), { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  if (w) stopWatch(w);
 });
 
 test('a request target is read as a path on this host, or refused', () => {

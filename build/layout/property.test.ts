@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Block, Inline, ParagraphRole, Root } from '../tree/types.js';
 import { layoutBook } from './book.js';
+import { seededRandom } from '../parse/test-helpers.js';
 import { layoutToJson } from './json.js';
 import type { Indent, PageSpec } from './types.js';
 import {
@@ -27,24 +28,13 @@ import {
   volumeChars,
 } from './test-helpers.js';
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const POOL = Array.from('禮經本義士冠筮于廟門主人玄端爵韠即位西方東面北上𠀋𡃁𢀖𣎴。，、；：」』〉「『〈　 \n');
 const ROLES: ParagraphRole[] = ['text', 'text', 'text', 'ji', 'label', 'title', 'byline', 'commentary', 'front'];
 const LAYERS = ['zhu', 'yinyi', 'shu', 'fuzhu', 'an'];
 
 function generator(seed: number) {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const str = (max: number) => Array.from({ length: int(0, max) }, () => pick(POOL)).join('');
