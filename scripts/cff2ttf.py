@@ -172,7 +172,7 @@ def load_bank(path):
 
 
 # This machine's name as build/engine/cleanup.ts writes it (HOST): workers on several machines share the font cache.
-HOST = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname()) or "host"
+HOST = re.sub(r"[^A-Za-z0-9]", "", socket.gethostname()) or "host"
 
 
 def owner_tag():

@@ -18,18 +18,23 @@ test('a tag names its machine: a dead process of this machine is gone, one of an
   assert.equal(ownerAlive(OWNER), true, 'this process runs');
   assert.equal(ownerAlive(`${GONE}_1@${HOST}`), false, 'a dead process here (the control)');
   assert.equal(ownerAlive(`${GONE}_1`), false, 'a tag without a machine (older builds) is this machine’s');
-  assert.equal(ownerAlive(`${GONE}_1@another-machine`), true, 'another machine’s process cannot be seen from here');
+  assert.equal(ownerAlive(`${GONE}_1@anothermachine`), true, 'another machine’s process cannot be seen from here');
 });
 
 test('removeStale removes this machine’s dead temps in a shared output folder, never another machine’s', async () => {
   const out = mkdtempSync(path.join(tmpdir(), 'diaoban-cleanup-test-'));
   try {
     const mine = `.book.pdf.${GONE}_1@${HOST}.tmp`;
-    const theirs = `.book.pdf.${GONE}_1@another-machine.tmp`;
+    const theirs = `.book.pdf.${GONE}_1@anothermachine.tmp`;
     const live = `.book.epub.${OWNER}.tmp`;
     for (const name of [mine, theirs, live]) writeFileSync(path.join(out, name), 'partial');
+    // A dead process's temp folder of this machine (diaoban-<tag>-<kind>-…): the tag ends before the kind.
+    const folder = mkdtempSync(path.join(tmpdir(), `diaoban-${GONE}_1@${HOST}-chromium-`));
+    // The temp folder may hold other dead builds' leftovers too: only ours are looked at.
     const removed = await removeStale([out]);
-    assert.deepEqual(removed.map((f) => path.basename(f)), [mine]);
+    assert.ok(removed.includes(folder), `the dead process's temp folder is removed: ${removed.join(', ')}`);
+    assert.ok(removed.includes(path.join(out, mine)), 'this machine’s dead temp is removed');
+    assert.ok(!removed.includes(path.join(out, theirs)), 'another machine’s is left');
     assert.deepEqual(readdirSync(out).sort(), [live, theirs].sort());
   } finally {
     rmSync(out, { recursive: true, force: true });

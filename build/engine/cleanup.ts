@@ -29,13 +29,14 @@ function tagOf(pid: number): string | null {
 }
 
 /** This machine's name as a tag carries it: workers on several machines share output and cache folders. */
-export const HOST = hostname().replace(/[^A-Za-z0-9-]/g, '-') || 'host';
+// Letters and digits only: a tag stands before `-` and `.` in file names (diaoban-<tag>-chromium-…), which a host name may hold.
+export const HOST = hostname().replace(/[^A-Za-z0-9]/g, '') || 'host';
 
 /** This process's tag, in the name of everything it leaves in a temp folder or an output folder: `<pid>_<start>@<host>`. */
 export const OWNER = `${tagOf(process.pid) ?? String(process.pid)}@${HOST}`;
 
 /** A tag in a file name (OWNER's form; the host is absent in what older builds left). */
-export const OWNER_TAG = String.raw`\d+(?:_\d+)?(?:@[A-Za-z0-9-]+)?`;
+export const OWNER_TAG = String.raw`\d+(?:_\d+)?(?:@[A-Za-z0-9]+)?`;
 
 /**
  * Whether the process a tag names still runs (the same pid with another
@@ -100,13 +101,32 @@ const children = new Set<number>();
 const ownedFolders = new Set<string>();
 let hooked = false;
 
+/**
+ * Removes a temp file or folder while the process exits (synchronously).
+ * Chromium's processes, killed a moment before, can still be writing into
+ * its profile: a folder that is not empty yet is tried again for up to two
+ * seconds; what is still left then is a dead build's, removed by the next
+ * build (removeStale). An exit handler must not throw: the exit code would be lost.
+ */
+function removeOnExit(file: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      rmSync(file, { recursive: true, force: true });
+      return;
+    } catch {
+      if (attempt >= 40) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+}
+
 function hookExit(): void {
   if (hooked) return;
   hooked = true;
   process.on('exit', () => {
     for (const pgid of groups) killProcessGroup(pgid);
     for (const pid of children) killProcess(pid);
-    for (const temp of temps) for (const file of withCompanions(temp)) rmSync(file, { recursive: true, force: true, maxRetries: 3 });
+    for (const temp of temps) for (const file of withCompanions(temp)) removeOnExit(file);
     for (const folder of ownedFolders) {
       let names: string[] = [];
       try {
@@ -114,7 +134,7 @@ function hookExit(): void {
       } catch {
         // gone
       }
-      for (const name of names) if (name.startsWith(`${OWNER}.`)) rmSync(path.join(folder, name), { force: true });
+      for (const name of names) if (name.startsWith(`${OWNER}.`)) removeOnExit(path.join(folder, name));
     }
   });
 }

@@ -103,7 +103,7 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
   // One at a time: the reference.
   const one = cli(['build', 'coll', '--jobs', '1', '--out', 'one'], { DIAOBAN_CACHE: path.join(root, 'cache-one') });
   assert.equal(one.status, 1, `the broken edition makes the exit 1: ${one.stderr}`);
-  assert.match(one.stderr, new RegExp(`coll/${BROKEN}/edition\\.yaml:${BROKEN_LINE}:\\d+ error unknown template`), 'the broken edition’s message, at its place');
+  assert.match(one.stderr, new RegExp(`coll/${BROKEN}/edition\\.yaml:${BROKEN_LINE}:\\d+ error template is not one of the choices`), 'the broken edition’s message, at its place');
   const reference = await outputs(path.join(root, 'one'));
   assert.equal(reference.size, 2 * COUNT, 'every edition has its PDF and EPUB, the broken one too');
   assert.match(one.stdout, new RegExp(`${BROKEN}\\s+.*built with errors`), 'the summary table says so');
@@ -155,7 +155,7 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
     });
     const failed = await queue.getFailed();
     assert.deepEqual(failed.map((j) => j.name), [BROKEN], 'the broken edition alone failed');
-    assert.match(failed[0]!.failedReason, new RegExp(`coll/${BROKEN}/edition\\.yaml:${BROKEN_LINE}:\\d+ error unknown template`), 'its failure keeps its message, with its place');
+    assert.match(failed[0]!.failedReason, new RegExp(`coll/${BROKEN}/edition\\.yaml:${BROKEN_LINE}:\\d+ error template is not one of the choices`), 'its failure keeps its message, with its place');
     assert.equal(failed[0]!.attemptsMade, 1, 'a manuscript error is not retried');
     const completed = await queue.getCompleted();
     assert.equal(completed.length, COUNT - 1);
