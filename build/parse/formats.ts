@@ -130,7 +130,8 @@ export const FORMATS: readonly FormatConventions[] = [
     inline: { notes: [{ open: '(', close: ')' }], smallWords: new Set(), innerLabels: SANJIA_LABELS, numbering: /\(\d{1,3}\)/y },
     numberedCommentary: true,
     // The file header (`#下載最新版本，請訪問: https://…`, `#創建日期: …`), bare URL lines and the end mark 〔全文完〕: data, never text.
-    metadata: [/^#(?![#\s])([^:：\n]{1,40})[:：][ \t]*(.*)$/u, /^()(https?:\/\/\S+)$/u, /^〔(全文完)〕()$/u],
+    // An org-style `#+TITLE:` header line keeps its key (TITLE), as in Kanripo's files.
+    metadata: [/^#\+?(?![#\s+])([^:：\n]{1,40})[:：][ \t]*(.*)$/u, /^()(https?:\/\/\S+)$/u, /^〔(全文完)〕()$/u],
     paragraphs: 'auto',
     midLineLabels: [{ text: '【案】', layer: 'an', label: '案' }, { text: '【按】', layer: 'an', label: '按' }],
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
