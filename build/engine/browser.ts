@@ -149,9 +149,18 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Offlin
     pid,
     async newPage(pageOptions?: PageOptions) {
       if (crashed) throw new BrowserError('Chromium crashed; run the build again (if it keeps crashing, check free memory: free -h)');
-      const page = await browser.newPage();
-      await blockNetwork(page, pageOptions);
-      return page;
+      try {
+        const page = await browser.newPage();
+        await blockNetwork(page, pageOptions);
+        return page;
+      } catch (error) {
+        // Chromium dying while it opens the tab is a crash too, not an internal error.
+        const message = error instanceof Error ? error.message : String(error);
+        if (crashed || /Target closed|Session closed|Connection closed|disconnected|Protocol error/i.test(message)) {
+          throw new BrowserError(`Chromium crashed while opening a tab (${message.split('\n')[0]}); run the build again (if it keeps crashing, check free memory: free -h)`);
+        }
+        throw error;
+      }
     },
     async close() {
       closing = true;
