@@ -194,29 +194,23 @@ function fontFace(config: EditionConfig, index: number): string | undefined {
   return config.fonts.main?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
 }
 
-/** Font files above this size are refused before they are read (the largest CJK collections are about 120 MiB). */
-export const FONT_MAX_BYTES = MAX_FILE_BYTES['fonts.main'];
-
 /** Checks of font files, by path, size and time (a watch session rebuilds many times). */
 const fontChecks = new Map<string, Promise<string | undefined>>();
 
 /**
  * Why a font file named in edition.yaml cannot be used, or undefined: its
- * size is known before it is read, then its bytes are checked as a font
- * (fonts/sfnt.ts fontProblem) before anything else parses them.
+ * bytes are checked as a font (fonts/sfnt.ts fontProblem) before anything
+ * else parses them. Its size was checked first (tooLarge, MAX_FILE_BYTES).
  */
 async function fontFileProblem(file: string, face: string | undefined): Promise<string | undefined> {
-  let size: number;
   let stamp: string;
   try {
     const info = await stat(file);
     if (!info.isFile()) return 'is not a file';
-    size = info.size;
     stamp = `${file}#${face ?? ''}:${info.size}:${info.mtimeMs}`;
   } catch (error) {
     return `could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
   }
-  if (size > FONT_MAX_BYTES) return `is ${(size / 1048576).toFixed(0)} MiB; a font file must be under ${FONT_MAX_BYTES >> 20} MiB`;
   let check = fontChecks.get(stamp);
   if (!check) {
     check = readCheckedFile(file).then(
