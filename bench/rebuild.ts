@@ -29,13 +29,30 @@ import { spawn } from 'node:child_process';
 import { processTreeMemory } from '../build/engine/browser.js';
 import { peakMemory } from './pdf.js';
 
-const WORK = join(REPO, 'manuscript', 'lijing-benyi');
-const REPEAT = 5;
+export const WORK = join(REPO, 'manuscript', 'lijing-benyi');
+export const REPEAT = 5;
 /** Characters no sample has, one a round. */
-const NEW_CHARACTERS = ['龘', '齉', '龗', '靐', '齾'];
+export const NEW_CHARACTERS = ['龘', '齉', '龗', '靐', '齾'];
+/** The edition as an editor has it: a corrections file with the issue's example. */
+export const BASE_CORRECTIONS = '- find: 前儒所未及\n  replace: 先儒所未及\n  note: 據文淵閣本改\n  source: 文淵閣本\n';
 
-/** A run of six Han characters that occurs once in the book, from the second half of volume `index`. */
-async function uniqueSpot(dir: string, index: number, skip = 0): Promise<string> {
+/** A correction entry changing the second character of `spot` to `to` (to 也 where it is `to` already). */
+export function fixEntry(spot: string, to: string, note: string): string {
+  const [a, b, ...rest] = Array.from(spot);
+  return `- find: ${spot}\n  replace: ${a}${b === to ? '也' : to}${rest.join('')}\n  note: ${note}\n`;
+}
+
+/** A copy of 禮經本義 in `root` with the corrections file named in its edition.yaml. */
+export async function editionWithCorrections(root: string): Promise<string> {
+  const dir = join(root, 'lijing-benyi');
+  await cp(WORK, dir, { recursive: true });
+  await writeFile(join(dir, 'edition.yaml'), `${await readFile(join(dir, 'edition.yaml'), 'utf8')}corrections: corrections.yaml\n`);
+  await writeFile(join(dir, 'corrections.yaml'), BASE_CORRECTIONS);
+  return dir;
+}
+
+export /** A run of six Han characters that occurs once in the book, from the second half of volume `index`. */
+export async function uniqueSpot(dir: string, index: number, skip = 0): Promise<string> {
   const { tree, parsed } = await loadEdition(dir);
   const source = JSON.stringify(parsed.children);
   const values = JSON.stringify(tree.children[index]).match(/"value":"([^"\\]{12,})"/g) ?? [];
@@ -67,19 +84,12 @@ async function cliPeakMemory(dir: string, out: string, cacheDir: string, fontCac
   return peak;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 export async function run(): Promise<Record<string, number | string>> {
   const root = await mkdtemp(join(tmpdir(), 'diaoban-bench-rebuild-'));
-  const dir = join(root, 'lijing-benyi');
+  const dir = await editionWithCorrections(root);
   const out = join(root, 'dist');
   const fontCache = join(root, 'fonts');
-  await cp(WORK, dir, { recursive: true });
-  // The edition as an editor has it: a corrections file with the issue's example.
-  await writeFile(join(dir, 'edition.yaml'), `${await readFile(join(dir, 'edition.yaml'), 'utf8')}corrections: corrections.yaml\n`);
-  const base = '- find: 前儒所未及\n  replace: 先儒所未及\n  note: 據文淵閣本改\n  source: 文淵閣本\n';
-  const setCorrections = (extra = ''): Promise<void> => writeFile(join(dir, 'corrections.yaml'), base + extra);
-  await setCorrections();
+  const setCorrections = (extra = ''): Promise<void> => writeFile(join(dir, 'corrections.yaml'), BASE_CORRECTIONS + extra);
   const browser = lazyBrowser();
   // One cache a session, as watch keeps it: its memory (parsed sources, transformed volumes, layouts) lives with it.
   const caches = new Map<string, BuildCache>();
@@ -109,10 +119,6 @@ export async function run(): Promise<Record<string, number | string>> {
       spots.push(await uniqueSpot(dir, 8, k));
       later.push(await uniqueSpot(dir, 12, k));
     }
-    const fix = (spot: string, to: string, note: string): string => {
-      const [a, b, ...rest] = Array.from(spot);
-      return `- find: ${spot}\n  replace: ${a}${b === to ? '也' : to}${rest.join('')}\n  note: ${note}\n`;
-    };
     const identity: string[] = [];
     const same = (p: { pdf: Buffer; epub: Buffer }, q: { pdf: Buffer; epub: Buffer }): string => (p.pdf.equals(q.pdf) && p.epub.equals(q.epub) ? 'yes' : 'NO');
     // Rounds of: a clean build, nothing changed, one character, a new character — each rebuild timed near its clean build.
@@ -126,11 +132,11 @@ export async function run(): Promise<Record<string, number | string>> {
       // A clean build of the manuscript the last rebuild made: the same bytes.
       if (k > 0) identity.push(`new-char ${same(news[k - 1], cleans[k])}`);
       nones.push((await build(session)).ms);
-      fixes += fix(spots[k], '之', '一字之改');
+      fixes += fixEntry(spots[k], '之', '一字之改');
       await setCorrections(fixes);
       ones.push(await build(session));
       if (k === 0) identity.push(`one-char ${same(ones[0], await clean())}`);
-      fixes += fix(later[k], NEW_CHARACTERS[k], '新字');
+      fixes += fixEntry(later[k], NEW_CHARACTERS[k], '新字');
       await setCorrections(fixes);
       news.push(await build(session));
     }
