@@ -51,7 +51,9 @@ export async function editionWithCorrections(root: string): Promise<string> {
   return dir;
 }
 
-export /** A run of six Han characters that occurs once in the book, from the second half of volume `index`. */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** A run of six Han characters that occurs once in the book, from the second half of volume `index`. */
 export async function uniqueSpot(dir: string, index: number, skip = 0): Promise<string> {
   const { tree, parsed } = await loadEdition(dir);
   const source = JSON.stringify(parsed.children);
