@@ -244,10 +244,15 @@ class TextIndex {
   private printed: Map<number, number[]> | null = null;
   private readonly shownPiece = new WeakMap<Text, string | null>();
 
+  /** The grams find() will look up: those of the entries' targets. Only they are indexed (a book has hundreds of thousands, an entry a few). */
+  private readonly wanted = new Set<number>();
+
   constructor(
     private readonly tree: Root,
     private readonly scripts: Scripts | undefined,
+    targets: readonly string[],
   ) {
+    for (const target of targets) for (const key of targetGrams(target)) this.wanted.add(key);
     for (let v = 0; v < tree.children.length; v++) this.addVolume(v);
   }
 
@@ -257,13 +262,16 @@ class TextIndex {
     });
   }
 
-  private static post(table: Map<number, number[]>, text: string, origin: number): void {
+  private post(table: Map<number, number[]>, text: string, origin: number): void {
+    const at = (key: number, i: number): void => {
+      if (!this.wanted.has(key)) return;
+      let list = table.get(key);
+      if (!list) table.set(key, (list = []));
+      list.push(origin, i);
+    };
     for (let i = 0; i < text.length; i++) {
-      for (const key of i + 1 < text.length ? [gramKey(text, i, 1), gramKey(text, i, 2)] : [gramKey(text, i, 1)]) {
-        let list = table.get(key);
-        if (!list) table.set(key, (list = []));
-        list.push(origin, i);
-      }
+      at(gramKey(text, i, 1), i);
+      if (i + 1 < text.length) at(gramKey(text, i, 2), i);
     }
   }
 
@@ -272,14 +280,14 @@ class TextIndex {
     const origin: Origin = { volume, value: node.value, pieces: [{ volume, node, parent, start: 0 }] };
     this.origins.push(origin);
     this.originOf.set(node, origin);
-    TextIndex.post(this.source, node.value, this.origins.length - 1);
+    this.post(this.source, node.value, this.origins.length - 1);
     if (this.printed) this.postPrinted(this.origins.length - 1);
   }
 
   private postPrinted(index: number): void {
     const origin = this.origins[index];
     origin.shown ??= this.convert(origin.value);
-    if (origin.shown !== null) TextIndex.post(this.printed!, origin.shown, index);
+    if (origin.shown !== null) this.post(this.printed!, origin.shown, index);
   }
 
   private convert(text: string): string | null {
@@ -328,8 +336,10 @@ class TextIndex {
     // The target's rarest gram: a pair (or its one character), at offset k of the target.
     let best: number[] | undefined;
     let k = 0;
-    for (let i = 0; i < Math.max(1, target.length - 1); i++) {
-      const list = table.get(gramKey(target, i, target.length === 1 ? 1 : 2));
+    const grams = targetGrams(target);
+    for (let i = 0; i < grams.length; i++) {
+      if (!this.wanted.has(grams[i])) throw new Error(`corrections: "${target}" was not among the targets indexed`);
+      const list = table.get(grams[i]);
       if (!list) return [];
       if (!best || list.length < best.length) {
         best = list;
@@ -349,6 +359,12 @@ class TextIndex {
     const offset = (p: Piece) => p.node.position?.start.offset ?? 0;
     return out.sort((a, b) => a.piece.volume - b.piece.volume || offset(a.piece) - offset(b.piece) || a.index - b.index);
   }
+}
+
+/** The grams find() looks up for a target, by offset: its one unit, or each pair. */
+function targetGrams(target: string): number[] {
+  if (target.length <= 1) return target.length ? [gramKey(target, 0, 1)] : [];
+  return Array.from({ length: target.length - 1 }, (_, i) => gramKey(target, i, 2));
 }
 
 /** One UTF-16 unit, or two, at `i` of a text as a number (no string made for each of a book's grams). */
@@ -414,7 +430,7 @@ export function applyCorrections(
   scripts?: Scripts,
   own: (volume: number) => boolean = () => false,
 ): Root {
-  const texts = new TextIndex(tree, scripts);
+  const texts = new TextIndex(tree, scripts, entries.map((fix) => fix.after ?? fix.find));
   for (const fix of entries) {
     let hits = findHits(texts, fix, scripts);
     if (hits.length !== 1) {
