@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cssString, escapeHtml } from './escape.js';
+import { cssString, escapeHtml, xmlChars } from './escape.js';
 import { computeGeometry, contentSecurityPolicy, pageFields, parseTemplateDefinition, planPages, renderHtml, type RenderOptions, type Template } from './pdf/index.js';
 import { syntheticLayout } from './pdf/synthetic.js';
 import { pageSpecFor } from '../layout/index.js';
@@ -87,4 +87,18 @@ test('escapeHtml keeps any value one attribute and one text node of well-formed 
   assert.equal(nodes, 1, 'one text node, no element');
   assert.equal(title, wellFormed.replace(/\n/g, ' '), 'the attribute as given (a line end in an attribute reads as a space)');
   assert.equal(text, wellFormed);
+});
+
+test('a string returned as it is (no character that may need escaping) is what the full escaping gives: every UTF-16 unit alone and in a pair', async () => {
+  const { escapeXml } = await import('./epub/xhtml.js');
+  const fullHtml = (t: string): string => xmlChars(t).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const fullXml = (t: string): string => xmlChars(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  let differ = 0;
+  for (let u = 0; u <= 0xffff; u++) {
+    const t = `主${String.fromCharCode(u)}人`;
+    if (escapeHtml(t) !== fullHtml(t) || escapeXml(t) !== fullXml(t)) differ++;
+  }
+  assert.equal(differ, 0);
+  assert.equal(escapeXml('\uD840\uDC00'), '\uD840\uDC00', 'a well-formed pair stays');
+  assert.equal(escapeHtml('a\uD840b'), 'a\uFFFDb', 'a lone surrogate is U+FFFD (negative control of the fast path)');
 });

@@ -16,8 +16,16 @@ export function xmlChars(text: string): string {
   return text.replace(NOT_XML, '\uFFFD');
 }
 
+/**
+ * Whether a string may need escaping: markup characters, or characters XML
+ * cannot carry (surrogates of well-formed pairs match too). Most of a book's
+ * strings have none and are returned as they are, without a replace each.
+ */
+export const MAY_NEED_ESCAPING = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** HTML or XHTML text and quoted attribute values: & < > " ' as character references, characters XML cannot carry as U+FFFD. */
 export function escapeHtml(text: string): string {
+  if (!MAY_NEED_ESCAPING.test(text)) return text;
   return xmlChars(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

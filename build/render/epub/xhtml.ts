@@ -26,7 +26,7 @@ import { labelText, layerLabel, layerToken } from './layers.js';
 import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
 import { chineseNumeral } from '../pdf/numerals.js';
 import type { TocEntry } from './types.js';
-import { xmlChars } from '../escape.js';
+import { MAY_NEED_ESCAPING, xmlChars } from '../escape.js';
 import { legendSource, type LegendSource } from './front.js';
 
 /** The custom vocabulary prefix used for per-layer epub:type values. */
@@ -34,6 +34,7 @@ export const VOCAB_PREFIX = 'diaoban: https://diaoban.org/vocab#';
 
 /** The one escaping helper for everything the EPUB writes (text and attribute values). */
 export function escapeXml(s: string): string {
+  if (!MAY_NEED_ESCAPING.test(s)) return s;
   return xmlChars(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
