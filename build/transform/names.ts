@@ -8,7 +8,7 @@
  */
 import type { Block, Inline, Root } from '../tree/types.js';
 import { sourceLayerLabel } from '../tree/layers.js';
-import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
+import { oneToManyByChar } from './one-to-many.js';
 import { convertPlain } from './script.js';
 
 export interface ConvertedName {
@@ -60,7 +60,7 @@ export function convertedNames(parsed: Root, tree: Root): ConvertedName[] {
     const b = Array.from(after);
     if (a.length !== b.length) return;
     a.forEach((ch, i) => {
-      if (b[i] !== ch && ONE_TO_MANY_BY_CHAR.get(ch)?.readings.includes(ch)) add(ch, b[i], file, at);
+      if (b[i] !== ch && oneToManyByChar().get(ch)?.readings.includes(ch)) add(ch, b[i], file, at);
     });
   };
   for (const v of tree.children) {

@@ -118,4 +118,9 @@ function oneToManyTable(): Map<string, OneToMany> {
   return table;
 }
 
-export const ONE_TO_MANY_BY_CHAR: ReadonlyMap<string, OneToMany> = oneToManyTable();
+let byChar: ReadonlyMap<string, OneToMany> | undefined;
+
+/** The one-to-many set by simplified character, made on first use (it reads OpenCC's phrase tables: not at every start, nor in a process that never converts). */
+export function oneToManyByChar(): ReadonlyMap<string, OneToMany> {
+  return (byChar ??= oneToManyTable());
+}

@@ -8,7 +8,7 @@
 import type { ConversionChoices } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { conversionScore, oneToManyErrors, type ConversionScore } from './accuracy.js';
-import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
+import { oneToManyByChar } from './one-to-many.js';
 import { convertPlain, convertText } from './script.js';
 
 /** Main text (not notes, not commentary paragraphs), white space removed. */
@@ -32,7 +32,7 @@ export interface ScriptMeasure {
 }
 
 const readingsOf = (ch: string) => {
-  const entry = ONE_TO_MANY_BY_CHAR.get(ch);
+  const entry = oneToManyByChar().get(ch);
   return entry ? [...entry.readings, ch] : undefined;
 };
 

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { visit } from 'unist-util-visit';
 import type { ConversionChoices } from '../tree/edition.js';
 import type { Parent, Root, Script, SourcePosition, Text } from '../tree/types.js';
-import { ONE_TO_MANY_BY_CHAR } from './one-to-many.js';
+import { oneToManyByChar } from './one-to-many.js';
 import { own } from '../tree/append.js';
 import { sourceLayerLabel } from '../tree/layers.js';
 
@@ -91,9 +91,10 @@ export function convertText(text: string, from: Script, to: Script, choices?: Co
   }
   let unit = 0;
   let i = 0;
+  const oneToMany = oneToManyByChar();
   for (const s of text) {
     const phrase = phraseAt.get(unit);
-    const entry = ONE_TO_MANY_BY_CHAR.get(s);
+    const entry = oneToMany.get(s);
     const kept = choices?.keep.includes(s);
     const preferred = choices ? own(choices.prefer, s) : undefined;
     if (phrase !== undefined || entry || kept || preferred) {
@@ -131,7 +132,7 @@ export function protectNames(tree: Root, choices?: ConversionChoices, layers: Ro
   for (const layer of layers ?? []) {
     // The name as the source wrote it (the id keeps it; the label is converted with the text).
     const name = sourceLayerLabel(layer.id) ?? layer.label;
-    if (!name || !Array.from(name).some((c) => ONE_TO_MANY_BY_CHAR.has(c))) continue;
+    if (!name || !Array.from(name).some((c) => oneToManyByChar().has(c))) continue;
     phrases[`○${name}`] = `○${name}`;
     phrases[`${name}曰`] = `${name}曰`;
   }
