@@ -18,7 +18,10 @@ import { VFileMessage } from 'vfile-message';
 import { layoutVolumeWithCollation, assembleBook, pageSpecFor, resolvePunctuation } from '../layout/index.js';
 import type { BookLayout, PageSpec, VolumeLayout } from '../layout/types.js';
 import { parseEditionYaml } from '../parse/index.js';
-import { dateFromSourceDateEpoch, popupLayersFromOption, printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/index.js';
+// Not render/epub/index.js: it loads epub-gen-memory, which only the EPUB's worker needs.
+import { dateFromSourceDateEpoch } from '../render/epub/date.js';
+import { popupLayersFromOption } from '../render/epub/notes-option.js';
+import { printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/pages.js';
 import { planPages, volumeLabel } from '../render/pdf/index.js';
 import { editionFonts, fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';

@@ -9,7 +9,7 @@ import type { FontSpec } from '../fonts/index.js';
 import { renderEpub } from '../render/epub/index.js';
 import type { EpubOptions } from '../render/epub/index.js';
 import type { Root } from '../tree/types.js';
-import type { VolumeDocument } from '../render/epub/xhtml.js';
+import { revivedVolumeDocument, storedVolumeDocument, type StoredVolumeDocument, type VolumeDocument } from '../render/epub/xhtml.js';
 import { BuildCache } from './cache.js';
 import { epubSubsetter } from './epub-fonts.js';
 import { loadFontsOnce } from './fonts-memo.js';
@@ -43,22 +43,39 @@ parentPort?.on('message', (job: EpubJob) => {
       }
       const keys = job.cacheDir ? job.volumeKeys : undefined;
       const last = (job.cacheDir && volumeDocuments.get(job.cacheDir)) || new Map<string, VolumeDocument>();
+      // A new process finds the documents of the last build in the cache on disk.
+      if (cache && keys) {
+        await Promise.all(
+          keys.map(async (key) => {
+            if (last.has(key)) return;
+            const stored = await cache.getJson<StoredVolumeDocument>('epub-volume', key);
+            if (stored) last.set(key, revivedVolumeDocument(stored));
+          }),
+        );
+      }
       const kept = new Map<string, VolumeDocument>();
+      const rendered: string[] = [];
       const bytes = await renderEpub(job.tree, {
         ...job.options,
         ...(keys
           ? {
               volumeMemo: (i: number, render: () => VolumeDocument): VolumeDocument => {
-                const doc = last.get(keys[i]) ?? render();
+                let doc = last.get(keys[i]);
+                if (!doc) {
+                  doc = render();
+                  rendered.push(keys[i]);
+                }
                 kept.set(keys[i], doc);
                 return doc;
               },
             }
           : {}),
         fonts,
+        store: cache,
         subset: epubSubsetter(cache),
         onVolume: (done, total) => parentPort?.postMessage({ id: job.id, progress: [done, total] }),
       });
+      if (cache) await Promise.all(rendered.map((key) => cache.putJson('epub-volume', key, storedVolumeDocument(kept.get(key)!))));
       if (job.cacheDir) {
         volumeDocuments.set(job.cacheDir, kept);
         for (const dir of volumeDocuments.keys()) if (!caches.has(dir)) volumeDocuments.delete(dir);

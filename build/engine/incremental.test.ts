@@ -7,8 +7,10 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BuildCache } from './cache.js';
 import { buildEdition, type BuildResult } from './build.js';
@@ -160,4 +162,47 @@ test('a truncated or damaged cache entry is found out and rebuilt, never used', 
   const clean = await build('clean-3', 'dist-clean-3');
   assert.ok((await readFile(path.join(target, 'heji.pdf'))).equals(clean.pdf));
   assert.ok((await readFile(path.join(target, 'heji.epub'))).equals(clean.epub));
+});
+
+test('a new process rebuilding after a correction renders, templates and compresses the changed volume only (the EPUB parts kept on disk), and gives the bytes of a clean build', async () => {
+  const home = await mkdtemp(path.join(tmpdir(), 'diaoban-cold-'));
+  try {
+    const edition = await twoVolumeEdition(home);
+    /** `diaoban build` as a user runs it: a process of its own, the build cache in `cache`. */
+    const cli = (cache: string, out: string): { epub: Buffer; pdf: Buffer } => {
+      const r = spawnSync(process.execPath, [path.resolve('bin/diaoban.js'), 'build', '--quiet', '--out', path.join(home, out), edition], {
+        encoding: 'utf8',
+        env: { ...process.env, DIAOBAN_CACHE: path.join(home, cache) },
+      });
+      assert.equal(r.status, 0, r.stderr);
+      return { epub: readFileSync(path.join(home, out, 'heji.epub')), pdf: readFileSync(path.join(home, out, 'heji.pdf')) };
+    };
+    /** The kind's entries in the cache, each with its inode: an entry written again is a new file (written to a temp, renamed into place). */
+    const entries = async (kind: string): Promise<Map<string, number>> => {
+      const out = new Map<string, number>();
+      for (const shard of await readdir(path.join(home, 'cache', kind)).catch(() => [])) {
+        for (const name of await readdir(path.join(home, 'cache', kind, shard))) out.set(name, (await stat(path.join(home, 'cache', kind, shard, name))).ino);
+      }
+      return out;
+    };
+    const rewritten = (before: Map<string, number>, after: Map<string, number>): number => [...before].filter(([name, ino]) => after.get(name) !== ino).length;
+    cli('cache', 'dist');
+    const volumes = await entries('epub-volume');
+    const chapters = await entries('epub-chapter');
+    assert.equal(volumes.size, 2, 'each volume document is kept on disk');
+    await writeFile(path.join(edition, 'corrections.yaml'), fixMiddle(await uniqueRun(edition, VOLUME_TWO), '之'));
+    const rebuilt = cli('cache', 'dist');
+    const volumesAfter = await entries('epub-volume');
+    const chaptersAfter = await entries('epub-chapter');
+    assert.equal(volumesAfter.size, 3, 'one volume rendered again: the corrected one');
+    assert.equal(rewritten(volumes, volumesAfter), 0, 'the other volume document was read, not rendered and written again');
+    assert.equal(rewritten(chapters, chaptersAfter), 0, 'no chapter document made again but the new ones');
+    // The corrected volume's document, and the legend (it shows the book's first correction).
+    assert.ok(chaptersAfter.size - chapters.size <= 2, `${chaptersAfter.size - chapters.size} chapter documents made again`);
+    const clean = cli('clean', 'dist-clean');
+    assert.ok(rebuilt.epub.equals(clean.epub), 'EPUB rebuilt in a new process = EPUB of a clean build');
+    assert.ok(rebuilt.pdf.equals(clean.pdf), 'PDF rebuilt in a new process = PDF of a clean build');
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
 });

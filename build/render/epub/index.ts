@@ -25,12 +25,13 @@ import { emphasisCharacters, emphasisCss } from './marks.js';
 import type { PageList } from './pages.js';
 
 export type { EpubOptions, TocEntry } from './types.js';
+export { bookDate, dateFromSourceDateEpoch } from './date.js';
+import { bookDate } from './date.js';
 export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
 export { LAYER_LABELS, layerLabel } from './layers.js';
 export { popupLayersFromOption, DEFAULT_POPUP_LAYERS } from './notes-option.js';
 export { printPageList, volumeStarts, sourcePageList, printedPageNumber, volumeUnits, pageStarts, type PageList, type PageBreak, type PageLabelStyle } from './pages.js';
 
-const FALLBACK_DATE = '2000-01-01';
 /** The nav's page-list heading. */
 const PAGE_LIST_TITLE = '頁碼';
 
@@ -51,18 +52,6 @@ export function editionIdentifier(meta: EditionMeta): string {
   return `urn:uuid:${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
 }
 
-/** The build date: explicit option, else the edition's date, else a fixed fallback. */
-export function bookDate(meta: EditionMeta, date?: string): Date {
-  const d = new Date(date ?? meta.date ?? FALLBACK_DATE);
-  if (Number.isNaN(d.getTime())) throw new Error(`invalid date for the EPUB: ${date ?? meta.date}`);
-  return d;
-}
-
-/** For the CLI: SOURCE_DATE_EPOCH (seconds) as an ISO date, when set. */
-export function dateFromSourceDateEpoch(value: string | undefined): string | undefined {
-  if (!value || !/^\d+$/.test(value)) return undefined;
-  return new Date(Number(value) * 1000).toISOString();
-}
 
 function isProvider(f: EpubOptions['fonts']): f is FontProvider {
   return typeof f === 'object' && f !== null && 'load' in f && typeof (f as FontProvider).load === 'function';
@@ -284,5 +273,5 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
-  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes) });
+  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes) }, options.store);
 }

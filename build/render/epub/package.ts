@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EPub, type Chapter, type Options } from 'epub-gen-memory';
-import { writeZip } from './zip.js';
+import { writeZip, writeZipWithStore, type DeflatedStore } from './zip.js';
 
 export interface FixedParts {
   identifier: string;
@@ -17,12 +17,20 @@ export interface FixedParts {
   fontBytes: readonly Uint8Array[];
 }
 
+/** What a build keeps for the next, in a new process too (the engine's build cache): chapter documents and compressed entries. */
+export interface PackageStore extends DeflatedStore {
+  get(kind: 'epub-chapter' | 'epub-deflated', key: string): Promise<Uint8Array | undefined>;
+  put(kind: 'epub-chapter' | 'epub-deflated', key: string, bytes: Uint8Array): Promise<void>;
+}
+
 class DeterministicEpub extends EPub {
   private readonly fixed: FixedParts;
+  private readonly store: PackageStore | undefined;
 
-  constructor(options: Options, content: readonly Chapter[], fixed: FixedParts) {
+  constructor(options: Options, content: readonly Chapter[], fixed: FixedParts, store?: PackageStore) {
     super(options, content);
     this.fixed = fixed;
+    this.store = store;
     this.uuid = fixed.identifier;
   }
 
@@ -43,7 +51,7 @@ class DeterministicEpub extends EPub {
         return { name: entry.name, data, store: entry.name === 'mimetype' };
       }),
     );
-    return writeZip(entries, this.fixed.date);
+    return this.store ? writeZipWithStore(entries, this.fixed.date, this.store) : writeZip(entries, this.fixed.date);
   }
 }
 
@@ -71,13 +79,26 @@ function chapterKey(options: Options, chapter: Chapter): string {
     .digest('hex');
 }
 
-/** Runs epub-gen-memory with fixed identifier, fonts and dates; returns the EPUB bytes. */
-export function buildPackage(options: Options, chapters: readonly Chapter[], fixed: FixedParts): Promise<Uint8Array> {
+/**
+ * Runs epub-gen-memory with fixed identifier, fonts and dates; returns the EPUB bytes.
+ * With a store, chapter documents and compressed entries of earlier builds (other processes' too) are used again.
+ */
+export async function buildPackage(options: Options, chapters: readonly Chapter[], fixed: FixedParts, store?: PackageStore): Promise<Uint8Array> {
   const keys = chapters.map((c) => chapterKey(options, c));
+  const stored = new Map<string, Uint8Array>();
+  if (store) {
+    await Promise.all(
+      keys.map(async (key, i) => {
+        if (!chapters[i].filename || chapterDocuments.has(key)) return;
+        const bytes = await store.get('epub-chapter', key);
+        if (bytes) stored.set(key, bytes);
+      }),
+    );
+  }
   const replace = new Map<string, Uint8Array>();
   const made = new Map<string, Uint8Array>();
   const given = chapters.map((chapter, i) => {
-    const known = chapterDocuments.get(keys[i]);
+    const known = chapterDocuments.get(keys[i]) ?? stored.get(keys[i]);
     const name = `OEBPS/${chapter.filename}`;
     if (!known || !chapter.filename) {
       made.set(name, new Uint8Array(0));
@@ -86,17 +107,20 @@ export function buildPackage(options: Options, chapters: readonly Chapter[], fix
     replace.set(name, known);
     return { ...chapter, content: '' };
   });
-  return new DeterministicEpub(options, given, fixed).build(replace, made).then((bytes) => {
-    chapters.forEach((chapter, i) => {
-      const document = made.get(`OEBPS/${chapter.filename}`);
-      if (!document?.byteLength) return;
-      if (rememberedBytes > 12 << 20) {
-        chapterDocuments.clear();
-        rememberedBytes = 0;
-      }
-      chapterDocuments.set(keys[i], document);
-      rememberedBytes += document.byteLength;
-    });
-    return bytes;
+  const bytes = await new DeterministicEpub(options, given, fixed, store).build(replace, made);
+  const puts: Array<Promise<void>> = [];
+  chapters.forEach((chapter, i) => {
+    const document = made.get(`OEBPS/${chapter.filename}`) ?? stored.get(keys[i]);
+    if (!document?.byteLength) return;
+    if (store && made.has(`OEBPS/${chapter.filename}`)) puts.push(store.put('epub-chapter', keys[i], document));
+    if (chapterDocuments.has(keys[i])) return;
+    if (rememberedBytes > 12 << 20) {
+      chapterDocuments.clear();
+      rememberedBytes = 0;
+    }
+    chapterDocuments.set(keys[i], document);
+    rememberedBytes += document.byteLength;
   });
+  await Promise.all(puts);
+  return bytes;
 }

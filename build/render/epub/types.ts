@@ -2,6 +2,7 @@ import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js'
 import type { LayerId } from '../../tree/types.js';
 import type { PageList } from './pages.js';
 import type { VolumeDocument } from './xhtml.js';
+import type { PackageStore } from './package.js';
 
 export interface EpubOptions {
   /** Layers set as pop-up footnotes (noteref → aside); the others stay inline. */
@@ -30,6 +31,13 @@ export interface EpubOptions {
    * volumes that changed only (the output is the same either way).
    */
   volumeMemo?: (index: number, render: () => VolumeDocument) => VolumeDocument;
+  /**
+   * Chapter documents and compressed entries kept between builds (the CLI
+   * passes its build cache): a new process rebuilding after a correction
+   * templates and deflates the changed volume's documents only (the output
+   * is the same either way).
+   */
+  store?: PackageStore;
   /** Called after each volume is rendered: i = 1…n. */
   onVolume?: (i: number, n: number) => void;
 }

@@ -401,6 +401,21 @@ export interface VolumeDocument {
   legend: LegendSource;
 }
 
+/** A volume document as JSON can carry it (its sets and map as arrays), for a build cache on disk. */
+export type StoredVolumeDocument = Omit<VolumeDocument, 'layers' | 'marks' | 'legend'> & {
+  layers: LayerId[];
+  marks: Array<Mark['kind']>;
+  legend: Omit<LegendSource, 'layers'> & { layers: Array<[LayerId, string]> };
+};
+
+export function storedVolumeDocument(doc: VolumeDocument): StoredVolumeDocument {
+  return { ...doc, layers: [...doc.layers], marks: [...doc.marks], legend: { ...doc.legend, layers: [...doc.legend.layers] } };
+}
+
+export function revivedVolumeDocument(stored: StoredVolumeDocument): VolumeDocument {
+  return { ...stored, layers: new Set(stored.layers), marks: new Set(stored.marks), legend: { ...stored.legend, layers: new Map(stored.legend.layers) } };
+}
+
 /** vol01.xhtml … (zero-padded to the width of the volume count, at least 2). */
 export function volumeFilename(index: number, count: number): string {
   const width = Math.max(2, String(count).length);

@@ -20,11 +20,24 @@ const compressed = new Map<string, Uint8Array>();
 const MEMORY_BYTES = 16 << 20;
 let remembered = 0;
 
-function deflate(data: Uint8Array): Uint8Array {
-  const key = createHash('sha256').update(data).digest('hex');
+/** Compressed bytes kept between builds (the engine's build cache), by the SHA-256 of what they compress. */
+export interface DeflatedStore {
+  get(kind: 'epub-deflated', key: string): Promise<Uint8Array | undefined>;
+  put(kind: 'epub-deflated', key: string, bytes: Uint8Array): Promise<void>;
+}
+
+function deflateKey(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function deflate(data: Uint8Array, key: string, kept: ReadonlyMap<string, Uint8Array>, made?: Map<string, Uint8Array>): Uint8Array {
   let out = compressed.get(key);
   if (!out) {
-    out = new Uint8Array(deflateRawSync(data, { level: 9 }));
+    out = kept.get(key);
+    if (!out) {
+      out = new Uint8Array(deflateRawSync(data, { level: 9 }));
+      made?.set(key, out);
+    }
     if (remembered > MEMORY_BYTES) {
       compressed.clear();
       remembered = 0;
@@ -60,17 +73,43 @@ function dosDateTime(date: Date): { time: number; day: number } {
   };
 }
 
+/**
+ * writeZip with the compressed bytes of earlier builds: those `store` has
+ * are not deflated again (a new process rebuilding after a correction
+ * deflates its volume's documents only), and those made are put there.
+ */
+export async function writeZipWithStore(entries: readonly ZipEntry[], date: Date, store: DeflatedStore): Promise<Uint8Array> {
+  const keys = entries.map((e) => (e.data && !e.store ? deflateKey(e.data) : undefined));
+  const kept = new Map<string, Uint8Array>();
+  await Promise.all(
+    keys.map(async (key) => {
+      if (!key || compressed.has(key)) return;
+      const bytes = await store.get('epub-deflated', key);
+      if (bytes) kept.set(key, bytes);
+    }),
+  );
+  const made = new Map<string, Uint8Array>();
+  const zip = writeZip(entries, date, { keys, kept, made });
+  await Promise.all([...made].map(([key, bytes]) => store.put('epub-deflated', key, bytes)));
+  return zip;
+}
+
 /** A zip archive of `entries`, every entry dated `date`. */
-export function writeZip(entries: readonly ZipEntry[], date: Date): Uint8Array {
+export function writeZip(
+  entries: readonly ZipEntry[],
+  date: Date,
+  known: { keys?: ReadonlyArray<string | undefined>; kept?: ReadonlyMap<string, Uint8Array>; made?: Map<string, Uint8Array> } = {},
+): Uint8Array {
   const { time, day } = dosDateTime(date);
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
-  for (const entry of entries) {
+  const none = new Map<string, Uint8Array>();
+  for (const [i, entry] of entries.entries()) {
     const name = Buffer.from(entry.name, 'utf8');
     const folder = entry.data === undefined;
     const data = entry.data ?? new Uint8Array(0);
-    const body = folder || entry.store ? data : deflate(data);
+    const body = folder || entry.store ? data : deflate(data, known.keys?.[i] ?? deflateKey(data), known.kept ?? none, known.made);
     const method = folder || entry.store ? 0 : 8;
     const crc = folder ? 0 : crc32(data);
     const flags = /[^\x20-\x7e]/.test(entry.name) ? 0x0800 : 0;
