@@ -10,13 +10,14 @@ import { convertText } from '../../transform/script.js';
 import { cssString, xmlChars } from '../escape.js';
 import type { FontProvider, LoadedFont, SubsetFont } from '../../fonts/types.js';
 import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
+import type { SealConfig } from '../../tree/edition.js';
 import { reflowClasses } from '../../punctuation/index.js';
 import { EPUB_ASSETS } from './assets.js';
 import { coverPng } from './cover.js';
 import { creditLine, joinLegendSources, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
-import type { EpubOptions, TocEntry } from './types.js';
-import { layerName, renderVolume, UNLABELLED_LAYERS, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
+import type { EpubOptions, EpubSeal, TocEntry } from './types.js';
+import { layerName, renderVolume, UNLABELLED_LAYERS, VOCAB_PREFIX, type Drawable, type VolumeDocument, type VolumeSeal } from './xhtml.js';
 import { accessibilityMetadata } from './a11y.js';
 import { FONTS_PAGE_TITLE, fontsPage } from './licence.js';
 import { ncxNavigation } from './ncx.js';
@@ -24,7 +25,7 @@ import { layerCss, sortLayers } from './layers.js';
 import { emphasisCharacters, emphasisCss } from './marks.js';
 import type { PageList } from './pages.js';
 
-export type { EpubOptions, TocEntry } from './types.js';
+export type { EpubOptions, EpubSeal, TocEntry } from './types.js';
 export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
 export { LAYER_LABELS, layerLabel } from './layers.js';
 export { popupLayersFromOption, DEFAULT_POPUP_LAYERS } from './notes-option.js';
@@ -159,6 +160,42 @@ function rememberedCover(title: string, credit: string, subsets: readonly Subset
   return lastCover.png;
 }
 
+/** An image the book ships (a seal), as the package writes it: OEBPS/<href>. */
+export interface BookImage {
+  href: string;
+  mediaType: string;
+  bytes: Uint8Array;
+}
+
+/** The edition's seals the loader could read (edition.yaml `seals:` with their images), as renderEpub takes them. */
+export function epubSeals(seals: readonly SealConfig[] | undefined): EpubSeal[] {
+  return (seals ?? []).flatMap((s) => (s.data ? [{ page: s.page, ...(s.name ? { name: s.name } : {}), data: s.data }] : []));
+}
+
+const IMAGE_TYPES = { png: 'image/png', svg: 'image/svg+xml' } as const;
+
+/**
+ * Each seal after the text of its print page: page P is the P-th page of
+ * the page list, ending where the next page of its volume starts (or at
+ * the volume's end); `last`, a page past the list, or a book without a
+ * page list puts it after the text of the last volume (page 1 without a
+ * page list: the first).
+ */
+export function placeSeals(seals: readonly EpubSeal[], pageList: PageList | undefined, volumes: number): { perVolume: VolumeSeal[][]; images: BookImage[] } {
+  const perVolume: VolumeSeal[][] = Array.from({ length: volumes }, () => []);
+  const images: BookImage[] = [];
+  if (volumes === 0) return { perVolume, images };
+  const flat = (pageList?.volumes ?? []).flatMap((pages, v) => pages.map((p, k) => ({ v, end: pages[k + 1]?.index ?? Number.MAX_SAFE_INTEGER })));
+  seals.forEach((seal, i) => {
+    const href = `images/seal${i + 1}.${seal.data.type}`;
+    images.push({ href, mediaType: IMAGE_TYPES[seal.data.type], bytes: seal.data.bytes });
+    const at = seal.page === 'last' ? undefined : pageList ? flat[seal.page - 1] : seal.page === 1 ? { v: 0, end: Number.MAX_SAFE_INTEGER } : undefined;
+    const place = at ?? { v: volumes - 1, end: Number.MAX_SAFE_INTEGER };
+    perVolume[place.v].push({ at: place.end, href, ...(seal.name ? { name: seal.name } : {}) });
+  });
+  return { perVolume, images };
+}
+
 export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise<Uint8Array> {
   const meta = tree.edition;
   const popup = new Set<LayerId>(options.popupLayers ?? []);
@@ -173,8 +210,10 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const pageList = options.pageList;
 
   const n = tree.children.length;
+  const seals = placeSeals(options.seals ?? [], pageList, n);
   const volumes = tree.children.map((v, i) => {
-    const render = (): VolumeDocument => renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false });
+    const render = (): VolumeDocument =>
+      renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false, seals: seals.perVolume[i] });
     const doc = options.volumeMemo ? options.volumeMemo(i, render) : render();
     options.onVolume?.(i + 1, n);
     return doc;
@@ -284,5 +323,5 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
-  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes) });
+  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes), images: seals.images });
 }
