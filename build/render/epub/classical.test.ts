@@ -58,6 +58,9 @@ test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, pri
   const css = (await unzip(bytes)).text.get('OEBPS/style.css')!;
   assert.match(css, /\.mark-double \{ text-emphasis: "◎"/);
   assert.match(css, /\.raised-2 \{ text-indent: -2em; \}/);
+  // Ruby at a readable size: 注音 at 0.45 em was about 7 px.
+  const rt = /ruby\.ruby rt \{ font-size: ([\d.]+)em; \}/.exec(css);
+  assert.ok(rt && Number(rt[1]) >= 0.6, `ruby annotation size ${rt?.[1]}em`);
   assert.match(css, /\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #db3441; \}/);
   assert.match(css, /@media \(prefers-color-scheme: dark\) \{[^]*\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #e7a0a6; \}/);
   // The seal, where the print stamps it (page 1: after the paragraph in which page 2 begins), an image in the package named by its alt text.
