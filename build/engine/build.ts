@@ -22,6 +22,7 @@ import { parseEditionYaml } from '../parse/index.js';
 import { dateFromSourceDateEpoch } from '../render/epub/date.js';
 import { popupLayersFromOption } from '../render/epub/notes-option.js';
 import { printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/pages.js';
+import { epubSeals } from '../render/epub/seals.js';
 import { planPages, volumeLabel } from '../render/pdf/index.js';
 import { editionFonts, fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
@@ -497,20 +498,23 @@ async function buildLoaded(
         throw new EpubError(`${(error as Error).message} (edition.yaml fonts.main: the EPUB embeds its fonts)`);
       }
       const fonts = await loadFontsOnce(specs);
+      // The seals the loader could read, as images after their pages' text.
+      const seals = epubSeals(config.seals);
+      const sealKey = JSON.stringify(seals.map((s) => [s.page, s.name ?? null, s.data.type, sha256(s.data.bytes)]));
       const epubOptions = {
         popupLayers: popupLayersFromOption(options.notes, config.popupLayers),
         date: dateFromSourceDateEpoch(process.env.SOURCE_DATE_EPOCH) ?? config.meta.date,
         collation,
         ...(pageList ? { pageList } : {}),
       };
-      const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...digests, JSON.stringify(epubOptions), ...fonts.map(fontDigest));
+      const key = hashKey('epub', toolVersion(), JSON.stringify({ ...tree, children: [] }), ...digests, JSON.stringify(epubOptions), sealKey, ...fonts.map(fontDigest));
       const progress = options.progress ? options.progress(`${id}.epub`) : undefined;
       // In a worker thread, so that Chromium's driver (this thread) is not held up.
       // A volume's document depends on its tree and its pages, and on what every volume shares (the options but the page list, the book's layers, the fonts).
       const { pageList: _pages, ...shared } = epubOptions;
-      const volumeSalt = hashKey('epub-volume', toolVersion(), JSON.stringify(shared), JSON.stringify(tree.layers ?? null), String(digests.length), ...fonts.map(fontDigest));
+      const volumeSalt = hashKey('epub-volume', toolVersion(), JSON.stringify(shared), sealKey, JSON.stringify(tree.layers ?? null), String(digests.length), ...fonts.map(fontDigest));
       const volumeKeys = digests.map((digest, i) => hashKey(volumeSalt, String(i), digest, JSON.stringify(pageList?.volumes[i] ?? null)));
-      const render = (): Promise<Uint8Array> => renderEpubInThread(tree, epubOptions, specs, cache?.dir, progress, volumeKeys);
+      const render = (): Promise<Uint8Array> => renderEpubInThread(tree, { ...epubOptions, seals }, specs, cache?.dir, progress, volumeKeys);
       const { bytes, cached } = cache ? await phase('epub', () => cache.memo('epub', key, render)) : { bytes: await render(), cached: false };
       await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));
       outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };

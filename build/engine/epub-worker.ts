@@ -17,7 +17,7 @@ import { loadFontsOnce } from './fonts-memo.js';
 export interface EpubJob {
   id: number;
   tree: Root;
-  options: Pick<EpubOptions, 'popupLayers' | 'date' | 'collation' | 'pageList'>;
+  options: Pick<EpubOptions, 'popupLayers' | 'date' | 'collation' | 'pageList' | 'seals'>;
   specs: FontSpec[];
   cacheDir?: string;
   /** Each volume's key (build.ts: its tree, its pages and the options): a volume whose key the last job had is not rendered again. */

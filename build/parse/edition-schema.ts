@@ -176,6 +176,7 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
         page: { type: 'either', of: [{ type: 'number', min: 1, max: MAX_SEAL_PAGE, integer: true }, oneOf(['first', 'last'])], hint: 'a page number (1 = the first page), first or last' },
         position: oneOf(['lower-left', 'lower-right', 'upper-left', 'upper-right', 'center']),
         size: text(40, { test: length(MAX_SEAL_MM), hint: `a length such as 20mm, at most ${MAX_SEAL_MM}mm` }),
+        name: text(100, { hint: 'the words the seal bears (文淵閣寶): the EPUB image\'s alt text' }),
       },
     },
     100,

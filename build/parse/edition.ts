@@ -289,7 +289,7 @@ function readPdf(src: Source, node: YamlNode | undefined): PdfSettings | undefin
 const SEAL_POSITIONS: readonly SealPosition[] = ['lower-left', 'lower-right', 'upper-left', 'upper-right', 'center'];
 const CSS_LENGTH = /^\s*\d+(?:\.\d+)?\s*(?:mm|cm|in|pt|px|q)\s*$/i;
 
-/** `seals:` — a list of { image, page, position, size }; each image is a file the sandbox checks (key `seals`). */
+/** `seals:` — a list of { image, page, position, size, name }; each image is a file the sandbox checks (key `seals`). */
 function readSeals(src: Source, node: YamlNode | undefined, named: (key: string, name: string, node: YamlNode | undefined) => void): SealConfig[] {
   if (node === undefined) return [];
   const example = 'seals: [{ image: seal.png, page: 1, position: lower-left, size: 20mm }]';
@@ -328,6 +328,12 @@ function readSeals(src: Source, node: YamlNode | undefined, named: (key: string,
       const v = isScalar(size) ? String(size.value) : '';
       if (CSS_LENGTH.test(v)) seal.size = v.trim();
       else src.report('error', 'seal size must be a length such as 20mm; 20mm is used', ...range(size), 'edition-field');
+    }
+    const name = field('name');
+    if (name !== undefined) {
+      const v = isScalar(name) ? String(name.value ?? '').trim() : '';
+      if (v) seal.name = v;
+      else src.report('error', 'seal name must be the words the seal bears (name: 文淵閣寶), for readers who cannot see it', ...range(name), 'edition-field');
     }
     named('seals', seal.image, image);
     out.push(seal);

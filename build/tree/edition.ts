@@ -136,6 +136,8 @@ export interface SealConfig {
   position: SealPosition;
   /** Its width (and height: seals are drawn square at most), a CSS length; default 20mm. */
   size: string;
+  /** The words the seal bears (文淵閣寶): the EPUB's alt text for it; absent, the alt says 印章 only. */
+  name?: string;
   /** The image's bytes and kind, filled in by the loader once the sandbox let it read the file. */
   data?: { bytes: Uint8Array; type: 'png' | 'svg' };
 }

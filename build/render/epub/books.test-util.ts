@@ -17,7 +17,7 @@ import { cmapRanges } from '../../fonts/sfnt.js';
 import type { LoadedFont } from '../../fonts/types.js';
 import type { EditionConfig } from '../../tree/edition.js';
 import type { Root } from '../../tree/types.js';
-import { printPageList, renderEpub, sourcePageList, type PageList } from './index.js';
+import { epubSeals, printPageList, renderEpub, sourcePageList, type PageList } from './index.js';
 import { findAll, parseXhtml, textOf, unzip } from './read-epub.test-util.js';
 
 export const CORPUS_DIR = path.join(REPO, '..', 'shared', 'corpora');
@@ -49,7 +49,7 @@ export function pageListFor(book: Book, pages: 'print' | 'source' = 'print'): Pa
 }
 
 export async function bookEpub(book: Book, fonts: readonly LoadedFont[]): Promise<Uint8Array> {
-  return renderEpub(book.tree, { fonts, popupLayers: book.config.popupLayers, pageList: pageListFor(book) });
+  return renderEpub(book.tree, { fonts, popupLayers: book.config.popupLayers, pageList: pageListFor(book), seals: epubSeals(book.config.seals) });
 }
 
 const PUA = /[\uE000-\uF8FF\u{F0000}-\u{FFFFD}\u{100000}-\u{10FFFD}]/u;

@@ -18,7 +18,7 @@ import type { LoadedFont } from '../../fonts/types.js';
 import type { Inline, Parent, Root } from '../../tree/types.js';
 import { loadEdition } from '../../engine/load.js';
 import { REPO } from '../../engine/samples.js';
-import { renderEpub } from './index.js';
+import { epubSeals, renderEpub, type EpubSeal } from './index.js';
 import { assertReaderReady, pageListFor } from './books.test-util.js';
 import { readVolume, unzip } from './read-epub.test-util.js';
 import { treeText } from './fixtures.test-util.js';
@@ -31,10 +31,11 @@ before(async () => {
   fonts = await loadSystemFonts();
 });
 
-async function pingdian(): Promise<{ tree: Root; epub: (tree: Root) => Promise<Uint8Array> }> {
+async function pingdian(): Promise<{ tree: Root; epub: (tree: Root, seals?: EpubSeal[]) => Promise<Uint8Array> }> {
   const { tree, config } = await loadEdition(path.join(REPO, 'manuscript', 'pingdian'));
   assert.ok(config);
-  const epub = (t: Root): Promise<Uint8Array> => renderEpub(t, { fonts, popupLayers: config.popupLayers, pageList: pageListFor({ name: 'pingdian', tree: t, config }) });
+  const epub = (t: Root, seals = epubSeals(config.seals)): Promise<Uint8Array> =>
+    renderEpub(t, { fonts, popupLayers: config.popupLayers, pageList: pageListFor({ name: 'pingdian', tree: t, config }), seals });
   return { tree, epub };
 }
 
@@ -57,8 +58,23 @@ test('評點本 sample: 眉批 and 側批 as their own layers, ruby, 圈點, pri
   const css = (await unzip(bytes)).text.get('OEBPS/style.css')!;
   assert.match(css, /\.mark-double \{ text-emphasis: "◎"/);
   assert.match(css, /\.raised-2 \{ text-indent: -2em; \}/);
+  // Ruby at a readable size: 注音 at 0.45 em was about 7 px.
+  const rt = /ruby\.ruby rt \{ font-size: ([\d.]+)em; \}/.exec(css);
+  assert.ok(rt && Number(rt[1]) >= 0.6, `ruby annotation size ${rt?.[1]}em`);
   assert.match(css, /\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #db3441; \}/);
   assert.match(css, /@media \(prefers-color-scheme: dark\) \{[^]*\.note-meipi > \.layer-label, a\.noteref-meipi, \.note-meipi a\.backlink \{ color: #e7a0a6; \}/);
+  // The seal, where the print stamps it (page 1: after the paragraph in which page 2 begins), an image in the package named by its alt text.
+  const { zip: z, text: t } = await unzip(bytes);
+  const seal = /<div class="seal"><img src="images\/seal1\.png" alt="印：文淵閣寶"\/><\/div>/u;
+  assert.match(xhtml, seal);
+  assert.match(t.get('OEBPS/content.opf')!, /<item id="image-seal1" href="images\/seal1\.png" media-type="image\/png"\/>/);
+  const png = await z.file('OEBPS/images/seal1.png')!.async('uint8array');
+  assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], 'the seal is a PNG');
+  const page2 = xhtml.indexOf('class="pagebreak"', xhtml.indexOf('class="pagebreak"') + 1);
+  assert.ok(page2 > 0 && xhtml.search(seal) > page2, 'the seal follows the start of page 2');
+  assert.ok(xhtml.slice(page2, xhtml.search(seal)).split('</p>').length <= 2, 'the seal follows the paragraph in which page 1 ends');
+  assert.deepEqual(await epub(tree), bytes, 'a rebuild from remembered chapters keeps the seal, byte for byte');
+  assert.doesNotMatch(await volumeXhtml(await epub(tree, [])), /class="seal"/u, 'no seal without seals:');
   // The legend lists every layer the book has, 眉批 and 側批 too.
   const legend = (await unzip(bytes)).text.get('OEBPS/legend.xhtml')!;
   for (const name of ['音義', '案', '眉批', '側批']) assert.match(legend, new RegExp(`<span class="legend-label">${name}</span>`), `legend lists ${name}`);

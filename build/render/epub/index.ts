@@ -22,10 +22,11 @@ import { FONTS_PAGE_TITLE, fontsPage } from './licence.js';
 import { ncxNavigation } from './ncx.js';
 import { layerCss, sortLayers } from './layers.js';
 import { emphasisCharacters, emphasisCss } from './marks.js';
-import type { PageList } from './pages.js';
 
-export type { EpubOptions, TocEntry } from './types.js';
+export type { EpubOptions, EpubSeal, TocEntry } from './types.js';
 export { bookDate, dateFromSourceDateEpoch } from './date.js';
+export { epubSeals, placeSeals, type BookImage } from './seals.js';
+import { placeSeals } from './seals.js';
 import { bookDate } from './date.js';
 export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
 export { LAYER_LABELS, layerLabel } from './layers.js';
@@ -162,8 +163,10 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
   const pageList = options.pageList;
 
   const n = tree.children.length;
+  const seals = placeSeals(options.seals ?? [], pageList, n);
   const volumes = tree.children.map((v, i) => {
-    const render = (): VolumeDocument => renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false });
+    const render = (): VolumeDocument =>
+      renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false, seals: seals.perVolume[i] });
     const doc = options.volumeMemo ? options.volumeMemo(i, render) : render();
     options.onVolume?.(i + 1, n);
     return doc;
@@ -273,5 +276,5 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
-  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes) }, options.store);
+  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes), images: seals.images }, options.store);
 }

@@ -15,6 +15,8 @@ export interface FixedParts {
   date: Date;
   /** Font bytes, in the order of `options.fonts`. */
   fontBytes: readonly Uint8Array[];
+  /** Images the chapters show (seals), by their href under OEBPS/. */
+  images?: ReadonlyArray<{ href: string; mediaType: string; bytes: Uint8Array }>;
 }
 
 /** What a build keeps for the next, in a new process too (the engine's build cache): chapter documents and compressed entries. */
@@ -32,6 +34,19 @@ class DeterministicEpub extends EPub {
     this.fixed = fixed;
     this.store = store;
     this.uuid = fixed.identifier;
+    // The library met our images while reading the chapters and named them at random: give them our names back.
+    // A remembered chapter (buildPackage) comes empty, so the library meets its images in none: the manifest lists ours all the same.
+    const met = new Map(this.images.map((image) => [image.url, `images/${image.id}.${image.extension}`]));
+    for (const [given, href] of met) if (href !== given) for (const chapter of this.content) chapter.content = chapter.content.split(href).join(given);
+    this.images = (fixed.images ?? []).map((im) => {
+      const file = im.href.replace(/^images\//, '');
+      return { url: im.href, id: file.replace(/\.[^.]*$/, ''), extension: file.slice(file.lastIndexOf('.') + 1), mediaType: im.mediaType };
+    });
+  }
+
+  protected override async downloadAllImages(): Promise<void> {
+    const oebps = this.zip.folder('OEBPS')!;
+    for (const im of this.fixed.images ?? []) oebps.file(im.href, im.bytes);
   }
 
   protected override async downloadAllFonts(): Promise<void> {

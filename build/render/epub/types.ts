@@ -38,8 +38,21 @@ export interface EpubOptions {
    * is the same either way).
    */
   store?: PackageStore;
+  /**
+   * Seals (印章, edition.yaml `seals:`) as the loader made them: each an image
+   * after the text of the print page it is stamped on (the end of the book
+   * for `last`, or without a page list), with its words as alt text.
+   */
+  seals?: readonly EpubSeal[];
   /** Called after each volume is rendered: i = 1…n. */
   onVolume?: (i: number, n: number) => void;
+}
+
+/** A seal for the EPUB: where the print has it, the words it bears, the image (a PNG: engine/load.ts rasterises an SVG). */
+export interface EpubSeal {
+  page: number | 'last';
+  name?: string;
+  data: { bytes: Uint8Array; type: 'png' | 'svg' };
 }
 
 /** An entry of the nested table of contents. */

@@ -157,6 +157,14 @@ test('a layer is told apart without colour: its printed label in front, unless i
   assert.equal(readVolume(wrap(doc.body)).text, '經注文食亦反疏曰云云又云徐廣曰');
 });
 
+test('a note the source labels 【注】 but the tool files under 案 says 注 on the page and to screen readers, its layer kept in the class', () => {
+  const v = vol('卷一', 1, p('text', '經', { ...note('an', '某說非也'), label: '注' }));
+  const small = findAll(parseXhtml(wrap(renderVolume(v, 0, 1, { popup: new Set() }).body)), (e) => e.name === 'small')[0];
+  assert.equal(small.attribs.class, 'note note-an');
+  assert.equal(small.attribs['aria-label'], '注');
+  assert.equal(textOf(findAll(small.children, (x) => x.attribs.class === 'layer-label')[0].children), '〔注〕');
+});
+
 test('headings never skip a level: a depth-2 heading after the volume title is h2', () => {
   const v = vol('禮書卷一百十', 110, p('title', '禮書卷一百十'), h(2, '鹿中'), h(3, '兕中'), h(1, '嘉禮'), h(3, '孤項'));
   const doc = renderVolume(v, 0, 1, { popup: new Set() });

@@ -107,6 +107,21 @@ export interface RenderContext {
   pages?: readonly PageBreak[];
   /** Layers the sources define, for their labels. */
   layers?: readonly LayerDeclaration[];
+  /** Seals of this volume: each after the block in which unit `at` falls (its page's end), else after the text. */
+  seals?: readonly VolumeSeal[];
+}
+
+/** A seal placed in a volume: after the units before `at`, as the image `href`. */
+export interface VolumeSeal {
+  at: number;
+  href: string;
+  name?: string;
+}
+
+/** A seal as a block of its own after a paragraph: an image whose alt says what it bears. */
+export function sealHtml(s: VolumeSeal): string {
+  const alt = s.name ? `印：${s.name}` : '印章';
+  return `<div class="seal"><img src="${escapeXml(s.href)}" alt="${escapeXml(alt)}"/></div>`;
 }
 
 /** A character shown as 〓: how the source writes it, and how often. */
@@ -507,7 +522,16 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
     const room = raised.room ? ` raise-room-${raised.room}` : '';
     out.push({ before, open: `<p class="${paragraphClass(block)}${room}"${extra}>`, inner, close: '</p>' });
   };
-  volume.children.forEach(renderBlock);
+  // A seal follows the block in which its page ends.
+  const seals = [...(ctx.seals ?? [])].sort((a, b) => a.at - b.at);
+  const placeSeals = (upTo: number): void => {
+    while (seals.length && seals[0].at <= upTo) out.push({ before: '', open: '', inner: sealHtml(seals.shift()!), close: '' });
+  };
+  for (const block of volume.children) {
+    renderBlock(block);
+    placeSeals(st.count);
+  }
+  placeSeals(Number.MAX_SAFE_INTEGER);
   const units = st.count;
   // Breaks past the last character: a blank page at the volume's end.
   st.count = Number.MAX_SAFE_INTEGER;
