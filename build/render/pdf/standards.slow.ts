@@ -2,12 +2,16 @@
  * Every sample edition printed by Chromium as `pdf: print` (PDF/X-4) and
  * `pdf: archive` (PDF/A-2u), the 評點本 also as PDF/X-1a, and read back:
  * - print: no RGB colour operator in any content stream, text set in
- *   DeviceGray or CMYK black-plate ink only; the output intent (GTS_PDFX) with
+ *   DeviceGray or CMYK black-plate ink only, no colour off the black plate
+ *   (CMYK with C, M or Y; sc/scn but the crop marks' registration colour),
+ *   images in CMYK; Ghostscript's ink coverage of a page without a seal: K
+ *   and the marks only; the output intent (GTS_PDFX) with
  *   Ghostscript's CMYK profile embedded; GTS_PDFXVersion, Trapped; TrimBox
  *   inside BleedBox inside MediaBox and the crop marks outside the bleed;
  *   every font embedded, none Type 3; qpdf --check;
  * - archive: the XMP packet's PDF/A-2u identification agreeing with the
- *   info; the sRGB intent; no action or JavaScript; ToUnicode for every font;
+ *   info; the sRGB intent; no action or JavaScript; every font embedded with
+ *   ToUnicode;
  * - both: the text as pdf.js reads it — every item, at its place — is the
  *   screen file's (which samples.test.ts reads back glyph by glyph against
  *   the layout), so the text is still searchable as the ideograph and the
