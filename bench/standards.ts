@@ -18,7 +18,7 @@ import { buildPdf, pageForStandard } from '../build/engine/pdf.js';
 import { ARCHIVE_PROFILE, PRINT_PROFILE, applyStandard, ghostscriptCmyk } from '../build/engine/standards.js';
 import { REPO } from '../build/engine/samples.js';
 import { layoutBook, pageSpecFor } from '../build/layout/index.js';
-import { colourSheet, markArchive, markPrint, readColourSheet, toBlackPlate, toCmyk } from '../build/render/pdf/standards.js';
+import { StandardError, colourSheet, markArchive, markPrint, readColourSheet, toBlackPlate, toCmyk } from '../build/render/pdf/standards.js';
 import { PRODUCER } from '../build/render/pdf/postprocess.js';
 import { readFile } from 'node:fs/promises';
 
@@ -64,7 +64,11 @@ export async function run(): Promise<Record<string, number | string>> {
       const mark = await median(async () => markPrint(await PDFDocument.load(bytes, { updateMetadata: false }), { version: 'x-4', info, outline: [], bleed: 3, profile: cmykProfile, producer: PRODUCER })) - load;
       const archive = await median(async () => markArchive(await PDFDocument.load(bytes, { updateMetadata: false }), { info, outline: [], profile: rgbProfile, producer: PRODUCER })) - load;
       const print = await median(() => applyStandard(bytes, { standard: 'print' }, { info, outline: [], bleed: 3 }));
-      const x1a = await median(() => applyStandard(bytes, { standard: 'print', pdfx: 'x-1a' }, { info, outline: [], bleed: 3 }));
+      // X-1a refuses a seal with transparency (the 評點本's): the refusal is the figure.
+      const x1a = await median(() => applyStandard(bytes, { standard: 'print', pdfx: 'x-1a' }, { info, outline: [], bleed: 3 })).catch((error: unknown) => {
+        if (error instanceof StandardError) return `refused: ${error.message.split(':')[0]}`;
+        throw error;
+      });
       const t1 = performance.now();
       await ghostscriptCmyk(bytes, pages);
       const wholeGs = performance.now() - t1;
@@ -79,7 +83,7 @@ export async function run(): Promise<Record<string, number | string>> {
         [`${name}_colour_sheet_gs_ms`]: ms(sheet),
         [`${name}_mark_print_ms`]: ms(mark),
         [`${name}_print_total_ms`]: ms(print),
-        [`${name}_print_x1a_total_ms`]: ms(x1a),
+        [`${name}_print_x1a_total_ms`]: typeof x1a === 'number' ? ms(x1a) : x1a,
         [`${name}_archive_total_ms`]: ms(archive + load),
         [`${name}_print_over_screen`]: ratio(print),
         [`${name}_archive_over_screen`]: ratio(archive + load),

@@ -779,7 +779,7 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   let bytes = assembled;
   if (config.pdf && config.pdf.standard !== 'screen') {
     try {
-      ({ bytes } = await phase(`pdf ${config.pdf.standard}`, () => applyStandard(assembled, config.pdf, { info: { ...info, source: config.sources.join(', ') }, outline, bleed: bleed ?? 0 })));
+      ({ bytes } = await phase(`pdf standard ${config.pdf.standard}`, () => applyStandard(assembled, config.pdf, { info: { ...info, source: config.sources.join(', ') }, outline, bleed: bleed ?? 0 })));
     } catch (error) {
       if (error instanceof StandardError) throw new PdfError(`${config.meta.id}: pdf: ${config.pdf.standard}: ${error.message}`);
       throw error;

@@ -2,12 +2,16 @@
  * Every sample edition printed by Chromium as `pdf: print` (PDF/X-4) and
  * `pdf: archive` (PDF/A-2u), the 評點本 also as PDF/X-1a, and read back:
  * - print: no RGB colour operator in any content stream, text set in
- *   DeviceGray or CMYK black-plate ink only; the output intent (GTS_PDFX) with
+ *   DeviceGray or CMYK black-plate ink only, no colour off the black plate
+ *   (CMYK with C, M or Y; sc/scn but the crop marks' registration colour),
+ *   images in CMYK; Ghostscript's ink coverage of a page without a seal: K
+ *   and the marks only; the output intent (GTS_PDFX) with
  *   Ghostscript's CMYK profile embedded; GTS_PDFXVersion, Trapped; TrimBox
  *   inside BleedBox inside MediaBox and the crop marks outside the bleed;
  *   every font embedded, none Type 3; qpdf --check;
  * - archive: the XMP packet's PDF/A-2u identification agreeing with the
- *   info; the sRGB intent; no action or JavaScript; ToUnicode for every font;
+ *   info; the sRGB intent; no action or JavaScript; every font embedded with
+ *   ToUnicode;
  * - both: the text as pdf.js reads it — every item, at its place — is the
  *   screen file's (which samples.test.ts reads back glyph by glyph against
  *   the layout), so the text is still searchable as the ideograph and the
@@ -100,6 +104,62 @@ export function textFills(content: string): string[] {
   return fills;
 }
 
+/**
+ * Every colour a content stream sets that is not on the black plate: RGB
+ * (rg/RG), CMYK with cyan, magenta or yellow, and sc/scn/SC/SCN in any
+ * space but the crop marks' registration colour (/DiaobanAll).
+ */
+export function offPlateColours(content: string): string[] {
+  const tokens = content.match(/\/[^\s/\[\]()<>]+|<[0-9A-Fa-f\s]*>|\([^)]*\)|[^\s\[\]()<>/]+/g) ?? [];
+  const off: string[] = [];
+  const space = { fill: 'DeviceGray', stroke: 'DeviceGray' };
+  let operands: string[] = [];
+  for (const t of tokens) {
+    if (/^[-+.\d]/.test(t) || t.startsWith('/') || t.startsWith('<') || t.startsWith('(')) {
+      operands.push(t);
+      continue;
+    }
+    const set = `${operands.join(' ')} ${t}`;
+    if (t === 'rg' || t === 'RG') off.push(set);
+    else if ((t === 'k' || t === 'K') && operands.slice(0, 3).some((v) => Number(v) !== 0)) off.push(set);
+    else if (t === 'cs') space.fill = operands[0]?.slice(1) ?? '';
+    else if (t === 'CS') space.stroke = operands[0]?.slice(1) ?? '';
+    else if ((t === 'sc' || t === 'scn') && space.fill !== 'DiaobanAll') off.push(`/${space.fill} ${set}`);
+    else if ((t === 'SC' || t === 'SCN') && space.stroke !== 'DiaobanAll') off.push(`/${space.stroke} ${set}`);
+    operands = [];
+  }
+  return off;
+}
+
+/** An image's colour space as a name (DeviceCMYK, ICCBased/3, Indexed/DeviceRGB …). */
+function imageSpace(doc: PDFDocument, image: PDFDict): string {
+  const cs = doc.context.lookup(image.get(PDFName.of('ColorSpace')));
+  if (cs instanceof PDFName) return cs.decodeText();
+  if (cs instanceof PDFArray) {
+    const kind = (cs.get(0) as PDFName).decodeText();
+    if (kind === 'ICCBased') return `ICCBased/${(doc.context.lookup(cs.get(1)) as PDFRawStream).dict.get(PDFName.of('N'))?.toString()}`;
+    if (kind === 'Indexed') return `Indexed/${cs.get(1) instanceof PDFName ? (cs.get(1) as PDFName).decodeText() : 'array'}`;
+    return kind;
+  }
+  return image.get(PDFName.of('ImageMask'))?.toString() === 'true' ? 'ImageMask' : 'none';
+}
+
+/** The colour spaces of a document's images that are not CMYK, grey or a mask. */
+function rgbImages(doc: PDFDocument): string[] {
+  const found: string[] = [];
+  for (const [, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream) || object.dict.get(PDFName.of('Subtype')) !== PDFName.of('Image')) continue;
+    const space = imageSpace(doc, object.dict);
+    if (!/^(DeviceCMYK|DeviceGray|ICCBased\/[14]|ImageMask)$/.test(space)) found.push(space);
+  }
+  return found;
+}
+
+test('offPlateColours finds RGB, CMYK with C, M or Y, and sc/scn outside the registration colour', () => {
+  assert.deepEqual(offPlateColours('0 g 0 G 1 g .5 G 0 0 0 1 k 0 0 0 .5 K /DiaobanAll CS 1 SCN BT <00C8> Tj ET'), []);
+  assert.deepEqual(offPlateColours('0 0 0 rg .1 0 0 1 k 0 .2 0 0 K /CS0 cs .5 .5 .5 sc /DiaobanAll CS 1 SCN /CS1 CS 1 SC'), ['0 0 0 rg', '.1 0 0 1 k', '0 .2 0 0 K', '/CS0 .5 .5 .5 sc', '/CS1 1 SC']);
+});
+
 function text(value: unknown): string | undefined {
   return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined;
 }
@@ -125,6 +185,12 @@ function qpdfCheck(bytes: Uint8Array, name: string): void {
   writeFileSync(file, bytes);
   // qpdf exits 0 with no warnings, 3 with warnings, 2 with errors.
   execFileSync('qpdf', ['--check', file], { stdio: 'pipe' });
+}
+
+/** Ghostscript's ink coverage of a page (ink_cov): C, M, Y, K in per cent of the page. */
+function inkCoverage(file: string, page: number): number[] {
+  const out = execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=ink_cov', '-r75', `-dFirstPage=${page}`, `-dLastPage=${page}`, '-o', '-', file], { stdio: 'pipe' }).toString();
+  return out.trim().split(/\s+/).slice(0, 4).map(Number);
 }
 
 /** A page rendered by Ghostscript, in grey levels (PNG). */
@@ -171,6 +237,8 @@ for (const id of EDITIONS) {
     for (const [p, page] of doc.getPages().entries()) {
       for (const content of pageStreams(doc, page)) {
         assert.doesNotMatch(content, /(^|\s)(rg|RG)(\s|$)/, `${id} page ${p + 1}: an RGB colour operator`);
+        // Rules, frames and type alike: no sample sets a colour of its own (the seal is an image).
+        assert.deepEqual(offPlateColours(content), [], `${id} page ${p + 1}: colour off the black plate`);
         for (const fill of textFills(content)) {
           texts++;
           // Type on the black plate: DeviceGray (0 g black, 1 g white label type, greys) or CMYK with no C, M, Y.
@@ -192,6 +260,9 @@ for (const id of EDITIONS) {
       }
     }
     assert.ok(texts > 0);
+    // Images (a seal) in CMYK or grey, none left in RGB (the screen file's seal is: the check's negative control).
+    assert.deepEqual(rgbImages(doc), [], `${id}: images in RGB`);
+    if (config.seals?.length) assert.ok(rgbImages(await PDFDocument.load(reference, { updateMetadata: false })).length > 0, `${id}: the screen file's seal in RGB`);
     const intent = doc.catalog.lookup(PDFName.of('OutputIntents'), PDFArray).lookup(0, PDFDict);
     assert.equal(intent.get(PDFName.of('S')), PDFName.of('GTS_PDFX'));
     const profile = doc.context.lookup(intent.get(PDFName.of('DestOutputProfile'))) as PDFRawStream;
@@ -209,6 +280,8 @@ for (const id of EDITIONS) {
     }
     // The text at the same places (the print page has the room for the marks above it).
     const referenceDoc = await PDFDocument.load(reference, { updateMetadata: false });
+    // The screen file's colours are RGB: what the checks above find (negative control).
+    assert.ok(pageStreams(referenceDoc, referenceDoc.getPages()[0]).some((c) => offPlateColours(c).length > 0), `${id}: the screen file's RGB found`);
     assert.equal(doc.catalog.has(PDFName.of('Outlines')), referenceDoc.catalog.has(PDFName.of('Outlines')), 'the outline kept');
     const slug = (media: { y: number; height: number }) => media.y + media.height;
     const dy = slug(doc.getPages()[0].getMediaBox()) - referenceDoc.getPages()[0].getMediaBox().height;
@@ -217,6 +290,16 @@ for (const id of EDITIONS) {
     // Ghostscript and poppler draw the print page alike; another page is not alike (negative control).
     const file = join(work, `${id}.print.pdf`);
     const pages = doc.getPageCount();
+    // The plates as Ghostscript separates them: a page without a seal inks K and, of C, M and Y, only the crop
+    // marks (registration colour); the screen file's black is four-colour (negative control).
+    const unsealed = [...Array(pages).keys()].map((i) => i + 1).find((n) => !config.seals?.some((s) => s.page === n || (s.page === 'last' && n === pages)));
+    if (unsealed) {
+      const [c, m, y, k] = inkCoverage(file, unsealed);
+      assert.ok(Math.max(c, m, y) < 0.1 && k > 1, `${id} page ${unsealed}: inks C ${c} M ${m} Y ${y} K ${k} (per cent)`);
+      writeFileSync(join(work, `${id}.reference.pdf`), reference);
+      const [rc, rm, ry] = inkCoverage(join(work, `${id}.reference.pdf`), unsealed);
+      assert.ok(Math.min(rc, rm, ry) > 1, `${id} page ${unsealed}: the screen file's black on C ${rc} M ${rm} Y ${ry}`);
+    }
     const [a, b] = common(ghostscriptPng(file, 1), decodeGreyPng(snapshotPng(file, 1, 100)));
     const same = imageDifference(a, b);
     assert.ok(same < 0.003, `${id}: Ghostscript and poppler differ on ${(same * 100).toFixed(2)} % of page 1`);
@@ -259,6 +342,10 @@ for (const id of EDITIONS) {
       assert.ok(!dict.has(PDFName.of('JS')) && !dict.has(PDFName.of('AA')), 'no script or action anywhere');
       if (dict.get(PDFName.of('Type')) === PDFName.of('Font') && dict.get(PDFName.of('Subtype')) === PDFName.of('Type0')) assert.ok(dict.has(PDFName.of('ToUnicode')), 'ToUnicode for every font');
     }
+    // PDF/A: every font embedded (pdffonts, poppler's own reading).
+    const fonts = execFileSync('pdffonts', [join(work, `${id}.archive.pdf`)]).toString().split('\n').slice(2).filter(Boolean);
+    assert.ok(fonts.length > 0);
+    for (const f of fonts) assert.match(f, /\s+yes\s+yes\s+yes\s+/, `${id}: a font not embedded or without ToUnicode: ${f}`);
     const items = sameText(await readPdfText(archive), await readPdfText(screen), 0, `${id} archive`);
     assert.ok(items > 100);
   });
