@@ -114,6 +114,8 @@ test('charmap entries amplified by their uses stop at the expansion limit, with 
   const errors = file.messages.filter((m) => m.ruleId === 'charmap-expansion');
   assert.equal(errors.length, 1);
   assert.match(errors[0].reason, new RegExp(`add more than ${MAX_CHARMAP_EXPANSION} characters`));
+  // Each use adds 31 characters: the glyph that would pass the limit is the one the error stands at.
+  assert.equal(`${errors[0].line}:${errors[0].column}`, `1:${Math.floor(MAX_CHARMAP_EXPANSION / 31) + 1}`);
   let replaced = 0;
   const walk = (n: { type: string; replacement?: string; children?: unknown[] }): void => {
     if (n.type === 'glyph' && n.replacement) replaced++;
