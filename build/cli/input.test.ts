@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import JSZip from 'jszip';
 
 const BIN = path.resolve('bin/diaoban.js');
 const work = mkdtempSync(path.join(tmpdir(), 'diaoban-input-'));
@@ -64,6 +65,24 @@ test('a 2 GiB font is a message at its place in edition.yaml, and check exits 1'
   const r = run(['check', dir]);
   assert.equal(r.status, 1);
   assert.match(r.stderr, /edition\.yaml:7:7 error "big\.ttf" is 2048 MiB; a file of fonts\.main may have at most 512 MiB, so it is not read \(file-too-large\)/);
+});
+
+test('one paragraph of 150,000 characters: check warns at the source, build --epub exits 0 with every character once, in order', async () => {
+  const HAN = Array.from('主人戒賓賓禮辭許主人再拜賓答拜主人退賓拜辱');
+  const parts: string[] = [];
+  for (let i = 0; i < 150_000; i++) parts.push(HAN[i % HAN.length], i % 10_000 === 9_999 ? `【注${HAN[(i / 10_000) | 0]}】` : '');
+  const text = parts.join('');
+  const dir = edition('long-paragraph', '', `${text}\n`);
+  const check = run(['check', '--no-fonts', dir]);
+  assert.equal(check.status, 0, check.stderr);
+  assert.match(check.stderr, /a\.txt warning verdict wrong \(one-paragraph 150000/);
+  const out = path.join(work, 'long-paragraph-out');
+  const build = run(['build', '--epub', '--out', out, dir]);
+  assert.equal(build.status, 0, build.stderr);
+  const zip = await JSZip.loadAsync(readFileSync(path.join(out, 'long-paragraph.epub')));
+  const body = await zip.file('OEBPS/vol01.xhtml')!.async('string');
+  const han = (s: string): string => s.replace(/<[^>]*>/g, '').replace(/[^主人戒賓禮辭許再拜答退辱注]/gu, '');
+  assert.equal(han(body), han(text), 'the body is the paragraph, notes in their places');
 });
 
 test('what the user can fix exits 1 with one line: a missing folder, diff before any build', () => {

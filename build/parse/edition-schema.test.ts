@@ -32,6 +32,7 @@ const cases: Array<{ yaml: string; at: string; says: RegExp }> = [
   { yaml: 'dynasty: "清\\e]0;pwned\\a"\n', at: '5:10', says: /dynasty contains the control character U\+001B/ },
   { yaml: 'layers:\n  - { layer: an, pattern: "(?=愚)謂" }\n', at: '6:27', says: /layers\[1\]\.pattern cannot run in linear time .*lookahead/ },
   { yaml: `conventions:\n  headings: ["${'a'.repeat(100_000)}"]\n`, at: '6:14', says: new RegExp(`conventions\\.headings\\[1\\] is 100000 characters long; a pattern may have at most ${MAX_PATTERN_LENGTH}`) },
+  { yaml: 'language: "zh\\u0129/OpenAction<</JS(a)"\n', at: '5:11', says: /language is not a language tag: "zhĩ\/OpenAction<<\/JS\(a\)"; write a BCP 47 language tag/ },
   { yaml: 'encoding: constructor\n', at: '5:11', says: /encoding is not an encoding diaoban reads/ },
   { yaml: 'conversion: { prefer: [为] }\n', at: '5:23', says: /conversion\.prefer is not a mapping/ },
 ];

@@ -47,7 +47,8 @@ const MAX_SEAL_PAGE = 1_000_000;
 // C0 and C1 controls (tab and line feed kept), and bidi overrides and isolates: no value shows them.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
-function noControl(value: string): string | null {
+/** "contains the control character U+…" for a value that has one (edition.yaml and corrections.yaml), else null. */
+export function noControl(value: string): string | null {
   const m = CONTROL.exec(value);
   return m ? `contains the control character U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
 }

@@ -23,7 +23,12 @@ test('tags named after Object\'s properties are unknown tags: warned about, ever
   const out = transformTree(tree, config, { files: [file] });
   for (const m of file.messages) assert.doesNotMatch(m.reason, /function|native code|\[object/, m.reason);
   assert.doesNotMatch(JSON.stringify(sources[0].stats), /function/);
-  assert.ok(file.messages.some((m) => m.ruleId === 'mark-unknown' && /\{toString\}/.test(m.reason)));
+  // Each at its tag: 〖{toString} at 1:3, 【{toString} at 1:32, {toString} opening paragraph 3.
+  const at = (rule: string, name: string) => file.messages.filter((m) => m.ruleId === rule && m.reason.includes(`{${name}}`)).map((m) => `${m.line}:${m.column}`);
+  assert.deepEqual(at('mark-unknown', 'toString'), ['1:3']);
+  assert.deepEqual(at('layer-unknown', 'toString'), ['1:32']);
+  assert.deepEqual(at('role-unknown', 'toString'), ['3:1']);
+  assert.deepEqual(at('layer-unknown', 'constructor'), ['9:38']);
   // Every Han character of the source is in the tree, in order.
   const han = (s: string) => s.replace(/[^\p{Script=Han}]/gu, '').replace(/toString|valueOf|constructor|hasOwnProperty/g, '');
   assert.equal(han(rootText(out)), han(text));

@@ -84,6 +84,15 @@ test('broken entries say what is wrong where: no replace, both find and after, a
   assert.equal(broken.file.messages[0].ruleId, 'corrections-yaml');
 });
 
+test('a control character in an entry (ESC, BEL, a bidi override) is an error at its value, and the entry is left out', () => {
+  const yaml = ['- find: 戒賓', '  replace: "戒\\e]0;pwned\\a賓"', '- find: 主人', '  replace: 主君', '  note: "據\\e[2K某本"', '- find: "\\u202E賓"', '  replace: 客', '- find: 再拜', '  replace: 再再拜', '  note: "一\\n二"'].join('\n');
+  const { list, file } = entries(yaml);
+  assert.deepEqual(messages(file), ['2:12 error corrections', '5:9 error corrections', '6:9 error corrections']);
+  assert.match(file.messages[0].reason, /^replace contains the control character U\+001B: "戒\\u001b\]0;pwned\\u0007賓"; the correction is left out/);
+  assert.match(file.messages[2].reason, /^find contains the control character U\+202E/);
+  assert.deepEqual(list.map((e) => e.find), ['再拜'], 'a line feed in a note is text');
+});
+
 test('an entry written in the printed script matches a source in the other script; old is printed converted', () => {
   const parsed = treeOf('礼者天地之序也');
   const config = defaultEdition('t', ['a.txt']);

@@ -27,6 +27,7 @@ import type { Correction, Inline, Parent, Root, Script, SourcePosition, Text } f
 import { slicePosition } from './layers.js';
 import type { ConversionChoices } from '../tree/edition.js';
 import { convertText } from './script.js';
+import { noControl } from '../parse/edition-schema.js';
 
 export type CorrectionKind = Correction['kind'];
 
@@ -92,11 +93,21 @@ export function parseCorrections(file: VFile): CorrectionEntry[] {
       continue;
     }
     const field = (key: string): YamlNode | undefined => item.get(key, true) as YamlNode | undefined;
+    // A control character would reach the book (as U+FFFD) and the terminal: the entry is left out, said at the value.
+    let controlled = false;
     const str = (key: string): string | undefined | null => {
       const node = field(key);
       if (node === undefined) return undefined;
       if (isScalar(node) && node.value === null) return null;
-      if (isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number')) return String(node.value);
+      if (isScalar(node) && (typeof node.value === 'string' || typeof node.value === 'number')) {
+        const value = String(node.value);
+        const control = noControl(value);
+        if (control) {
+          report('error', `${key} ${control}: ${JSON.stringify(value.slice(0, 40))}; the correction is left out`, position(node.range));
+          controlled = true;
+        }
+        return value;
+      }
       report('error', `${key} must be text`, position(node.range));
       return undefined;
     };
@@ -107,6 +118,7 @@ export function parseCorrections(file: VFile): CorrectionEntry[] {
     const find = str('find') ?? '';
     const replace = str('replace');
     const after = str('after') ?? undefined;
+    if (controlled) continue;
     if (replace === undefined) {
       report('error', 'a correction needs replace: the corrected text ("" to delete)', entry);
       continue;
@@ -147,7 +159,7 @@ export function parseCorrections(file: VFile): CorrectionEntry[] {
       if ((CORRECTION_KINDS as readonly string[]).includes(k)) result.kind = k as CorrectionKind;
       else report('error', `kind must be one of ${CORRECTION_KINDS.join(' ')} (改 replace, 補 insert, 刪 delete, 乙 transpose), not "${kind}"; it is inferred instead`, position(field('kind')?.range));
     }
-    out.push(result);
+    if (!controlled) out.push(result);
   }
   return out;
 }
