@@ -79,6 +79,45 @@ test('chtxt 字書: the file header and URL lines are metadata, an entry a line,
   assert.equal(prose.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'text').length, 14);
 });
 
+test('a short 字書 chapter: an entry a line from four whole-sentence lines; two 【案】 in one entry are two notes, each to the next', () => {
+  const s = parsed(['# 某韻', '', '## 上平聲', '', '東 ○ 德紅切。【案】說文從日。', '同 ○ 徒紅切。', '童 ○ 徒紅切。童子也。【案】一本作僮。【案】今從宋本。', '銅 ○ 徒紅切。', '桐 ○ 木名。【案】亦作梧。', ''].join('\n'), { format: 'chtxt' });
+  const blocks = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text');
+  assert.equal(blocks.length, 5, 'an entry a paragraph');
+  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['說文從日。', '一本作僮。', '今從宋本。', '亦作梧。'], 'siblings, none inside another, none running into the next entry');
+  // Negative control: prose wrapped mid-sentence, paragraphs parted by blank lines, runs on.
+  const prose = parsed('## 某書·卷一\n\n甲乙丙丁戊己，\n庚辛壬癸子丑\n寅卯辰巳午未，\n申酉戌亥。\n\n甲乙丙丁戊己，\n庚辛壬癸。\n', { format: 'chtxt' });
+  assert.equal(prose.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'text').length, 2);
+  // Negative control: 【案】 inside a (…) note labels a part of that note (as 【集解】 does), and the text after the note stays main text.
+  const inNote = parsed('## 某書·卷一\n\n甲乙(某某。【案】某某。)丙丁。\n', { format: 'chtxt' });
+  assert.deepEqual(notes(inNote.volumes).map((n) => [n.label ?? '', plain(n.children)]), [['', '某某。'], ['案', '某某。']]);
+  assert.match(mainText(inNote.volumes), /甲乙丙丁。/u);
+});
+
+test('a first line that is the title and its byline: a title and a byline paragraph, the (清) no note; a first line of text stays text', () => {
+  const s = parsed('周礼正义　（清）孙诒让撰\n●卷一天官冢宰第一\n　　惟王建国，（建，立也。）辨方正位。\n', { format: 'guoxue' });
+  const head = s.volumes[0].children.slice(0, 2);
+  assert.deepEqual(head.map((b) => [b.type === 'paragraph' ? b.role : b.type, plain(b.children)]), [['title', '周礼正义'], ['byline', '（清）孙诒让撰']]);
+  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['建，立也。']);
+  // Negative control: a first line of text with a note in it keeps its note.
+  const text = parsed('惟王建国，（建，立也。）辨方正位。\n●卷一天官冢宰第一\n', { format: 'guoxue' });
+  assert.equal(notes(text.volumes).length, 1);
+  assert.ok(!text.volumes.flatMap((v) => v.children).some((b) => b.type === 'paragraph' && b.role === 'byline'));
+});
+
+test('a volume title 某經註卷上 and its byline on the next line are the volume\'s title and byline, not text (a Kanripo 道藏 text)', () => {
+  const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經註', '@fw 某經註卷一　一', '<md:KR0000_001-1a>¶', '某經註卷上¶', '　　某真人註¶', '道言昔於某天(某者/某也)¶', ''].join('\n'));
+  const blocks = s.volumes.flatMap((v) => v.children);
+  assert.deepEqual(blocks.map((b) => (b.type === 'paragraph' ? b.role : b.type)), ['title', 'byline', 'text']);
+  assert.equal(s.volumes[0].title, '某經註卷上');
+  // 卷下 later in the same text is the next volume.
+  const two = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經註', '某經註卷上¶', '道言(某/某)¶', '某經註卷下¶', '道言(某/某)¶', ''].join('\n'));
+  assert.deepEqual(two.volumes.map((v) => v.title), ['某經註卷上', '某經註卷下']);
+  // Negative control: a column of text that ends in 卷上, after text, is text.
+  const text = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', '道言昔於某天(某者/某也)¶', '某某曰見卷上¶', ''].join('\n'));
+  assert.equal(text.volumes.length, 1);
+  assert.match(mainText(text.volumes), /某某曰見卷上/u);
+});
+
 test('numbering in parentheses is text: ○ ䷀乾(1) keeps its (1); a note in the same brackets stays a note', () => {
   const s = parsed('## 周易\n\n○ ䷀乾(1)：元亨利貞。(乾，健也。)\n\n○ ䷁坤(2)：元亨。\n', { format: 'chtxt' });
   assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['乾，健也。']);
@@ -132,6 +171,9 @@ test('@fw forme-work lines are metadata; <md:…> markers are anchors, not text'
   assert.doesNotMatch(mainText(s.volumes), /@fw|<md:|某經卷一　一/u);
   assert.equal(s.stats.pageAnchors, 1);
   assert.equal(reportOf(s).verdict, 'ok');
+  // Negative control: @fw in mid-line is no forme-work line; the line is kept.
+  const mid = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<md:KR0000_001-1a>¶', '經文@fw某某(注文/注文)¶', ''].join('\n'));
+  assert.match(mainText(mid.volumes), /經文@fw某某/u);
 });
 
 test('pandoc-like text: ~gloss~ in small type, *name* with a proper-name mark; a lone ~ or * stays text', () => {

@@ -17,7 +17,7 @@ export const DYNASTIES = [
 
 /** What a contributor did, as a byline says it (longest first). */
 export const ROLES = [
-  '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
+  '御注', '御註', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
   '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序',
 ];
 
@@ -46,7 +46,7 @@ const SPACE = /[\s\u3000]+/gu;
 /** Lines that are never a work's name: chapters, volumes, categories, the 四庫 banner, contents, front matter. */
 const NOT_A_TITLE: readonly RegExp[] = [
   new RegExp(`第[${NUMERAL}]+$`, 'u'),
-  new RegExp(`^[卷巻]第?[${NUMERAL}]+`, 'u'),
+  new RegExp(`^[卷巻](?:第?[${NUMERAL}]+|[上中下])`, 'u'),
   /^(?:欽定四庫全書|钦定四库全书)/u,
   new RegExp(`^[經经史子集]部[${NUMERAL}]*$`, 'u'),
   /[类類]$/u,
@@ -54,14 +54,14 @@ const NOT_A_TITLE: readonly RegExp[] = [
   /[，。；：、！？「」『』“”]/u,
 ];
 
-/** Markup around a title line: heading marks, 國學導航's ●, full-width indents. */
+/** Markup around a title line: heading marks, 國學導航's ●, full-width indents, the 《》 around a title that opens it. */
 function bare(line: string): string {
-  return line.replace(/^[#＃]+\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').trim();
+  return line.replace(/^[#＃]+\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').replace(/^《([^《》]{1,20})》/u, '$1').trim();
 }
 
-/** The volume in a title (書名卷一, 書名·卷一): what stands before it is the work. */
+/** The volume in a title (書名卷一, 書名·卷一, 書名卷上): what stands before it is the work. */
 function withoutVolume(title: string): string {
-  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻]第?[${NUMERAL}]+.*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
+  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻](?:第?[${NUMERAL}]+|[上中下]).*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
 }
 
 /**
@@ -95,7 +95,8 @@ export function parseByline(text: string): Contributor[] | null {
     }
     const role = ROLE_AT_END.exec(rest);
     if (!role) return null;
-    const name = rest.slice(0, rest.length - role[1].length);
+    // 賈公彦等撰: the 等 (and others) is not part of the name.
+    const name = rest.slice(0, rest.length - role[1].length).replace(/等$/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
@@ -126,6 +127,12 @@ export function isTitle(text: string): boolean {
   return n >= 1 && n <= 20 && /\p{Script=Han}/u.test(text) && !NOT_A_TITLE.some((r) => r.test(text)) && !/[<>()（）〔〕【】{}\[\]/~*@#&=]/u.test(text);
 }
 
+/** The 提要's byline: the first clause after the title and its count of juan that reads as one (…五卷，元李文仲撰。). */
+function tiyaoByline(after: string): Contributor[] | null {
+  const clause = /^[，,]?([^，。；,]{2,16})/u.exec(after);
+  return clause ? parseByline(clause[1]) : null;
+}
+
 const TIYAO = /(?:臣等謹案|臣等谨案)[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
 const CONTENTS = /^(.{1,20}?)[\s\u3000]*目[录錄録]$/u;
 const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
@@ -153,7 +160,7 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
   }
   for (const [i, line] of lines.entries()) {
     const m = TIYAO.exec(line);
-    if (m && isTitle(m[1])) return { title: m[1], from: 'tiyao', line: i + 1, contributors: contributorsNear(i) };
+    if (m && isTitle(m[1])) return { title: m[1], from: 'tiyao', line: i + 1, contributors: tiyaoByline(line.slice((m.index ?? 0) + m[0].length)) ?? contributorsNear(i) };
   }
   for (const [i, line] of lines.entries()) {
     const m = CONTENTS.exec(bare(line));
