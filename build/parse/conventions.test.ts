@@ -104,6 +104,15 @@ test('a first line that is the title and its byline: a title and a byline paragr
   assert.ok(!text.volumes.flatMap((v) => v.children).some((b) => b.type === 'paragraph' && b.role === 'byline'));
 });
 
+test('a contents list (●目录 and the entries under it) is front matter: its 卷一 opens no volume; a sentence after it is text again', () => {
+  const s = parsed('周礼正义　（清）孙诒让撰\n●目录\n卷一\n卷二\n●卷一天官冢宰第一\n　　惟王建国。\n●卷二天官冢宰第二\n　　乃立天官。\n', { format: 'guoxue' });
+  assert.equal(s.volumes.length, 2);
+  assert.deepEqual(s.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'front').map((b) => plain(b.children)), ['●目录', '卷一', '卷二']);
+  // Negative control: with no 目录 line before them, the same 卷 lines open volumes.
+  const bare = parsed('周礼正义　（清）孙诒让撰\n卷一\n　　惟王建国。\n卷二\n　　乃立天官。\n', { format: 'guoxue' });
+  assert.deepEqual(bare.volumes.map((v) => v.title), ['卷一', '卷二']);
+});
+
 test('a volume title 某經註卷上 and its byline on the next line are the volume\'s title and byline, not text (a Kanripo 道藏 text)', () => {
   const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經註', '@fw 某經註卷一　一', '<md:KR0000_001-1a>¶', '某經註卷上¶', '　　某真人註¶', '道言昔於某天(某者/某也)¶', ''].join('\n'));
   const blocks = s.volumes.flatMap((v) => v.children);

@@ -33,6 +33,7 @@ test('never a chapter, a volume, a category, the 四庫 banner, a contents line 
   assert.equal(found('儒家类\n集部一\n'), null);
   assert.equal(found('●卷二士冠礼第一\n陈服于房中。\n'), null);
   assert.equal(found('●目录\n'), null);
+  assert.equal(found('某书\n●目录\n卷一\n'), '某书|first line|', '目录 is no byline');
   assert.equal(found('卷上\n甲乙丙。\n'), null);
   assert.equal(found('子曰：學而時習之，不亦說乎？\n'), null);
   assert.equal(found('#下載最新版本，請訪問: https://example.org/x\n# 某書\n'), '某書|heading|');

@@ -69,6 +69,8 @@ function withoutVolume(title: string): string {
  * `汉某某注、唐某某疏`. Null when the text is not one.
  */
 export function parseByline(text: string): Contributor[] | null {
+  // 目录 ends in 录 (a role) but names no one.
+  if (/^[●○◎]?目[录錄録]$/u.test(text.replace(SPACE, ''))) return null;
   const parts = text.split(/[、，,；;]|[\s\u3000]+(?=[（(〔［\[【])|(?<=[^\s\u3000])[\s\u3000]+(?=\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校))/u);
   // Parts that carry only a dynasty or only a role are joined to the next / previous one.
   const merged: string[] = [];

@@ -179,6 +179,8 @@ function bylineStart(content: string): number | undefined {
   return undefined;
 }
 
+const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*目[录錄録]$/u;
+
 const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
 
 export function importLines(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
@@ -274,6 +276,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
   const unnumberedWorks = new Set<string>();
+  let inContents = false;
   let block: { layer: string } | null = null;
   let lastBlock: Block | null = null;
 
@@ -381,6 +384,18 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     block = null;
+    // A contents list (●目录 and the short lines under it, up to the first heading or sentence): front matter, its 卷一 no volume.
+    if (CONTENTS_LINE.test(content)) {
+      flush();
+      add(paragraph(src, 'front', line.start, line.end, headOptions));
+      inContents = true;
+      continue;
+    }
+    if (inContents && Array.from(content).length <= 30 && !/[。；]/u.test(content) && !conv.headings?.some((h) => h.pattern.test(content))) {
+      add(paragraph(src, 'front', line.start, line.end, headOptions));
+      continue;
+    }
+    inContents = false;
     if (line === texts[0] && titleByline !== undefined) {
       // Its (清) is the byline's, not a note.
       const plain = { ...headOptions, notes: [] };
