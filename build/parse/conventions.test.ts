@@ -143,6 +143,11 @@ test('〈…〉 around two or three components is a described character when the
   // Negative control: a text whose 〈…〉 are notes of every length keeps them as notes.
   const glossed = parsed('天子〈天子者，王也〉出〈出行〉於郊〈郊在國外百里之地〉。\n諸侯〈諸侯謂公侯伯子男〉從之。\n', { format: 'daizhige' });
   assert.equal(notes(glossed.volumes).length, 4);
+  // A 四庫 text as these corpora give it (the banner alone on its line, a category, the title line): detected, its descriptions read, nothing to check.
+  const siku = parsed('欽定四庫全書\n子部一\n某書卷三\n宋某某撰\n其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n');
+  assert.equal(siku.format, 'daizhige');
+  assert.equal(notes(siku.volumes).length, 0);
+  assert.equal(reportOf(siku).verdict, 'ok', JSON.stringify(reportOf(siku).anomalies));
   // The edition decides when it says: conventions: descriptions: false.
   const forced = parsed('其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n', { format: 'daizhige', conventions: { descriptions: false } });
   assert.equal(notes(forced.volumes).length, 3);

@@ -186,7 +186,8 @@ export const FORMATS: readonly FormatConventions[] = [
     paragraphs: 'auto',
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
   },
-  { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
+  // The 四庫 banner alone on its line (Kanripo's ends in ¶) marks a 四庫 text as these corpora write it.
+  { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /^[ \t\u3000]*(?:欽定四庫全書|钦定四库全书)[ \t\u3000]*$/mu, weight: 3 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
   { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },
   { format: 'verse', name: 'verse with commentary', signs: [{ pattern: /^【附[注註]】/mu, weight: 6 }], inline: DEFAULT_INLINE },
   { format: 'docsify', name: 'docsify Markdown', extensions: /\.(md|markdown)$/i, signs: [{ pattern: /^\u3000/mu, weight: 1 }], inline: DEFAULT_INLINE },
