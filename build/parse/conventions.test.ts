@@ -204,6 +204,10 @@ test('pandoc-like text: ~gloss~ in small type, *name* with a proper-name mark; a
   for (const v of s.volumes) for (const b of v.children) walk(b.children);
   assert.deepEqual(kinds, ['proper:孔子', 'small:習，溫習也', 'proper:曾子', 'small:省，察也']);
   assert.doesNotMatch(mainText(s.volumes), /[~*]/u);
+  // With chapters as ## headings and glosses that are sentences (~範，法也~), still this convention.
+  const chapters = parsed('# 某書\n\n## 某篇第一\n\n*某甲*言為士則~則，法也~。\n\n*某乙*常云：「吾時月不見*某丙*~時月，一月也~。」\n');
+  assert.equal(chapters.format, 'pandoc-txt');
+  assert.equal(reportOf(chapters).verdict, 'ok', JSON.stringify(reportOf(chapters).anomalies));
   // Negative control: a lone asterisk is not a mark.
   const lone = parsed('# 某書\n\n甲乙*丙丁。\n', { format: 'pandoc-txt' });
   assert.match(mainText(lone.volumes), /甲乙\*丙丁/u);

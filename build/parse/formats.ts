@@ -179,7 +179,8 @@ export const FORMATS: readonly FormatConventions[] = [
     format: 'pandoc-txt',
     name: 'plain text with pandoc-like marks (~gloss~, *name*)',
     signs: [
-      { pattern: /(?<![~\w])~\p{Script=Han}{1,30}~(?![~\w])/u, weight: 3 },
+      // A gloss is often a sentence of its own (~範，法也~): Han first, then anything to the closing ~ on the line.
+      { pattern: /(?<![~\w])~\p{Script=Han}[^~\n]{0,40}~(?![~\w])/u, weight: 3 },
       { pattern: /(?<![*\w])\*\p{Script=Han}{1,30}\*(?![*\w])/u, weight: 3 },
     ],
     inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },

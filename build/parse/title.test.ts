@@ -16,6 +16,11 @@ test('the title and byline from the first line: the work alone, each contributor
   assert.equal(found('扬子法言卷上\n宋司马光集注\n学行卷第一\n'), '扬子法言|first line|宋 司马光 集注');
   assert.equal(found('《周礼注疏》 唐 贾公彦 等撰\n\n　　●周礼正义序\n'), '周礼注疏|first line|唐 贾公彦 撰');
   assert.equal(found('欽定四庫全書\n　孝經注疏卷一¶\n　　唐玄宗明皇帝御注　宋邢昺疏¶\n'), '孝經注疏|siku header|唐 玄宗明皇帝 御注;宋 邢昺 疏');
+  // Each name and its role apart (汉 赵岐 注 宋 孙奭 疏); a chapter before the byline (隱公第一　范甯集解) is no part of a name;
+  // an importer's title line 書名目录 is the work before 目录.
+  assert.equal(found('《孟子注疏》 汉 赵岐 注 宋 孙奭 疏\n\n　　●卷一上\n'), '孟子注疏|first line|汉 赵岐 注;宋 孙奭 疏');
+  assert.equal(found('#+TITLE: 某傳\n某傳卷第一¶\n隱公第一　　范甯集解¶\n', '某傳'), '某傳|metadata|范甯 集解');
+  assert.equal(found('荀子集解目录\n　　●卷一\n', '荀子集解目录'), '荀子集解|metadata|');
 });
 
 test('the 提要, the 四庫 header and the corpus metadata name the work; a byline on the next lines is read too', () => {
@@ -45,4 +50,8 @@ test('a byline: a bare dynasty only before a name of two characters or more (宋
   assert.deepEqual(parseByline('宋司馬光集注'), [{ dynasty: '宋', name: '司馬光', role: '集注' }]);
   assert.equal(parseByline('天子之禮'), null);
   assert.equal(parseByline('漢鄭玄注、某某'), null);
+  // Negative controls: a chapter name glued to a byline, a title line's metadata key, 書名目录.
+  assert.equal(parseByline('隱公第一　范甯集解'), null);
+  assert.equal(found('#+TITLE: 某傳\n正文\n', '某傳'), '某傳|metadata|');
+  assert.equal(parseByline('荀子集解目录'), null);
 });

@@ -42,6 +42,12 @@ const BRACKETED_DYNASTY = new RegExp(`^[（(〔［\\[【]\\s*(${alt(DYNASTIES)})
 const BARE_DYNASTY = new RegExp(`^(${alt(DYNASTIES)})`, 'u');
 const ROLE_AT_END = new RegExp(`(${alt(ROLES)})$`, 'u');
 const SPACE = /[\s\u3000]+/gu;
+const DYNASTY_ALONE = new RegExp(`^(?:${alt(DYNASTIES)})$`, 'u');
+const ROLE_ALONE = new RegExp(`^等?(?:${alt(ROLES)})$`, 'u');
+const BYLINE_PARTS = new RegExp(
+  `[、，,；;]|[\\s\\u3000]+(?=[（(〔［\\[【])|(?<=[^\\s\\u3000])[\\s\\u3000]+(?=\\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校))|(?<=[\\s\\u3000](?:${alt(ROLES)}))[\\s\\u3000]+`,
+  'u',
+);
 
 /** Lines that are never a work's name: chapters, volumes, categories, the 四庫 banner, contents, front matter. */
 const NOT_A_TITLE: readonly RegExp[] = [
@@ -69,15 +75,24 @@ function withoutVolume(title: string): string {
  * `汉某某注、唐某某疏`. Null when the text is not one.
  */
 export function parseByline(text: string): Contributor[] | null {
-  // 目录 ends in 录 (a role) but names no one.
-  if (/^[●○◎]?目[录錄録]$/u.test(text.replace(SPACE, ''))) return null;
-  const parts = text.split(/[、，,；;]|[\s\u3000]+(?=[（(〔［\[【])|(?<=[^\s\u3000])[\s\u3000]+(?=\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校))/u);
-  // Parts that carry only a dynasty or only a role are joined to the next / previous one.
+  // 目录 (書名目录) ends in 录, a role, but names no one.
+  if (/目[录錄録]$/u.test(text.replace(SPACE, ''))) return null;
+  // Parts end at 、，；, before a bracketed dynasty, before a name with its role, and after a role standing alone (汉 赵岐 注 宋 孙奭 疏).
+  const parts = text.split(BYLINE_PARTS);
+  // Parts that carry only a dynasty or only a role are joined to the next / previous one; any other part with no role
+  // before a part with a name (隱公第一　范甯集解: a chapter before the byline) makes the text no byline.
   const merged: string[] = [];
   for (const raw of parts.map((p) => p.trim()).filter(Boolean)) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && !ROLE_AT_END.test(last.replace(SPACE, ''))) merged[merged.length - 1] = last + raw;
-    else merged.push(raw);
+    if (last === undefined || ROLE_AT_END.test(last.replace(SPACE, ''))) {
+      merged.push(raw);
+      continue;
+    }
+    const lastBare = last.replace(SPACE, '');
+    const onlyDynasty = BRACKETED_DYNASTY.exec(lastBare)?.[0] === lastBare || DYNASTY_ALONE.test(lastBare);
+    const onlyRole = ROLE_ALONE.test(raw.replace(SPACE, ''));
+    if (!onlyDynasty && !onlyRole && !/[\s\u3000]/u.test(last)) return null;
+    merged[merged.length - 1] = last + raw;
   }
   const out: Contributor[] = [];
   let dynasty: string | undefined;
@@ -104,6 +119,13 @@ export function parseByline(text: string): Contributor[] | null {
   }
   return out.length > 0 ? out : null;
 }
+
+/** A byline line, or one after a chapter's name and white space (隱公第一　范甯集解, as Kanripo's SBCK texts write it). */
+function bylineIn(line: string): Contributor[] | null {
+  const chapter = CHAPTER_THEN_GAP.exec(line);
+  return parseByline(line) ?? (chapter ? parseByline(line.slice(chapter[0].length)) : null);
+}
+const CHAPTER_THEN_GAP = new RegExp(`^\\S{1,12}第[${NUMERAL}]+[\\s\\u3000]+`, 'u');
 
 /** A title line, perhaps with its byline: `書名　（清）某某撰`, `书名汉某某注、唐某某疏`. */
 export function splitTitleLine(line: string): { title: string; contributors: Contributor[] } | null {
@@ -147,14 +169,16 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
   const lines = text.replace(/\r\n?/g, '\n').split('\n').slice(0, 80);
   const contributorsNear = (i: number): Contributor[] => {
     for (let k = i + 1; k < Math.min(lines.length, i + 4); k++) {
-      const b = parseByline(bare(lines[k]));
+      const b = bylineIn(bare(lines[k]));
       if (b) return b;
     }
     return [];
   };
-  if (metaTitle && isTitle(withoutVolume(metaTitle))) {
-    const i = lines.findIndex((l) => parseByline(bare(l)));
-    return { title: withoutVolume(metaTitle), from: 'metadata', contributors: i >= 0 ? (parseByline(bare(lines[i])) ?? []) : [] };
+  // An importer's title may be a first line 書名目录: the work is what stands before 目录.
+  const meta = metaTitle ? withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle) : undefined;
+  if (meta && isTitle(meta)) {
+    const found = lines.map((l) => bylineIn(bare(l))).find((b) => b !== null);
+    return { title: meta, from: 'metadata', contributors: found ?? [] };
   }
   for (const [i, line] of lines.entries()) {
     const m = SIKU_PATH.exec(line.trim());
