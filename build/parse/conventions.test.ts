@@ -113,6 +113,22 @@ test('a contents list (●目录 and the entries under it) is front matter: its 
   assert.deepEqual(bare.volumes.map((v) => v.title), ['卷一', '卷二']);
 });
 
+test('國學導航: ●卷一上 is the volume (its 上 no heading), ◎ a chapter heading; a Kanripo chapter line with its byline (隱公第一　范甯集解) a heading and a byline', () => {
+  const s = parsed('《某注疏》 汉 某甲 注 宋 某乙 疏\n\n　　●卷一上\n\n　　◎某某章句上\n\n　　某某见某王。（某某，某也。）\n', { format: 'guoxue' });
+  assert.deepEqual(s.volumes.map((v) => v.title), ['卷一上']);
+  assert.ok(s.volumes[0].children.some((b) => b.type === 'heading' && plain(b.children) === '某某章句上'));
+  assert.doesNotMatch(mainText(s.volumes), /◎/u);
+  // Negative control: ◎ in mid-line is text.
+  const mid = parsed('●卷一\n　　某某◎某某。\n', { format: 'guoxue' });
+  assert.match(mainText(mid.volumes), /某某◎某某/u);
+  const k = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某傳', '<pb:KR0000_SBCK_001-1a>¶', '某傳卷第一¶', '隱公第一　　某甲集解¶', '元年春王正月(某某/某某)¶', ''].join('\n'));
+  assert.deepEqual(k.volumes[0].children.filter((b) => b.type !== 'paragraph' || b.role !== 'text').map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children)}`), ['title:某傳卷第一', 'heading:隱公第一', 'byline:某甲集解']);
+  assert.equal(reportOf(k).title?.contributors.map((c) => c.name).join(), '某甲');
+  // Negative control: a chapter line followed by a section name (no role) is two headings.
+  const h = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某傳', '<pb:KR0000_SBCK_001-1a>¶', '某傳卷第一¶', '隱公第一　　元年¶', '元年春王正月(某某/某某)¶', ''].join('\n'));
+  assert.ok(!h.volumes[0].children.some((b) => b.type === 'paragraph' && b.role === 'byline'));
+});
+
 test('a volume title 某經註卷上 and its byline on the next line are the volume\'s title and byline, not text (a Kanripo 道藏 text)', () => {
   const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經註', '@fw 某經註卷一　一', '<md:KR0000_001-1a>¶', '某經註卷上¶', '　　某真人註¶', '道言昔於某天(某者/某也)¶', ''].join('\n'));
   const blocks = s.volumes.flatMap((v) => v.children);

@@ -147,7 +147,8 @@ export const FORMATS: readonly FormatConventions[] = [
     ],
     inline: { notes: [{ open: '（', close: '）' }], smallWords: new Set(), compositions: [['{', '}'], ['<', '>']] },
     paragraphs: 'line',
-    headings: [{ pattern: new RegExp(`^●((?:[^\\s卷]{0,12})?卷[${NUMERAL}]+)(?:[\\s\\u3000]*(\\S.*))?$`, 'u'), depth: 1 }],
+    // ●卷一 (●卷一上: the volume in two parts) opens a volume; ◎ a chapter or section (◎天官冢宰第一, ◎序周礼废兴).
+    headings: [{ pattern: new RegExp(`^●((?:[^\\s卷]{0,12})?卷[${NUMERAL}]+[上中下]?)(?:[\\s\\u3000]*(\\S.*))?$`, 'u'), depth: 1 }, { pattern: /^◎[\s\u3000]*(\S.*)$/u, depth: 2 }],
     commentaryBlocks: [{ start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' }],
   },
   {

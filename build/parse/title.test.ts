@@ -30,6 +30,8 @@ test('the 提要, the 四庫 header and the corpus metadata name the work; a byl
   assert.equal(found('臣等謹案，某書三卷，不著撰人名氏。\n'), '某書|tiyao|');
   assert.equal(found('欽定四庫全書\n　儀禮注疏卷五¶\n　　漢鄭氏注　唐陸德明音義　賈公彦疏¶\n'), '儀禮注疏|siku header|漢 鄭氏 注;唐 陸德明 音義;唐 賈公彦 疏');
   assert.equal(found('<經部,禮類,儀禮之屬,儀禮注疏>\n正文\n'), '儀禮注疏|siku header|');
+  // The byline under the volume title, after the 提要, lines below the header.
+  assert.equal(found('<史部,正史類,某書>\n欽定四庫全書\n　史部二\n某書　　史部\n提要\n臣等謹案某書二十卷明某某撰某某字某\n某書卷一\n　　明　某某　撰\n'), '某書|siku header|明 某某 撰');
   assert.equal(found('# -*- mode: mandoku-view -*-\n#+TITLE: 儀禮\n', '儀禮'), '儀禮|metadata|');
 });
 

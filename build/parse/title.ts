@@ -167,12 +167,13 @@ const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
  */
 export function findTitle(text: string, metaTitle?: string): TitleFinding | null {
   const lines = text.replace(/\r\n?/g, '\n').split('\n').slice(0, 80);
+  // The byline on the next lines, else the first in the head (a 四庫 text's stands under its volume title, after the 提要).
   const contributorsNear = (i: number): Contributor[] => {
     for (let k = i + 1; k < Math.min(lines.length, i + 4); k++) {
       const b = bylineIn(bare(lines[k]));
       if (b) return b;
     }
-    return [];
+    return lines.map((l) => bylineIn(bare(l))).find((b) => b !== null) ?? [];
   };
   // An importer's title may be a first line 書名目录: the work is what stands before 目录.
   const meta = metaTitle ? withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle) : undefined;
