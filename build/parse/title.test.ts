@@ -52,6 +52,8 @@ test('a byline: a bare dynasty only before a name of two characters or more (宋
   assert.deepEqual(parseByline('宋司馬光集注'), [{ dynasty: '宋', name: '司馬光', role: '集注' }]);
   assert.equal(parseByline('天子之禮'), null);
   assert.equal(parseByline('漢鄭玄注、某某'), null);
+  // Names that share one role; a name with no dynasty of its own takes the one before it (as 賈公彦 takes 唐).
+  assert.deepEqual(parseByline('晋李轨、宋宋咸、吴秘注'), [{ dynasty: '晋', name: '李轨', role: '注' }, { dynasty: '宋', name: '宋咸', role: '注' }, { dynasty: '宋', name: '吴秘', role: '注' }]);
   // Negative controls: a chapter name glued to a byline, a title line's metadata key, 書名目录.
   assert.equal(parseByline('隱公第一　范甯集解'), null);
   assert.equal(found('#+TITLE: 某傳\n正文\n', '某傳'), '某傳|metadata|');

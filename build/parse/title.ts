@@ -77,6 +77,12 @@ function withoutVolume(title: string): string {
 export function parseByline(text: string): Contributor[] | null {
   // 目录 (書名目录) ends in 录, a role, but names no one.
   if (/目[录錄録]$/u.test(text.replace(SPACE, ''))) return null;
+  // Names that share the last one's role (晋李轨、宋宋咸、吴秘注): each is given it.
+  const shared = text.split('、');
+  const sharedRole = shared.length > 1 ? ROLE_AT_END.exec(shared[shared.length - 1].replace(SPACE, '')) : null;
+  if (sharedRole && shared.slice(0, -1).every((p) => /^\p{Script=Han}{2,8}$/u.test(p.replace(SPACE, '')) && !ROLE_AT_END.test(p.replace(SPACE, '')))) {
+    return parseByline(shared.map((p, i) => (i < shared.length - 1 ? p + sharedRole[1] : p)).join('、'));
+  }
   // Parts end at 、，；, before a bracketed dynasty, before a name with its role, and after a role standing alone (汉 赵岐 注 宋 孙奭 疏).
   const parts = text.split(BYLINE_PARTS);
   // Parts that carry only a dynasty or only a role are joined to the next / previous one; any other part with no role
