@@ -1,11 +1,12 @@
 /**
  * The before/after table of issue 21: for each corpus text and each text of
- * our own in a convention, the notes, the markup left in the text (the import
+ * our own in a convention, the notes, the commentary paragraphs, the described characters, the markup left in the text (the import
  * report's measure: markup characters and header-like paragraphs) and the
  * title, as this checkout reads them and as another checkout did.
- *   node --import tsx scripts/import-table.ts [--before DIR]
+ *   node --import tsx scripts/import-table.ts [--before DIR] [FILE...]
  * DIR: a checkout of an earlier commit (git archive ea5367b | tar -x -C DIR,
  * with node_modules linked in); its parseSource reads the same texts.
+ * FILE: more texts to read (a user's files, texts of a test set), each a row.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,8 +22,8 @@ const OWN: Record<string, string> = { 'own: numbered 〔N〕 commentary': NUMBER
 type Parse = (file: VFile, fallbackTitle: string, options: object) => ParsedSource;
 type Title = (sources: readonly ParsedSource[]) => string | undefined;
 
-function row(s: ParsedSource, title: string): { notes: number; markup: number; title: string } {
-  return { notes: s.stats.notes, markup: markupLeft(s.volumes).length + headerLikeBlocks(s.volumes).length, title };
+function row(s: ParsedSource, title: string): { notes: number; commentary: number; glyphs: number; markup: number; title: string } {
+  return { notes: s.stats.notes, commentary: s.stats.commentaryParagraphs, glyphs: s.stats.compositions ?? 0, markup: markupLeft(s.volumes).length + headerLikeBlocks(s.volumes).length, title };
 }
 
 async function main(): Promise<void> {
@@ -35,7 +36,9 @@ async function main(): Promise<void> {
   const texts: Array<[string, Uint8Array]> = [];
   for (const f of FILES) texts.push([f, new Uint8Array(await readFile(path.join(CORPORA, f)))]);
   for (const [name, text] of Object.entries(OWN)) texts.push([name, new TextEncoder().encode(text)]);
-  const out = ['| text | notes | markup left | title | verdict now |', '|---|---|---|---|---|'];
+  const files = process.argv.slice(2).filter((a, i, all) => a !== '--before' && all[i - 1] !== '--before');
+  for (const f of files) texts.push([path.basename(f), new Uint8Array(await readFile(f))]);
+  const out = ['| text | notes | commentary paragraphs | described characters | markup left | title | verdict now |', '|---|---|---|---|---|---|---|'];
   for (const [name, bytes] of texts) {
     const after = parseSource(new VFile({ path: 'own.txt', value: bytes }), '');
     const a = row(after, workTitle([after])?.title ?? '無題');
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
     const pair = (x: string | number, y: string | number | undefined) => (y === undefined || x === y ? String(x) : `${y} → ${x}`);
     const report = importReport({ source: after, title: workTitle([after]), messages: after.file.messages });
     const verdict = `${report.verdict}${report.anomalies.length ? ` (${report.anomalies.map((x) => x.kind).join(', ')})` : ''}`;
-    out.push(`| ${name} | ${pair(a.notes, b?.notes)} | ${pair(a.markup, b?.markup)} | ${pair(a.title, b?.title)} | ${verdict} |`);
+    out.push(`| ${name} | ${pair(a.notes, b?.notes)} | ${pair(a.commentary, b?.commentary)} | ${pair(a.glyphs, b?.glyphs)} | ${pair(a.markup, b?.markup)} | ${pair(a.title, b?.title)} | ${verdict} |`);
   }
   process.stdout.write(out.join('\n') + '\n');
 }

@@ -79,6 +79,70 @@ test('chtxt 字書: the file header and URL lines are metadata, an entry a line,
   assert.equal(prose.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'text').length, 14);
 });
 
+test('a short 字書 chapter: an entry a line from four whole-sentence lines; two 【案】 in one entry are two notes, each to the next', () => {
+  const s = parsed(['# 某韻', '', '## 上平聲', '', '東 ○ 德紅切。【案】說文從日。', '同 ○ 徒紅切。', '童 ○ 徒紅切。童子也。【案】一本作僮。【案】今從宋本。', '銅 ○ 徒紅切。', '桐 ○ 木名。【案】亦作梧。', ''].join('\n'), { format: 'chtxt' });
+  const blocks = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text');
+  assert.equal(blocks.length, 5, 'an entry a paragraph');
+  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['說文從日。', '一本作僮。', '今從宋本。', '亦作梧。'], 'siblings, none inside another, none running into the next entry');
+  // Negative control: prose wrapped mid-sentence, paragraphs parted by blank lines, runs on.
+  const prose = parsed('## 某書·卷一\n\n甲乙丙丁戊己，\n庚辛壬癸子丑\n寅卯辰巳午未，\n申酉戌亥。\n\n甲乙丙丁戊己，\n庚辛壬癸。\n', { format: 'chtxt' });
+  assert.equal(prose.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'text').length, 2);
+  // Negative control: 【案】 inside a (…) note labels a part of that note (as 【集解】 does), and the text after the note stays main text.
+  const inNote = parsed('## 某書·卷一\n\n甲乙(某某。【案】某某。)丙丁。\n', { format: 'chtxt' });
+  assert.deepEqual(notes(inNote.volumes).map((n) => [n.label ?? '', plain(n.children)]), [['', '某某。'], ['案', '某某。']]);
+  assert.match(mainText(inNote.volumes), /甲乙丙丁。/u);
+});
+
+test('a first line that is the title and its byline: a title and a byline paragraph, the (清) no note; a first line of text stays text', () => {
+  const s = parsed('周礼正义　（清）孙诒让撰\n●卷一天官冢宰第一\n　　惟王建国，（建，立也。）辨方正位。\n', { format: 'guoxue' });
+  const head = s.volumes[0].children.slice(0, 2);
+  assert.deepEqual(head.map((b) => [b.type === 'paragraph' ? b.role : b.type, plain(b.children)]), [['title', '周礼正义'], ['byline', '（清）孙诒让撰']]);
+  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['建，立也。']);
+  // Negative control: a first line of text with a note in it keeps its note.
+  const text = parsed('惟王建国，（建，立也。）辨方正位。\n●卷一天官冢宰第一\n', { format: 'guoxue' });
+  assert.equal(notes(text.volumes).length, 1);
+  assert.ok(!text.volumes.flatMap((v) => v.children).some((b) => b.type === 'paragraph' && b.role === 'byline'));
+});
+
+test('a contents list (●目录 and the entries under it) is front matter: its 卷一 opens no volume; a sentence after it is text again', () => {
+  const s = parsed('周礼正义　（清）孙诒让撰\n●目录\n卷一\n卷二\n●卷一天官冢宰第一\n　　惟王建国。\n●卷二天官冢宰第二\n　　乃立天官。\n', { format: 'guoxue' });
+  assert.equal(s.volumes.length, 2);
+  assert.deepEqual(s.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'front').map((b) => plain(b.children)), ['●目录', '卷一', '卷二']);
+  // Negative control: with no 目录 line before them, the same 卷 lines open volumes.
+  const bare = parsed('周礼正义　（清）孙诒让撰\n卷一\n　　惟王建国。\n卷二\n　　乃立天官。\n', { format: 'guoxue' });
+  assert.deepEqual(bare.volumes.map((v) => v.title), ['卷一', '卷二']);
+});
+
+test('國學導航: ●卷一上 is the volume (its 上 no heading), ◎ a chapter heading; a Kanripo chapter line with its byline (隱公第一　范甯集解) a heading and a byline', () => {
+  const s = parsed('《某注疏》 汉 某甲 注 宋 某乙 疏\n\n　　●卷一上\n\n　　◎某某章句上\n\n　　某某见某王。（某某，某也。）\n', { format: 'guoxue' });
+  assert.deepEqual(s.volumes.map((v) => v.title), ['卷一上']);
+  assert.ok(s.volumes[0].children.some((b) => b.type === 'heading' && plain(b.children) === '某某章句上'));
+  assert.doesNotMatch(mainText(s.volumes), /◎/u);
+  // Negative control: ◎ in mid-line is text.
+  const mid = parsed('●卷一\n　　某某◎某某。\n', { format: 'guoxue' });
+  assert.match(mainText(mid.volumes), /某某◎某某/u);
+  const k = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某傳', '<pb:KR0000_SBCK_001-1a>¶', '某傳卷第一¶', '隱公第一　　某甲集解¶', '元年春王正月(某某/某某)¶', ''].join('\n'));
+  assert.deepEqual(k.volumes[0].children.filter((b) => b.type !== 'paragraph' || b.role !== 'text').map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children)}`), ['title:某傳卷第一', 'heading:隱公第一', 'byline:某甲集解']);
+  assert.equal(reportOf(k).title?.contributors.map((c) => c.name).join(), '某甲');
+  // Negative control: a chapter line followed by a section name (no role) is two headings.
+  const h = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某傳', '<pb:KR0000_SBCK_001-1a>¶', '某傳卷第一¶', '隱公第一　　元年¶', '元年春王正月(某某/某某)¶', ''].join('\n'));
+  assert.ok(!h.volumes[0].children.some((b) => b.type === 'paragraph' && b.role === 'byline'));
+});
+
+test('a volume title 某經註卷上 and its byline on the next line are the volume\'s title and byline, not text (a Kanripo 道藏 text)', () => {
+  const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經註', '@fw 某經註卷一　一', '<md:KR0000_001-1a>¶', '某經註卷上¶', '　　某真人註¶', '道言昔於某天(某者/某也)¶', ''].join('\n'));
+  const blocks = s.volumes.flatMap((v) => v.children);
+  assert.deepEqual(blocks.map((b) => (b.type === 'paragraph' ? b.role : b.type)), ['title', 'byline', 'text']);
+  assert.equal(s.volumes[0].title, '某經註卷上');
+  // 卷下 later in the same text is the next volume.
+  const two = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經註', '某經註卷上¶', '道言(某/某)¶', '某經註卷下¶', '道言(某/某)¶', ''].join('\n'));
+  assert.deepEqual(two.volumes.map((v) => v.title), ['某經註卷上', '某經註卷下']);
+  // Negative control: a column of text that ends in 卷上, after text, is text.
+  const text = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', '道言昔於某天(某者/某也)¶', '某某曰見卷上¶', ''].join('\n'));
+  assert.equal(text.volumes.length, 1);
+  assert.match(mainText(text.volumes), /某某曰見卷上/u);
+});
+
 test('numbering in parentheses is text: ○ ䷀乾(1) keeps its (1); a note in the same brackets stays a note', () => {
   const s = parsed('## 周易\n\n○ ䷀乾(1)：元亨利貞。(乾，健也。)\n\n○ ䷁坤(2)：元亨。\n', { format: 'chtxt' });
   assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['乾，健也。']);
@@ -95,6 +159,11 @@ test('〈…〉 around two or three components is a described character when the
   // Negative control: a text whose 〈…〉 are notes of every length keeps them as notes.
   const glossed = parsed('天子〈天子者，王也〉出〈出行〉於郊〈郊在國外百里之地〉。\n諸侯〈諸侯謂公侯伯子男〉從之。\n', { format: 'daizhige' });
   assert.equal(notes(glossed.volumes).length, 4);
+  // A 四庫 text as these corpora give it (the banner alone on its line, a category, the title line): detected, its descriptions read, nothing to check.
+  const siku = parsed('欽定四庫全書\n子部一\n某書卷三\n宋某某撰\n其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n');
+  assert.equal(siku.format, 'daizhige');
+  assert.equal(notes(siku.volumes).length, 0);
+  assert.equal(reportOf(siku).verdict, 'ok', JSON.stringify(reportOf(siku).anomalies));
   // The edition decides when it says: conventions: descriptions: false.
   const forced = parsed('其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n', { format: 'daizhige', conventions: { descriptions: false } });
   assert.equal(notes(forced.volumes).length, 3);
@@ -132,6 +201,9 @@ test('@fw forme-work lines are metadata; <md:…> markers are anchors, not text'
   assert.doesNotMatch(mainText(s.volumes), /@fw|<md:|某經卷一　一/u);
   assert.equal(s.stats.pageAnchors, 1);
   assert.equal(reportOf(s).verdict, 'ok');
+  // Negative control: @fw in mid-line is no forme-work line; the line is kept.
+  const mid = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<md:KR0000_001-1a>¶', '經文@fw某某(注文/注文)¶', ''].join('\n'));
+  assert.match(mainText(mid.volumes), /經文@fw某某/u);
 });
 
 test('pandoc-like text: ~gloss~ in small type, *name* with a proper-name mark; a lone ~ or * stays text', () => {
@@ -148,6 +220,10 @@ test('pandoc-like text: ~gloss~ in small type, *name* with a proper-name mark; a
   for (const v of s.volumes) for (const b of v.children) walk(b.children);
   assert.deepEqual(kinds, ['proper:孔子', 'small:習，溫習也', 'proper:曾子', 'small:省，察也']);
   assert.doesNotMatch(mainText(s.volumes), /[~*]/u);
+  // With chapters as ## headings and glosses that are sentences (~範，法也~), still this convention.
+  const chapters = parsed('# 某書\n\n## 某篇第一\n\n*某甲*言為士則~則，法也~。\n\n*某乙*常云：「吾時月不見*某丙*~時月，一月也~。」\n');
+  assert.equal(chapters.format, 'pandoc-txt');
+  assert.equal(reportOf(chapters).verdict, 'ok', JSON.stringify(reportOf(chapters).anomalies));
   // Negative control: a lone asterisk is not a mark.
   const lone = parsed('# 某書\n\n甲乙*丙丁。\n', { format: 'pandoc-txt' });
   assert.match(mainText(lone.volumes), /甲乙\*丙丁/u);

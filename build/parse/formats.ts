@@ -147,7 +147,8 @@ export const FORMATS: readonly FormatConventions[] = [
     ],
     inline: { notes: [{ open: '（', close: '）' }], smallWords: new Set(), compositions: [['{', '}'], ['<', '>']] },
     paragraphs: 'line',
-    headings: [{ pattern: new RegExp(`^●((?:[^\\s卷]{0,12})?卷[${NUMERAL}]+)(?:[\\s\\u3000]*(\\S.*))?$`, 'u'), depth: 1 }],
+    // ●卷一 (●卷一上: the volume in two parts) opens a volume; ◎ a chapter or section (◎天官冢宰第一, ◎序周礼废兴).
+    headings: [{ pattern: new RegExp(`^●((?:[^\\s卷]{0,12})?卷[${NUMERAL}]+[上中下]?)(?:[\\s\\u3000]*(\\S.*))?$`, 'u'), depth: 1 }, { pattern: /^◎[\s\u3000]*(\S.*)$/u, depth: 2 }],
     commentaryBlocks: [{ start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' }],
   },
   {
@@ -179,14 +180,16 @@ export const FORMATS: readonly FormatConventions[] = [
     format: 'pandoc-txt',
     name: 'plain text with pandoc-like marks (~gloss~, *name*)',
     signs: [
-      { pattern: /(?<![~\w])~\p{Script=Han}{1,30}~(?![~\w])/u, weight: 3 },
+      // A gloss is often a sentence of its own (~範，法也~): Han first, then anything to the closing ~ on the line.
+      { pattern: /(?<![~\w])~\p{Script=Han}[^~\n]{0,40}~(?![~\w])/u, weight: 3 },
       { pattern: /(?<![*\w])\*\p{Script=Han}{1,30}\*(?![*\w])/u, weight: 3 },
     ],
     inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },
     paragraphs: 'auto',
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
   },
-  { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
+  // The 四庫 banner alone on its line (Kanripo's ends in ¶) marks a 四庫 text as these corpora write it.
+  { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /^[ \t\u3000]*(?:欽定四庫全書|钦定四库全书)[ \t\u3000]*$/mu, weight: 3 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
   { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },
   { format: 'verse', name: 'verse with commentary', signs: [{ pattern: /^【附[注註]】/mu, weight: 6 }], inline: DEFAULT_INLINE },
   { format: 'docsify', name: 'docsify Markdown', extensions: /\.(md|markdown)$/i, signs: [{ pattern: /^\u3000/mu, weight: 1 }], inline: DEFAULT_INLINE },

@@ -12,13 +12,26 @@ test('the title and byline from the first line: the work alone, each contributor
   assert.equal(found('周易正义　（唐）孔颖达撰\n●目录\n卷一\n'), '周易正义|first line|唐 孔颖达 撰');
   assert.equal(found('## 書名 〔漢〕某某 撰 〔唐〕某甲 注\n\n正文。\n'), '書名|heading|漢 某某 撰;唐 某甲 注');
   assert.equal(found('論語集解目録\n學而第一\n'), '論語集解|contents line|');
+  // The volume 卷上 is not the work's; 《》 around the name, 等撰 and 御注 as bylines write them.
+  assert.equal(found('扬子法言卷上\n宋司马光集注\n学行卷第一\n'), '扬子法言|first line|宋 司马光 集注');
+  assert.equal(found('《周礼注疏》 唐 贾公彦 等撰\n\n　　●周礼正义序\n'), '周礼注疏|first line|唐 贾公彦 撰');
+  assert.equal(found('欽定四庫全書\n　孝經注疏卷一¶\n　　唐玄宗明皇帝御注　宋邢昺疏¶\n'), '孝經注疏|siku header|唐 玄宗明皇帝 御注;宋 邢昺 疏');
+  // Each name and its role apart (汉 赵岐 注 宋 孙奭 疏); a chapter before the byline (隱公第一　范甯集解) is no part of a name;
+  // an importer's title line 書名目录 is the work before 目录.
+  assert.equal(found('《孟子注疏》 汉 赵岐 注 宋 孙奭 疏\n\n　　●卷一上\n'), '孟子注疏|first line|汉 赵岐 注;宋 孙奭 疏');
+  assert.equal(found('#+TITLE: 某傳\n某傳卷第一¶\n隱公第一　　范甯集解¶\n', '某傳'), '某傳|metadata|范甯 集解');
+  assert.equal(found('荀子集解目录\n　　●卷一\n', '荀子集解目录'), '荀子集解|metadata|');
 });
 
 test('the 提要, the 四庫 header and the corpus metadata name the work; a byline on the next lines is read too', () => {
-  assert.equal(found('欽定四庫全書\n提要\n臣等謹案春秋集傳十卷宋某某撰\n'), '春秋集傳|tiyao|');
-  assert.equal(found('# 干祿字書\n\n## 提要\n\n臣等謹案，干祿字書一卷，唐顔元孫撰。\n'), '干祿字書|tiyao|');
+  assert.equal(found('欽定四庫全書\n提要\n臣等謹案春秋集傳十卷宋某某撰\n'), '春秋集傳|tiyao|宋 某某 撰');
+  assert.equal(found('# 干祿字書\n\n## 提要\n\n臣等謹案，干祿字書一卷，唐顔元孫撰。\n'), '干祿字書|tiyao|唐 顔元孫 撰');
+  // Negative control: a 提要 whose next clause is not a byline names no contributor.
+  assert.equal(found('臣等謹案，某書三卷，不著撰人名氏。\n'), '某書|tiyao|');
   assert.equal(found('欽定四庫全書\n　儀禮注疏卷五¶\n　　漢鄭氏注　唐陸德明音義　賈公彦疏¶\n'), '儀禮注疏|siku header|漢 鄭氏 注;唐 陸德明 音義;唐 賈公彦 疏');
   assert.equal(found('<經部,禮類,儀禮之屬,儀禮注疏>\n正文\n'), '儀禮注疏|siku header|');
+  // The byline under the volume title, after the 提要, lines below the header.
+  assert.equal(found('<史部,正史類,某書>\n欽定四庫全書\n　史部二\n某書　　史部\n提要\n臣等謹案某書二十卷明某某撰某某字某\n某書卷一\n　　明　某某　撰\n'), '某書|siku header|明 某某 撰');
   assert.equal(found('# -*- mode: mandoku-view -*-\n#+TITLE: 儀禮\n', '儀禮'), '儀禮|metadata|');
 });
 
@@ -27,6 +40,8 @@ test('never a chapter, a volume, a category, the 四庫 banner, a contents line 
   assert.equal(found('儒家类\n集部一\n'), null);
   assert.equal(found('●卷二士冠礼第一\n陈服于房中。\n'), null);
   assert.equal(found('●目录\n'), null);
+  assert.equal(found('某书\n●目录\n卷一\n'), '某书|first line|', '目录 is no byline');
+  assert.equal(found('卷上\n甲乙丙。\n'), null);
   assert.equal(found('子曰：學而時習之，不亦說乎？\n'), null);
   assert.equal(found('#下載最新版本，請訪問: https://example.org/x\n# 某書\n'), '某書|heading|');
   assert.equal(splitTitleLine('士冠禮第一'), null);
@@ -37,4 +52,10 @@ test('a byline: a bare dynasty only before a name of two characters or more (宋
   assert.deepEqual(parseByline('宋司馬光集注'), [{ dynasty: '宋', name: '司馬光', role: '集注' }]);
   assert.equal(parseByline('天子之禮'), null);
   assert.equal(parseByline('漢鄭玄注、某某'), null);
+  // Names that share one role; a name with no dynasty of its own takes the one before it (as 賈公彦 takes 唐).
+  assert.deepEqual(parseByline('晋李轨、宋宋咸、吴秘注'), [{ dynasty: '晋', name: '李轨', role: '注' }, { dynasty: '宋', name: '宋咸', role: '注' }, { dynasty: '宋', name: '吴秘', role: '注' }]);
+  // Negative controls: a chapter name glued to a byline, a title line's metadata key, 書名目录.
+  assert.equal(parseByline('隱公第一　范甯集解'), null);
+  assert.equal(found('#+TITLE: 某傳\n正文\n', '某傳'), '某傳|metadata|');
+  assert.equal(parseByline('荀子集解目录'), null);
 });

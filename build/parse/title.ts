@@ -17,7 +17,7 @@ export const DYNASTIES = [
 
 /** What a contributor did, as a byline says it (longest first). */
 export const ROLES = [
-  '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
+  '御注', '御註', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
   '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序',
 ];
 
@@ -42,11 +42,17 @@ const BRACKETED_DYNASTY = new RegExp(`^[（(〔［\\[【]\\s*(${alt(DYNASTIES)})
 const BARE_DYNASTY = new RegExp(`^(${alt(DYNASTIES)})`, 'u');
 const ROLE_AT_END = new RegExp(`(${alt(ROLES)})$`, 'u');
 const SPACE = /[\s\u3000]+/gu;
+const DYNASTY_ALONE = new RegExp(`^(?:${alt(DYNASTIES)})$`, 'u');
+const ROLE_ALONE = new RegExp(`^等?(?:${alt(ROLES)})$`, 'u');
+const BYLINE_PARTS = new RegExp(
+  `[、，,；;]|[\\s\\u3000]+(?=[（(〔［\\[【])|(?<=[^\\s\\u3000])[\\s\\u3000]+(?=\\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校))|(?<=[\\s\\u3000](?:${alt(ROLES)}))[\\s\\u3000]+`,
+  'u',
+);
 
 /** Lines that are never a work's name: chapters, volumes, categories, the 四庫 banner, contents, front matter. */
 const NOT_A_TITLE: readonly RegExp[] = [
   new RegExp(`第[${NUMERAL}]+$`, 'u'),
-  new RegExp(`^[卷巻]第?[${NUMERAL}]+`, 'u'),
+  new RegExp(`^[卷巻](?:第?[${NUMERAL}]+|[上中下])`, 'u'),
   /^(?:欽定四庫全書|钦定四库全书)/u,
   new RegExp(`^[經经史子集]部[${NUMERAL}]*$`, 'u'),
   /[类類]$/u,
@@ -54,14 +60,14 @@ const NOT_A_TITLE: readonly RegExp[] = [
   /[，。；：、！？「」『』“”]/u,
 ];
 
-/** Markup around a title line: heading marks, 國學導航's ●, full-width indents. */
+/** Markup around a title line: heading marks, 國學導航's ●, full-width indents, the 《》 around a title that opens it. */
 function bare(line: string): string {
-  return line.replace(/^[#＃]+\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').trim();
+  return line.replace(/^[#＃]+\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').replace(/^《([^《》]{1,20})》/u, '$1').trim();
 }
 
-/** The volume in a title (書名卷一, 書名·卷一): what stands before it is the work. */
+/** The volume in a title (書名卷一, 書名·卷一, 書名卷上): what stands before it is the work. */
 function withoutVolume(title: string): string {
-  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻]第?[${NUMERAL}]+.*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
+  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻](?:第?[${NUMERAL}]+|[上中下]).*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
 }
 
 /**
@@ -69,13 +75,30 @@ function withoutVolume(title: string): string {
  * `汉某某注、唐某某疏`. Null when the text is not one.
  */
 export function parseByline(text: string): Contributor[] | null {
-  const parts = text.split(/[、，,；;]|[\s\u3000]+(?=[（(〔［\[【])|(?<=[^\s\u3000])[\s\u3000]+(?=\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校))/u);
-  // Parts that carry only a dynasty or only a role are joined to the next / previous one.
+  // 目录 (書名目录) ends in 录, a role, but names no one.
+  if (/目[录錄録]$/u.test(text.replace(SPACE, ''))) return null;
+  // Names that share the last one's role (晋李轨、宋宋咸、吴秘注): each is given it.
+  const shared = text.split('、');
+  const sharedRole = shared.length > 1 ? ROLE_AT_END.exec(shared[shared.length - 1].replace(SPACE, '')) : null;
+  if (sharedRole && shared.slice(0, -1).every((p) => /^\p{Script=Han}{2,8}$/u.test(p.replace(SPACE, '')) && !ROLE_AT_END.test(p.replace(SPACE, '')))) {
+    return parseByline(shared.map((p, i) => (i < shared.length - 1 ? p + sharedRole[1] : p)).join('、'));
+  }
+  // Parts end at 、，；, before a bracketed dynasty, before a name with its role, and after a role standing alone (汉 赵岐 注 宋 孙奭 疏).
+  const parts = text.split(BYLINE_PARTS);
+  // Parts that carry only a dynasty or only a role are joined to the next / previous one; any other part with no role
+  // before a part with a name (隱公第一　范甯集解: a chapter before the byline) makes the text no byline.
   const merged: string[] = [];
   for (const raw of parts.map((p) => p.trim()).filter(Boolean)) {
     const last = merged[merged.length - 1];
-    if (last !== undefined && !ROLE_AT_END.test(last.replace(SPACE, ''))) merged[merged.length - 1] = last + raw;
-    else merged.push(raw);
+    if (last === undefined || ROLE_AT_END.test(last.replace(SPACE, ''))) {
+      merged.push(raw);
+      continue;
+    }
+    const lastBare = last.replace(SPACE, '');
+    const onlyDynasty = BRACKETED_DYNASTY.exec(lastBare)?.[0] === lastBare || DYNASTY_ALONE.test(lastBare);
+    const onlyRole = ROLE_ALONE.test(raw.replace(SPACE, ''));
+    if (!onlyDynasty && !onlyRole && !/[\s\u3000]/u.test(last)) return null;
+    merged[merged.length - 1] = last + raw;
   }
   const out: Contributor[] = [];
   let dynasty: string | undefined;
@@ -95,12 +118,20 @@ export function parseByline(text: string): Contributor[] | null {
     }
     const role = ROLE_AT_END.exec(rest);
     if (!role) return null;
-    const name = rest.slice(0, rest.length - role[1].length);
+    // 賈公彦等撰: the 等 (and others) is not part of the name.
+    const name = rest.slice(0, rest.length - role[1].length).replace(/等$/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
   return out.length > 0 ? out : null;
 }
+
+/** A byline line, or one after a chapter's name and white space (隱公第一　范甯集解, as Kanripo's SBCK texts write it). */
+function bylineIn(line: string): Contributor[] | null {
+  const chapter = CHAPTER_THEN_GAP.exec(line);
+  return parseByline(line) ?? (chapter ? parseByline(line.slice(chapter[0].length)) : null);
+}
+const CHAPTER_THEN_GAP = new RegExp(`^\\S{1,12}第[${NUMERAL}]+[\\s\\u3000]+`, 'u');
 
 /** A title line, perhaps with its byline: `書名　（清）某某撰`, `书名汉某某注、唐某某疏`. */
 export function splitTitleLine(line: string): { title: string; contributors: Contributor[] } | null {
@@ -126,6 +157,12 @@ export function isTitle(text: string): boolean {
   return n >= 1 && n <= 20 && /\p{Script=Han}/u.test(text) && !NOT_A_TITLE.some((r) => r.test(text)) && !/[<>()（）〔〕【】{}\[\]/~*@#&=]/u.test(text);
 }
 
+/** The 提要's byline: the first clause after the title and its count of juan that reads as one (…五卷，元李文仲撰。). */
+function tiyaoByline(after: string): Contributor[] | null {
+  const clause = /^[，,]?([^，。；,]{2,16})/u.exec(after);
+  return clause ? parseByline(clause[1]) : null;
+}
+
 const TIYAO = /(?:臣等謹案|臣等谨案)[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
 const CONTENTS = /^(.{1,20}?)[\s\u3000]*目[录錄録]$/u;
 const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
@@ -136,16 +173,19 @@ const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
  */
 export function findTitle(text: string, metaTitle?: string): TitleFinding | null {
   const lines = text.replace(/\r\n?/g, '\n').split('\n').slice(0, 80);
+  // The byline on the next lines, else the first in the head (a 四庫 text's stands under its volume title, after the 提要).
   const contributorsNear = (i: number): Contributor[] => {
     for (let k = i + 1; k < Math.min(lines.length, i + 4); k++) {
-      const b = parseByline(bare(lines[k]));
+      const b = bylineIn(bare(lines[k]));
       if (b) return b;
     }
-    return [];
+    return lines.map((l) => bylineIn(bare(l))).find((b) => b !== null) ?? [];
   };
-  if (metaTitle && isTitle(withoutVolume(metaTitle))) {
-    const i = lines.findIndex((l) => parseByline(bare(l)));
-    return { title: withoutVolume(metaTitle), from: 'metadata', contributors: i >= 0 ? (parseByline(bare(lines[i])) ?? []) : [] };
+  // An importer's title may be a first line 書名目录: the work is what stands before 目录.
+  const meta = metaTitle ? withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle) : undefined;
+  if (meta && isTitle(meta)) {
+    const found = lines.map((l) => bylineIn(bare(l))).find((b) => b !== null);
+    return { title: meta, from: 'metadata', contributors: found ?? [] };
   }
   for (const [i, line] of lines.entries()) {
     const m = SIKU_PATH.exec(line.trim());
@@ -153,7 +193,7 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
   }
   for (const [i, line] of lines.entries()) {
     const m = TIYAO.exec(line);
-    if (m && isTitle(m[1])) return { title: m[1], from: 'tiyao', line: i + 1, contributors: contributorsNear(i) };
+    if (m && isTitle(m[1])) return { title: m[1], from: 'tiyao', line: i + 1, contributors: tiyaoByline(line.slice((m.index ?? 0) + m[0].length)) ?? contributorsNear(i) };
   }
   for (const [i, line] of lines.entries()) {
     const m = CONTENTS.exec(bare(line));

@@ -61,7 +61,11 @@ export interface CommentatorDecision {
 }
 
 export function decideCommentators(counts: CommentatorCounts): CommentatorDecision | null {
-  const names = Object.entries(counts.inNotes).filter(([, n]) => n >= 3).map(([name]) => name);
+  const marked = Object.entries(counts.inNotes).filter(([, n]) => n >= 3).map(([name]) => name);
+  // The first commentator may open each note with no ○ (【咸曰：…○光曰：…】): a name at the head of three notes
+  // counts too, beside at least one name the text marks with ○.
+  const heads = marked.length > 0 ? Object.entries(counts.initial).filter(([name, n]) => n >= 3 && !marked.includes(name)).map(([name]) => name) : [];
+  const names = [...heads, ...marked];
   if (names.length < 2) return null;
   const initialToo = Object.entries(counts.initial).filter(([name]) => names.includes(name)).reduce((a, [, n]) => a + n, 0) >= 3;
   return { names, initialToo };

@@ -114,6 +114,17 @@ test('script conversion on two references: never worse than plain OpenCC, a thir
 /** The choices of an edition that follows the 四部叢刊 儀禮 (于 as written, 爲). */
 const SBCK_CHOICES = { keep: ['于'], prefer: { 为: '爲' }, phrases: {} };
 
+test('集注 whose first commentator opens each note with no ○ (【咸曰：…○光曰：…】): both are layers; one ○-name alone is no 集注', () => {
+  const text = ['【咸曰學而行之○光曰行其所學】', '【咸曰言而不行○光曰言其所學】', '【咸曰教人以學○光曰教之】'].join('文');
+  const { tree, file } = treeOf(`經${text}終`);
+  splitCommentators(tree, reporterFor([file]));
+  assert.deepEqual(notes(tree).slice(0, 2).map((n) => `${layerLabel(n.layer)}:${treeText(n)}`), ['咸:咸曰學而行之', '光:○光曰行其所學']);
+  // Negative control: notes that open with 某曰 where no commentator is marked with ○ are not split.
+  const plain = treeOf(`經${['【鄭曰學也】', '【鄭曰言也】', '【鄭曰教也】'].join('文')}終`);
+  splitCommentators(plain.tree, reporterFor([plain.file]));
+  assert.ok(notes(plain.tree).every((n) => n.layer === 'zhu'));
+});
+
 test('集注: notes split at ○某曰 into one layer a commentator, named after them; other notes left alone', () => {
   const notes3 = ['【吾子之言○祕曰子雲自謂○光曰謂揚子也】', '【言聖人○祕曰聖人作○光曰作者】', '【道也○祕曰道○光曰德】', '【○朱子曰一說】'].join('文');
   const src = sourceOf(`經${notes3}終`);
@@ -192,5 +203,6 @@ test('converted names are found for the import report: a commentator printed as 
   // An edition's phrases can undo what convertScript keeps: the report says so.
   const undone = make();
   const found = convertedNames(undone, convertScript(structuredClone(undone), 'simplified', 'traditional', { keep: [], prefer: {}, phrases: { '○咸': '○鹹', 咸曰: '鹹曰', 卷上: '捲上' } }));
-  assert.deepEqual(found.map((n) => `${n.name}→${n.became}×${n.count}`).sort(), ['卷→捲×1', '咸→鹹×3'].sort());
+  // 卷 twice: 法言卷上 is the volume's title (its running head) and the title line printed on its first page.
+  assert.deepEqual(found.map((n) => `${n.name}→${n.became}×${n.count}`).sort(), ['卷→捲×2', '咸→鹹×3'].sort());
 });

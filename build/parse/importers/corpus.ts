@@ -98,7 +98,7 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, in
         builder.add(paragraph(src, 'title', line.start, titleEnd));
         builder.close();
       } else {
-        builder.open(name, chineseNumber(numeral), line.start, line.end);
+        builder.open(name, numeral ? chineseNumber(numeral) : null, line.start, line.end);
         builder.add(paragraph(src, 'title', line.start, titleEnd));
       }
       if (byline) {

@@ -11,6 +11,7 @@ export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions, type LayerLabel } from '../inline.js';
 import type { Source } from '../source.js';
+import { parseByline, splitTitleLine } from '../title.js';
 import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
 import { append, nameTable } from '../../tree/append.js';
@@ -105,27 +106,38 @@ function withoutTrailingAnchors(content: string, anchor: string): string {
   return content.slice(0, end);
 }
 
+/** A line that ends a sentence (。！？ or a closing quote after one): an entry, not a line wrapped mid-sentence. */
+const COMPLETE_LINE = /[。！？][」』”’]?$/u;
+
 /**
  * Paragraphs a line, or run on to a blank line? From the whole text: where
  * most text lines are followed by another text line (an entry a line, no
- * blank lines between), each line is a paragraph.
+ * blank lines between), each line is a paragraph. Ten such lines decide it;
+ * a short text (a chapter of a 字書) needs four, nearly all of them whole
+ * sentences, so that prose wrapped mid-sentence still runs on.
  */
 export function decideParagraphs(lines: readonly PhysicalLine[], isData: (content: string) => boolean): { mode: 'line' | 'blank'; joined: number; parted: number } {
   let joined = 0;
+  let complete = 0;
   let parted = 0;
   for (let i = 0; i + 1 < lines.length; i++) {
     const { content } = lines[i];
     if (!content || isData(content) || /^#/u.test(content)) continue;
     const next = lines[i + 1].content;
     if (!next || /^#/u.test(next)) parted++;
-    else if (!isData(next)) joined++;
+    else if (!isData(next)) {
+      joined++;
+      if (COMPLETE_LINE.test(content.trimEnd())) complete++;
+    }
   }
-  return { mode: joined >= 10 && joined > 2 * parted ? 'line' : 'blank', joined, parted };
+  const many = joined >= 10 || (joined >= 4 && complete >= joined * 0.9);
+  return { mode: many && joined > 2 * parted ? 'line' : 'blank', joined, parted };
 }
 
 /**
  * A label in mid-line (【案】) starts a note of its layer that runs to the
- * paragraph's end: the text nodes after it and everything that follows.
+ * paragraph's end, or to the next such label, which starts a note of its own
+ * (two 案 remarks in one entry are two notes, not one inside the other).
  */
 export function labelToEnd(src: Source, children: Inline[], labels: ReadonlyArray<LayerLabel>): Inline[] {
   for (let k = 0; k < children.length; k++) {
@@ -142,14 +154,32 @@ export function labelToEnd(src: Source, children: Inline[], labels: ReadonlyArra
     const before = node.value.slice(0, at);
     const afterStart = start + found.text.length;
     const afterValue = node.value.slice(at + found.text.length);
-    const rest = children.slice(k + 1);
-    const inner: Inline[] = [...(afterValue ? [{ type: 'text' as const, value: afterValue, position: src.position(afterStart, afterStart + afterValue.length) }] : []), ...rest];
-    const end = rest.length ? (rest[rest.length - 1].position.end.offset ?? afterStart) : afterStart + afterValue.length;
-    const note: Note = { type: 'note', layer: found.layer, label: found.label, children: labelToEnd(src, inner, labels), position: src.position(start, end) };
-    return [...children.slice(0, k), ...(before ? [{ type: 'text' as const, value: before, position: src.position(start - before.length, start) }] : []), note];
+    const rest = [...(afterValue ? [{ type: 'text' as const, value: afterValue, position: src.position(afterStart, afterStart + afterValue.length) }] : []), ...children.slice(k + 1)];
+    // What follows, read again: the first node that is or starts a note of its own ends this one.
+    const following = labelToEnd(src, rest, labels);
+    const next = following.findIndex((n) => n.type === 'note' && labels.some((l) => l.layer === n.layer && l.label === n.label) && !rest.includes(n));
+    const inner = next < 0 ? following : following.slice(0, next);
+    const end = inner.length ? (inner[inner.length - 1].position.end.offset ?? afterStart) : afterStart;
+    const note: Note = { type: 'note', layer: found.layer, label: found.label, children: inner, position: src.position(start, end) };
+    return [...children.slice(0, k), ...(before ? [{ type: 'text' as const, value: before, position: src.position(start - before.length, start) }] : []), note, ...(next < 0 ? [] : following.slice(next))];
   }
   return children;
 }
+
+/** Where the byline of a title line starts (the index in the line), when the line is a title and its byline. */
+function bylineStart(content: string): number | undefined {
+  const found = splitTitleLine(content);
+  if (!found?.contributors.length) return undefined;
+  const at = content.indexOf(found.title);
+  if (at < 0) return undefined;
+  for (let i = at + found.title.length; i < content.length; i++) {
+    if (/[\s\u3000]/u.test(content[i])) continue;
+    if (parseByline(content.slice(i).trim())) return i;
+  }
+  return undefined;
+}
+
+const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*目[录錄録]$/u;
 
 const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
 
@@ -238,11 +268,15 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const texts = lines.filter((l) => l.content && !conv.metadata?.some((r) => r.test(l.content)));
   const titleLine =
     texts.length > 1 && Array.from(texts[0].content).length <= 16 && !/[\p{P}\s]/u.test(texts[0].content) && conv.headings?.some((h) => h.pattern.test(texts[1].content)) && !conv.headings.some((h) => h.pattern.test(texts[0].content)) ? texts[0] : null;
+  // A first line that is a title with its byline (周礼正义　（清）孙诒让撰, 仪礼注疏汉郑玄注、唐贾公彦疏): where the byline starts.
+  const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStart(texts[0].content) : undefined;
 
   let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean } | null = null;
   let pendingAnchors: Inline[] = [];
   let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
+  const unnumberedWorks = new Set<string>();
+  let inContents = false;
   let block: { layer: string } | null = null;
   let lastBlock: Block | null = null;
 
@@ -350,6 +384,26 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     block = null;
+    // A contents list (●目录 and the short lines under it, up to the first heading or sentence): front matter, its 卷一 no volume.
+    if (CONTENTS_LINE.test(content)) {
+      flush();
+      add(paragraph(src, 'front', line.start, line.end, headOptions));
+      inContents = true;
+      continue;
+    }
+    if (inContents && Array.from(content).length <= 30 && !/[。；]/u.test(content) && !conv.headings?.some((h) => h.pattern.test(content))) {
+      add(paragraph(src, 'front', line.start, line.end, headOptions));
+      continue;
+    }
+    inContents = false;
+    if (line === texts[0] && titleByline !== undefined) {
+      // Its (清) is the byline's, not a note.
+      const plain = { ...headOptions, notes: [] };
+      add(paragraph(src, 'title', line.start, line.start + content.slice(0, titleByline).trimEnd().length, plain));
+      add(paragraph(src, 'byline', line.start + titleByline, line.end, plain));
+      previous = 'byline';
+      continue;
+    }
     if (line === titleLine) {
       meta.title ??= content;
       add(paragraph(src, 'title', line.start, line.end, headOptions));
@@ -357,15 +411,18 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     const title = VOLUME_TITLE.exec(content);
-    if (title && !/^[#*●]/u.test(content) && !/[()（）【】〈〉〔〕，。]/u.test(content)) {
+    // 某經註卷上 has no number to tell it from a column of text ending in 卷上: a title at the head of the text, or one more 卷 of a work already so titled.
+    const unnumbered = title && !title[2] ? title[1].replace(/[卷巻][上中下]$/u, '') : undefined;
+    if (title && !/^[#*●]/u.test(content) && !/[()（）【】〈〉〔〕，。]/u.test(content) && (unnumbered === undefined || previous !== 'text' || unnumberedWorks.has(unnumbered))) {
       flush();
       const [, name, numeral, byline] = title;
+      if (unnumbered !== undefined) unnumberedWorks.add(unnumbered);
       const titleEnd = line.start + name.length;
       if (builder.isClosingTitle(name)) {
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         builder.close();
       } else {
-        builder.open(name, chineseNumber(numeral), line.start, line.end);
+        builder.open(name, numeral ? chineseNumber(numeral) : null, line.start, line.end);
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
       }
       if (byline) add(paragraph(src, 'byline', line.start + content.indexOf(byline, name.length), line.end, headOptions));
@@ -390,7 +447,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const after = span(m, line, 2);
       if (after) {
         const afterText = text.slice(after[0], after[1]);
-        if (BYLINE.test(afterText) || /[注註疏撰]$/u.test(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
+        if (BYLINE.test(afterText) || /[注註疏撰]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
         else add(heading(src, 2, after[0], after[1], headOptions));
       }
       previous = 'heading';

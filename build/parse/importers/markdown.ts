@@ -221,7 +221,7 @@ export function importMarkdown(src: Source, fallbackTitle: string): ImportResult
       if (node.depth === 1) {
         const title = src.text.slice(hs[0], hs[1]);
         const numeral = VOLUME_TITLE.exec(title);
-        builder.open(title, numeral ? chineseNumber(numeral[2]) : null, where[0], where[1]);
+        builder.open(title, numeral?.[2] ? chineseNumber(numeral[2]) : null, where[0], where[1]);
       } else {
         builder.add(withMarks(src, heading(src, Math.min(3, node.depth - 1) as 1 | 2 | 3, hs[0], hs[1], inline)));
       }
