@@ -13,7 +13,7 @@ import { FORMAT_NAMES } from '../parse/formats.js';
 import { parsePageList } from '../layout/text.js';
 import type { LoadedEdition } from '../engine/load.js';
 import { countBySeverity, foldMessages, formatFolded, formatMessage, reportLayout, sortMessages } from '../engine/report.js';
-import type { BuildTargets } from '../engine/build.js';
+import type { BuildResult, BuildTargets } from '../engine/build.js';
 import { installSignalCleanup } from '../engine/cleanup.js';
 import { volumeProgress } from './progress.js';
 import { BUILD_PEAK_BYTES, defaultJobs, parseShard } from '../engine/jobs.js';
@@ -196,21 +196,28 @@ export function program(): Command {
       }
       if (opts.jobs !== undefined || opts.shard) throw new UserError('--jobs and --shard build a collection: give one collection folder (edition folders inside, or a collection.yaml)');
       const list = editions.length > 0 ? editions.map(editionTarget) : await allEditions();
-      // The renderers pull in Puppeteer and epub-gen-memory: load them only to build.
-      const { buildEdition } = await import('../engine/build.js');
-      const { lazyBrowser } = await import('../engine/lazy-browser.js');
-      const { findChromium, launchBrowser } = await import('../engine/browser.js');
       for (const dir of list) await ensureExists(dir);
-      // A missing browser stops the build before it starts, with the command that installs one.
-      const executablePath = targets.pdf ? findChromium(opts.chromium) : undefined;
+      const buildOptions = { out: opts.out, targets, notes: opts.notes, pages: opts.pages, pdfStandard: opts.pdfStandard, allowRead: opts.allowRead };
+      // An edition with nothing changed is answered before the engine loads (its modules are most of such a run).
+      const { checkUpToDate, defaultCache } = await import('../engine/up-to-date.js');
       let failed = 0;
       let manuscriptErrors = 0;
       let internal = 0;
-      // Launched only when a volume must be printed: an edition that is up to date needs none.
-      const browser = lazyBrowser(() => launchBrowser({ executablePath }));
+      // The renderers pull in Puppeteer and epub-gen-memory: loaded for the first edition that must be built.
+      let engine: { build: (dir: string) => Promise<BuildResult>; close: () => Promise<void> } | undefined;
+      const loadEngine = async (): Promise<NonNullable<typeof engine>> => {
+        const { buildEdition } = await import('../engine/build.js');
+        const { lazyBrowser } = await import('../engine/lazy-browser.js');
+        const { findChromium, launchBrowser } = await import('../engine/browser.js');
+        // A missing browser stops the build before it starts, with the command that installs one.
+        const executablePath = targets.pdf ? findChromium(opts.chromium) : undefined;
+        // Launched only when a volume must be printed.
+        const browser = lazyBrowser(() => launchBrowser({ executablePath }));
+        return { build: (dir) => buildEdition(dir, { ...buildOptions, progress: volumeProgress, browser: browser.get }), close: () => browser.close() };
+      };
       try {
         for (const dir of list) {
-          const result = await buildEdition(dir, { out: opts.out, targets, notes: opts.notes, pages: opts.pages, pdfStandard: opts.pdfStandard, progress: volumeProgress, browser: browser.get, allowRead: opts.allowRead });
+          const result = (await checkUpToDate(dir, buildOptions, defaultCache())).result ?? (await (engine ??= await loadEngine()).build(dir));
           printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) say(process.stderr, line);
           if (!result.ok) failed++;
@@ -218,7 +225,7 @@ export function program(): Command {
           manuscriptErrors += countBySeverity(result.messages).error;
         }
       } finally {
-        await browser.close();
+        await engine?.close();
       }
       if (failed > 0) process.stderr.write(`diaoban: ${failed} of ${list.length} editions could not be built completely; see the messages above\n`);
       if (internal > 0) process.stderr.write(`${INTERNAL_ADVICE}\n`);

@@ -9,32 +9,29 @@
  * unchanged. The manifest of each build (cache kind `manifest`) keeps its
  * pages' content hashes, so a rebuild says which pages changed.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { VFile } from 'vfile';
-import { VFileMessage } from 'vfile-message';
+import type { VFileMessage } from 'vfile-message';
 import { layoutVolumeWithCollation, assembleBook, pageSpecFor, resolvePunctuation } from '../layout/index.js';
 import type { BookLayout, PageSpec, VolumeLayout } from '../layout/types.js';
-import { parseEditionYaml } from '../parse/index.js';
 // Not render/epub/index.js: it loads epub-gen-memory, which only the EPUB's worker needs.
 import { dateFromSourceDateEpoch } from '../render/epub/date.js';
 import { popupLayersFromOption } from '../render/epub/notes-option.js';
 import { printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/pages.js';
 import { epubSeals } from '../render/epub/seals.js';
 import { planPages, volumeLabel } from '../render/pdf/index.js';
-import { editionFonts, fontStackFor } from '../fonts/index.js';
+import { fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
+import { checkUpToDate, defaultCache, restoreMessage, sha256, storeMessage } from './up-to-date.js';
+// What other modules took from here before the up-to-date check had a module of its own.
+export { defaultCache, editionDigest, inputKey, manifestKey, restoreMessage, storeMessage } from './up-to-date.js';
 import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
-import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
+import { fontDigest, loadFontsOnce } from './fonts-memo.js';
 import { renderEpubInThread } from './epub-thread.js';
-import { applyShared, loadEdition, type SharedSettings } from './load.js';
+import { loadEdition, type SharedSettings } from './load.js';
 import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
-import { createSandbox, openRegularFile, readInSandbox, resolveInSandbox, systemFontDirs, type Read } from './sandbox.js';
 import { countBySeverity, reportLayout } from './report.js';
 import { standardName } from './standards.js';
 import type { PdfSettings } from '../tree/edition.js';
@@ -178,109 +175,6 @@ export function isInternal(error: unknown): boolean {
   return !(error instanceof Error) || error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }
 
-export function storeMessage(m: VFileMessage): StoredMessage {
-  return {
-    reason: m.reason,
-    file: m.file || undefined,
-    line: m.line ?? undefined,
-    column: m.column ?? undefined,
-    endLine: m.place && 'end' in m.place ? m.place.end.line : undefined,
-    endColumn: m.place && 'end' in m.place ? m.place.end.column : undefined,
-    ruleId: m.ruleId ?? undefined,
-    fatal: m.fatal,
-  };
-}
-
-export function restoreMessage(s: StoredMessage): VFileMessage {
-  const start = s.line ? { line: s.line, column: s.column ?? 1 } : undefined;
-  const place = start && s.endLine ? { start, end: { line: s.endLine, column: s.endColumn ?? 1 } } : start;
-  const m = new VFileMessage(s.reason, { place, ruleId: s.ruleId, source: 'diaoban' });
-  m.file = s.file ?? '';
-  m.fatal = s.fatal ?? undefined;
-  return m;
-}
-
-let defaultStore: BuildCache | undefined;
-/** The checkout's build cache, opened once per process. */
-export function defaultCache(): BuildCache {
-  return (defaultStore ??= new BuildCache());
-}
-
-export function manifestKey(dir: string, out: string): string {
-  return hashKey('manifest', path.resolve(dir), path.resolve(out));
-}
-
-/**
- * The key of everything a build reads: edition.yaml and the files it names,
- * each resolved in the edition's sandbox as loading resolves it (a file it
- * may not read is keyed by the problem, never read), the fonts (by path,
- * size and time), the options, SOURCE_DATE_EPOCH and the tool itself.
- */
-export async function inputKey(dir: string, options: BuildOptions): Promise<string> {
-  return hashKey(await editionDigest(dir, options), path.resolve(options.out));
-}
-
-/**
- * What the outputs are made from, wherever they are written: the input key
- * without the output folder. A collection's queue names each edition's job by it.
- */
-export async function editionDigest(dir: string, options: Omit<BuildOptions, 'out'>): Promise<string> {
-  const parts: Array<string | Uint8Array> = [
-    toolVersion(),
-    JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', pdf: options.pdfStandard ?? null, allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)), shared: options.shared ?? null }),
-    process.env.SOURCE_DATE_EPOCH ?? '',
-  ];
-  // A collection's font files, like the edition's own, by their stamps.
-  for (const entry of options.shared?.fonts?.main ?? []) if (path.isAbsolute(entry.split('#')[0])) parts.push(fileStamp(entry.split('#')[0]));
-  const unreadable = (error: NodeJS.ErrnoException): string => `unreadable: ${error.code ?? ''}`;
-  if (!(await stat(dir)).isDirectory()) {
-    const lone = await openRegularFile(dir);
-    if (!lone.ok) return hashKey(...parts, lone.problem);
-    return hashKey(...parts, await lone.handle.readFile().catch(unreadable).finally(() => lone.handle.close()));
-  }
-  const sandbox = await createSandbox(dir, options.allowRead);
-  // Each file as loading reads it: from the descriptor its check was made on.
-  const read = (name: string): Promise<Read | string> => readInSandbox(sandbox, name).catch(unreadable);
-  const yaml = await read('edition.yaml');
-  if (typeof yaml === 'string') return hashKey(...parts, 'edition.yaml', yaml);
-  if (!yaml.ok) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
-  parts.push('edition.yaml', yaml.bytes);
-  const yamlText = yaml.bytes.toString('utf8');
-  const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir)));
-  if (config) applyShared(config, yamlText, options.shared);
-  const fontRoots = systemFontDirs();
-  for (const ref of paths) {
-    parts.push(ref.key, ref.name);
-    if (ref.key === 'fonts.main') {
-      // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
-      const resolved = await resolveInSandbox(sandbox, ref.name, fontRoots).catch(unreadable);
-      parts.push(typeof resolved === 'string' ? resolved : resolved.ok ? fileStamp(resolved.path) : resolved.problem);
-    } else {
-      const file = await read(ref.name);
-      parts.push(typeof file === 'string' ? file : file.ok ? file.bytes : file.problem);
-    }
-  }
-  try {
-    // The stack's own faces (named, not given as files).
-    for (const spec of editionFonts(config?.fonts.main).specs) parts.push(fileStamp(spec.file));
-  } catch {
-    parts.push('fonts: unreadable');
-  }
-  return hashKey(...parts);
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-function outputIntact(record: OutputRecord | undefined): boolean {
-  if (!record) return true;
-  try {
-    return sha256(readFileSync(record.path)) === record.sha256;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A volume's digest (a hash of its JSON: what its layout and EPUB document
@@ -375,13 +269,8 @@ export { collationRecords };
 
 export async function buildEdition(dir: string, options: BuildOptions): Promise<BuildResult> {
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCache());
-  const mKey = manifestKey(dir, options.out);
-  const previous = await cache?.getJson<Manifest>('manifest', mKey);
-  const inputs = await phase('inputs', () => inputKey(dir, options));
-  if (previous && previous.inputs === inputs && outputIntact(previous.outputs.pdf) && outputIntact(previous.outputs.epub)) {
-    const lines = previous.lines.map((l) => l.replace(/: \d+ pages?.*$|: [\d.]+ KiB.*$/, (m) => `${m} (up to date)`));
-    return { ok: previous.ok, internal: false, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous };
-  }
+  const { previous, inputs, mKey, result } = await checkUpToDate(dir, options, cache);
+  if (result) return result;
 
   // What killed builds left: temp outputs beside ours, font and cache temps, temp folders (cleanup.ts).
   await removeStale([options.out, options.fontCache ?? FONT_CACHE]);

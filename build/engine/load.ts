@@ -6,8 +6,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
 import type { VFileMessage } from 'vfile-message';
-import { parseDocument } from 'yaml';
-import type { ConversionChoices, EditionConfig, FontOverrides, SourceFormat } from '../tree/edition.js';
+import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
 import type { EditionPath } from '../parse/edition.js';
@@ -43,32 +42,8 @@ export interface LoadOptions {
   shared?: SharedSettings;
 }
 
-/**
- * What a collection (collection.yaml) sets for all its editions: the
- * template, the fonts (files already resolved to absolute paths: the person
- * running the build named them, not an edition) and the conversion choices.
- */
-export interface SharedSettings {
-  template?: string;
-  fonts?: FontOverrides;
-  conversion?: ConversionChoices;
-}
-
-/** The top-level keys an edition.yaml sets (none when it is not a mapping). */
-function ownKeys(yamlText: string): Set<string> {
-  const doc = parseDocument(yamlText, { prettyErrors: false });
-  const root = doc.toJSON() as unknown;
-  return new Set(root && typeof root === 'object' && !Array.isArray(root) ? Object.keys(root) : []);
-}
-
-/** The collection's settings put into an edition's config where its edition.yaml says nothing: the edition's own word wins. */
-export function applyShared(config: EditionConfig, yamlText: string, shared: SharedSettings | undefined): void {
-  if (!shared) return;
-  const own = ownKeys(yamlText);
-  if (shared.template !== undefined && !own.has('template')) config.meta.template = shared.template;
-  if (shared.fonts?.main && !own.has('fonts')) config.fonts = { ...config.fonts, main: [...shared.fonts.main] };
-  if (shared.conversion && !own.has('conversion')) config.conversion = structuredClone(shared.conversion);
-}
+export { applyShared, type SharedSettings } from './shared.js';
+import { applyShared, type SharedSettings } from './shared.js';
 
 /** Bytes as a VFile with `shown` as its path (relative to the working folder, as messages show it). */
 function vfileOf(bytes: Buffer, shown: string, asText: boolean): VFile {
