@@ -187,6 +187,13 @@ test('a new process rebuilding after a correction renders, templates and compres
     };
     const rewritten = (before: Map<string, number>, after: Map<string, number>): number => [...before].filter(([name, ino]) => after.get(name) !== ino).length;
     cli('cache', 'dist');
+    // Nothing changed: answered before the engine (and a browser) is needed — a Chromium that is not there is not asked for.
+    const again = spawnSync(process.execPath, [path.resolve('bin/diaoban.js'), 'build', '--chromium', path.join(home, 'no-chromium'), '--out', path.join(home, 'dist'), edition], {
+      encoding: 'utf8',
+      env: { ...process.env, DIAOBAN_CACHE: path.join(home, 'cache') },
+    });
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /no page changed/);
     const volumes = await entries('epub-volume');
     const chapters = await entries('epub-chapter');
     assert.equal(volumes.size, 2, 'each volume document is kept on disk');
