@@ -237,19 +237,27 @@ async function computeRenderOptions(
   return { options, fonts };
 }
 
+/** Volumes that may share a browser run: a fixed group, so that a volume that grows moves no run boundary outside its own group. */
+export const VOLUME_GROUP = 16;
+
 /**
- * Cuts the planned pages into browser runs: one a volume, a volume longer
- * than `maxPages` in parts of an even length, its 校勘記 apart (when it
- * starts on a recto). Each run starts on a recto, so the merged PDF keeps
- * rectos odd; a run depends only on its own pages, so a change elsewhere
- * leaves it as it was.
+ * Cuts the planned pages into browser runs: a volume longer than `maxPages`
+ * in parts of an even length, short volumes of the same group of
+ * VOLUME_GROUP together up to `maxPages` (a work in a thousand 卷 is not a
+ * thousand runs, each with its fonts and its Chromium set-up), a volume's
+ * 校勘記 apart (when it starts on a recto). Each run starts on a recto, so
+ * the merged PDF keeps rectos odd; a run depends only on its own pages, so a
+ * change elsewhere leaves it as it was.
  */
 export function runsOf(planned: readonly PlannedPage[], maxPages = Number(process.env.DIAOBAN_RUN_PAGES ?? 32)): PlannedPage[][] {
   const limit = Math.max(2, maxPages - (maxPages % 2));
+  const pagesOf = new Map<number, number>();
+  for (const p of planned) pagesOf.set(p.volume, (pagesOf.get(p.volume) ?? 0) + 1);
   const runs: PlannedPage[][] = [];
   let current: PlannedPage[] = [];
   planned.forEach((p, i) => {
-    const volumeStart = i > 0 && planned[i - 1].volume !== p.volume;
+    // A volume joins the run before it when both are of one group and it fits whole.
+    const volumeStart = i > 0 && planned[i - 1].volume !== p.volume && (p.volume % VOLUME_GROUP === 0 || current.length + pagesOf.get(p.volume)! > limit);
     // A volume's 校勘記 is a run of its own: every new correction changes it, and it is short to print again.
     const sectionStart = p.page?.collation === true && planned[i - 1]?.page?.collation !== true && current.length % 2 === 0;
     if (current.length > 0 && (volumeStart || sectionStart || current.length >= limit)) {
@@ -671,13 +679,14 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   const volumeTotal = layout.volumes.length;
   const volumesDone = new Set<number>();
   const report = (run: PlannedPage[]): void => {
-    const last = run[run.length - 1];
-    const next = planned[planned.indexOf(last) + 1];
-    // A volume is done when its last run is.
-    if (!next || next.volume !== last.volume) {
-      volumesDone.add(last.volume);
-      options.onVolume?.(volumesDone.size, volumeTotal, last.volumeTitle);
-    }
+    // A volume is done when the run with its last page is (a run may end several short volumes).
+    const end = planned.indexOf(run[run.length - 1]);
+    run.forEach((p, k) => {
+      const next = planned[end - (run.length - 1) + k + 1];
+      if (next && next.volume === p.volume) return;
+      volumesDone.add(p.volume);
+      options.onVolume?.(volumesDone.size, volumeTotal, p.volumeTitle);
+    });
   };
   const fontRoot = pathToFileURL(fontCache).pathname;
   try {
