@@ -11,17 +11,18 @@ import { runsOf, VOLUME_GROUP } from './pdf.js';
 
 /** Planned pages of volumes with these page counts (each an even count: volumes start on a recto). */
 function book(pages: readonly number[]): PlannedPage[] {
-  return pages.flatMap((n, volume) => Array.from({ length: n }, (_, k): PlannedPage => ({ page: null, side: k % 2 === 0 ? 'a' : 'b', volume, volumeTitle: `卷${volume + 1}`, leaf: (k >> 1) + 1 })));
+  return pages.flatMap((n, volume) => Array.from({ length: n }, (_, k): PlannedPage => ({ page: null, side: k % 2 === 0 ? 'recto' : 'verso', volume, volumeTitle: `卷${volume + 1}`, leaf: (k >> 1) + 1 })));
 }
 
 /** Each run as the volumes and pages it holds: `v:first-last`. */
-const shape = (runs: PlannedPage[][]): string[] => runs.map((r) => `${r[0].volume}:${r[0].leaf}${r[0].side}-${r[r.length - 1].volume}:${r[r.length - 1].leaf}${r[r.length - 1].side}`);
+const at = (p: PlannedPage): string => `${p.volume}:${p.leaf}${p.side === 'recto' ? 'a' : 'b'}`;
+const shape = (runs: PlannedPage[][]): string[] => runs.map((r) => `${at(r[0])}-${at(r[r.length - 1])}`);
 
 test('1,000 volumes of one leaf are runs of a group of volumes each, not a run a volume; every run starts on a recto', () => {
   const planned = book(Array.from({ length: 1000 }, () => 2));
   const runs = runsOf(planned, 32);
   assert.equal(runs.length, Math.ceil(1000 / VOLUME_GROUP));
-  assert.ok(runs.every((r) => r.length <= 32 && r[0].side === 'a'));
+  assert.ok(runs.every((r) => r.length <= 32 && r[0].side === 'recto'));
   assert.equal(runs.flat().length, planned.length, 'every page in one run');
   assert.ok(runs.every((r) => new Set(r.map((p) => Math.floor(p.volume / VOLUME_GROUP))).size === 1), 'a run holds volumes of one group');
 });
