@@ -53,6 +53,23 @@ function timed(args: string[], env: NodeJS.ProcessEnv, cwd: string): { child: Ch
   return { child, done };
 }
 
+/** The PDFs and EPUBs of an output folder: name → bytes. */
+async function outputs(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const name of (await readdir(dir)).sort()) if (/\.(pdf|epub)$/.test(name) && !name.startsWith('.')) files.set(name, await readFile(path.join(dir, name)));
+  return files;
+}
+
+/** 'yes', or what differs from the reference (missing, extra or other bytes) and how many editions the catalogue lists. */
+async function sameAs(reference: Map<string, Buffer>, dir: string, editions: number): Promise<string> {
+  const got = await outputs(dir);
+  const names = new Set([...reference.keys(), ...got.keys()]);
+  const differ = [...names].filter((n) => !reference.has(n) || !got.has(n) || !reference.get(n)!.equals(got.get(n)!));
+  const listed = (JSON.parse(await readFile(path.join(dir, 'catalogue.json'), 'utf8')) as { editions: unknown[] }).editions.length;
+  const catalogue = listed === editions ? '' : `; catalogue lists ${listed} of ${editions}`;
+  return differ.length === 0 && catalogue === '' ? 'yes' : `no: ${differ.join(', ')}${catalogue}`;
+}
+
 /** The pages of a built collection, by its catalogue. */
 async function pages(out: string): Promise<number> {
   const catalogue = JSON.parse(await readFile(path.join(out, 'catalogue.json'), 'utf8')) as { editions: Array<{ pages: number }> };
@@ -125,6 +142,15 @@ export async function run(): Promise<Record<string, number | string>> {
     figures['queue: overhead per edition, s'] = (queueSeconds - two.seconds) / editions;
     figures['queue add: s per edition'] = add.seconds / editions;
     figures['queue: peak MB per worker'] = Math.max(...results.map((r) => r.peak)) / 1048576;
+
+    // Not timed: every way made the same bytes as one process, and each catalogue lists every edition;
+    // three shards (on one process's cache) together make the same collection.
+    const reference = await outputs(path.join(root, 'one'));
+    figures['PDF + EPUB files'] = reference.size;
+    figures['same bytes: --jobs 2'] = await sameAs(reference, path.join(root, 'two'), editions);
+    figures['same bytes: queue'] = await sameAs(reference, path.join(root, 'queue'), editions);
+    for (const k of [1, 2, 3]) await timed(['build', 'coll', '--shard', `${k}/3`, '--out', 'shards'], env('cache-one'), root).done;
+    figures['same bytes: --shard 1/3 … 3/3'] = await sameAs(reference, path.join(root, 'shards'), editions);
   } finally {
     redis?.kill('SIGKILL');
     await rm(root, { recursive: true, force: true });

@@ -189,3 +189,26 @@ test('check --json: the import report of every source on stdout, the verdict in 
   const quiet = run(['check', '-q', '--no-fonts', dir]);
   assert.deepEqual(quiet.stderr.split('\n').filter((l) => l.includes('(import-verdict)')).map((l) => path.basename(l.split(' ')[0])), ['b.txt']);
 });
+
+test('collections and the queue on bad input: --jobs on one edition, a bad --shard, an empty folder, a Redis not running: one line each, exit 1', () => {
+  const one = edition({ 'edition.yaml': YAML, 'a.txt': '學而時習之\n' });
+  const jobs = run(['build', one, '--jobs', '2']);
+  assert.equal(jobs.status, 1, jobs.stderr);
+  assert.match(jobs.stderr, /--jobs and --shard build a collection/);
+  const shard = run(['build', path.dirname(one), '--shard', '4/3']);
+  assert.equal(shard.status, 1, shard.stderr);
+  assert.match(shard.stderr, /--shard/);
+  const empty = edition({});
+  const none = run(['queue', 'add', empty, '--redis', 'redis://127.0.0.1:9']);
+  assert.equal(none.status, 1, none.stderr);
+  assert.match(none.stderr, /no edition folders here/);
+  const coll = edition({ 'e/edition.yaml': YAML, 'e/a.txt': '學而時習之\n' });
+  // A worker is left out: it waits for its Redis to come up (queue.slow.ts).
+  for (const args of [['queue', 'add', coll], ['queue', 'status']]) {
+    // Port 9 (discard): nothing listens there on loopback.
+    const r = run([...args, '--redis', 'redis://127.0.0.1:9']);
+    assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /cannot reach Redis at redis:\/\/127\.0\.0\.1:9 .*start it \(redis-server\)/, args.join(' '));
+    assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
+  }
+});

@@ -89,6 +89,15 @@ export async function recordBuild(out: string, name: string, result: BuildResult
   return entry;
 }
 
+/** The record of an edition whose build never ended (its process died): failed, with why, so that the catalogue still lists it. */
+export async function recordFailure(out: string, name: string, why: string): Promise<CatalogueEntry> {
+  const id = path.basename(name);
+  const entry: CatalogueEntry = { name, id, title: '', author: '', status: 'failed', pages: 0, errors: 0, warnings: 0, diagnostics: `${CATALOGUE_DIR}/${id}.txt` };
+  await writeFileAtomic(path.join(out, entry.diagnostics), `${why}\n`);
+  await writeFileAtomic(path.join(out, CATALOGUE_DIR, `${id}.json`), JSON.stringify(entry, null, 1) + '\n');
+  return entry;
+}
+
 /** Every record in the output folder, by name. */
 export async function readRecords(out: string): Promise<CatalogueEntry[]> {
   let names: string[];

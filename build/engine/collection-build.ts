@@ -10,7 +10,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { buildEdition, storeMessage, type BuildOptions, type BuildResult, type StoredMessage } from './build.js';
 import { BuildCache } from './cache.js';
-import { recordBuild, writeCatalogue, type CatalogueEntry } from './catalogue.js';
+import { recordBuild, recordFailure, writeCatalogue, type CatalogueEntry } from './catalogue.js';
 import type { CollectionEdition } from './collection.js';
 import { lazyBrowser, type LazyBrowser } from './lazy-browser.js';
 import type { SharedSettings } from './load.js';
@@ -80,18 +80,10 @@ export async function buildCollectionEdition(edition: CollectionEdition, options
   return { result, outcome };
 }
 
-/** An outcome for an edition whose build process died under it: a fault of the machine, not the edition's. */
-function deadOutcome(edition: CollectionEdition, why: string): EditionOutcome {
-  return {
-    name: edition.name,
-    entry: { name: edition.name, id: edition.name, title: '', author: '', status: 'failed', pages: 0, errors: 0, warnings: 0, diagnostics: '' },
-    messages: [],
-    lines: [`${edition.name}: not built: ${why}`],
-    ok: false,
-    internal: false,
-    upToDate: false,
-    pagesBuilt: 0,
-  };
+/** An outcome for an edition whose build process died under it: a fault of the machine, not the edition's; recorded as failed in the catalogue. */
+async function deadOutcome(edition: CollectionEdition, why: string, out: string): Promise<EditionOutcome> {
+  const line = `${edition.name}: not built: ${why}`;
+  return { name: edition.name, entry: await recordFailure(out, edition.name, line), messages: [], lines: [line], ok: false, internal: false, upToDate: false, pagesBuilt: 0 };
 }
 
 /**
@@ -145,6 +137,6 @@ async function runChild(queue: CollectionEdition[], options: CollectionBuildOpti
       child.on('exit', (code, signal) => resolve(signal ?? `exit ${code}`));
       child.on('error', (error) => resolve(error.message));
     });
-    if (current) done(deadOutcome(current, `its build process ended (${why}); build it again`));
+    if (current) done(await deadOutcome(current, `its build process ended (${why}); build it again`, options.out));
   }
 }

@@ -5,8 +5,9 @@
  * processes, one SIGKILLed while it builds). Every way gives the same bytes;
  * through the queue every edition is built once (the killed worker's job is
  * taken again by another), the broken edition fails with its file:line:col
- * message, no temp file of a live worker is left, and after one edition is
- * corrected `queue add` enqueues that one alone.
+ * message, no temp file of a live worker is left, after one edition is
+ * corrected `queue add` enqueues that one alone, and after the correction is
+ * reverted, that one again.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -176,7 +177,8 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
 
     // One correction: `queue add` enqueues that edition alone, and a worker rebuilds it alone.
     const fixed = path.join(coll, 'ed05', 'text.txt');
-    await writeFile(fixed, (await readFile(fixed, 'utf8')).replace('禮書選', '禮書選錄'));
+    const original = await readFile(fixed, 'utf8');
+    await writeFile(fixed, original.replace('禮書選', '禮書選錄'));
     const readd = cli(['queue', 'add', 'coll', '--redis', url]);
     assert.deepEqual([...readd.stdout.matchAll(/^(ed\d\d): enqueued$/gm)].map((m) => m[1]), ['ed05']);
     const before = await outputs(qout);
@@ -189,6 +191,13 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
       if (name.startsWith('ed05.')) assert.notDeepEqual(bytes, before.get(name), `${name} changed`);
       else assert.deepEqual(bytes, before.get(name), `${name} untouched`);
     }
+
+    // The correction reverted: the edition is back at a version built before (its job completed), and that job runs again.
+    await writeFile(fixed, original);
+    const revert = cli(['queue', 'add', 'coll', '--redis', url]);
+    assert.deepEqual([...revert.stdout.matchAll(/^(ed\d\d): enqueued$/gm)].map((m) => m[1]), ['ed05'], revert.stderr);
+    await until('the revert is built', () => started.slice(1).flatMap((w) => [...w.log().matchAll(/^ed05: built \(/gm)]).length === 3);
+    assert.deepEqual(await outputs(qout), reference, 'the outputs are the first version’s again');
   } finally {
     await queue.close();
     connection.disconnect();

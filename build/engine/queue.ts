@@ -3,7 +3,10 @@
  * `enqueueCollection` adds one job per edition, its id the edition's input
  * digest: BullMQ keeps one job per id, so an edition enqueued twice, or
  * again after it was built (completed jobs are kept), is one job, and a
- * corrected edition (a new digest) is a new one. `runWorker` takes jobs and
+ * corrected edition (a new digest) is a new one. Each edition's digest as
+ * last enqueued is kept beside the queue (`latestKey`): an edition back at a
+ * version built before (a correction reverted) has that job run again, and
+ * a worker skips a job whose edition was enqueued since at another version. `runWorker` takes jobs and
  * builds each through the engine (collection-build.ts) into the shared
  * output folder, atomically. What BullMQ gives is used as it is: the job's
  * lock (renewed while it builds), stalled-job recovery (a killed worker's
@@ -28,6 +31,11 @@ import { DEFAULT_QUEUE } from './queue-names.js';
 /** Machine faults are tried again this many times in all, waiting 10 s, 20 s … between (BullMQ's exponential backoff). */
 const ATTEMPTS = 3;
 const BACKOFF_MS = 10_000;
+
+/** The Redis hash of each edition's digest as last enqueued (edition name → digest), beside the queue's own keys. */
+function latestKey(queue: string): string {
+  return `diaoban:${queue}:latest`;
+}
 
 /** What a job carries: the edition (on storage every worker sees) and how to build it. */
 export interface EditionJob {
@@ -73,11 +81,20 @@ export async function enqueueCollection(
     const jobOptions = { ...options, ...(collection.shared ? { shared: collection.shared } : {}) };
     const added: string[] = [];
     const known: Array<{ name: string; state: string }> = [];
+    const latest = latestKey(redis.queue ?? DEFAULT_QUEUE);
     for (const edition of editions) {
       const digest = await editionDigest(edition.dir, jobOptions);
+      // The version enqueued last: a job for this digest that ended before another version was enqueued is no longer what the output folder holds.
+      const previous = await client.hget(latest, edition.name);
+      await client.hset(latest, edition.name, digest);
       const existing = await queue.getJob(digest);
       if (existing) {
-        known.push({ name: edition.name, state: await existing.getState() });
+        const state = await existing.getState();
+        if (previous !== null && previous !== digest && (state === 'completed' || state === 'failed')) {
+          // Back to a version built before (a correction reverted): its job runs again, and writes this version's outputs.
+          await existing.retry(state, { resetAttemptsMade: true });
+          added.push(edition.name);
+        } else known.push({ name: edition.name, state });
         continue;
       }
       // Added by id: should another `queue add` add it meanwhile, BullMQ keeps one.
@@ -144,6 +161,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   const id = `${process.pid}`;
   const processor = async (job: Job<EditionJob, EditionJobResult>): Promise<EditionJobResult> => {
     const { edition, digest } = job.data;
+    // Another version of the edition was enqueued since: its job writes the outputs (this one would only be overwritten, or overwrite them).
+    const latest = await client.hget(latestKey(options.queue ?? DEFAULT_QUEUE), edition.name);
+    if (latest !== null && latest !== digest) return { name: edition.name, status: 'superseded', pages: 0, upToDate: false, worker: id };
     options.log(`${edition.name}: building (job ${digest.slice(0, 12)}, attempt ${job.attemptsMade + 1})`);
     const buildOptions: CollectionBuildOptions = { ...job.data.options, out: options.out, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options.fontCache ? { fontCache: options.fontCache } : {}), chromium: executablePath };
     let outcome: EditionOutcome;
@@ -176,7 +196,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     autorun: false,
   });
   // Said when BullMQ has taken the job as done (a job whose lock was lost meanwhile is not done by this worker).
-  worker.on('completed', (job, result) => options.log(`${result.name}: built (${result.pages} pages${result.upToDate ? ', up to date' : ''})`));
+  worker.on('completed', (job, result) => options.log(result.status === 'superseded' ? `${result.name}: not built (job ${job.id?.slice(0, 12)}): a later version was enqueued` : `${result.name}: built (${result.pages} pages${result.upToDate ? ', up to date' : ''})`));
   worker.on('failed', (job, error) => options.log(`${job?.data.edition.name ?? '?'}: failed: ${error.message.split('\n')[0]}`));
   // Redis gone: ioredis reconnects; BullMQ reports the errors meanwhile.
   let lastError = '';
