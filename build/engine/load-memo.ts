@@ -27,7 +27,8 @@ import { hashKey, toolVersion, type BuildCache } from './cache.js';
 
 export interface LoadMemo {
   parseEdition(config: EditionConfig, files: VFile[], format?: SourceFormat): { tree: Root; sources: ParsedSource[] };
-  transformTree(parsed: Root, config: EditionConfig, options: TransformOptions): Root;
+  /** Async only to let the event loop turn between volumes (Ctrl-C is heard during a big book's load). */
+  transformTree(parsed: Root, config: EditionConfig, options: TransformOptions): Promise<Root>;
 }
 
 interface StoredMessage {
@@ -71,6 +72,9 @@ function replay(file: VFile, messages: readonly StoredMessage[]): void {
     m.fatal = s.fatal ?? undefined;
   }
 }
+
+/** A turn of the event loop: a signal (Ctrl-C) is handled between two volumes' work. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const memos = new WeakMap<BuildCache, LoadMemo>();
 
@@ -118,7 +122,7 @@ function createLoadMemo(): LoadMemo {
       return parseEdition(config, files, format, parseOne);
     },
 
-    transformTree(parsedTree, config, options) {
+    async transformTree(parsedTree, config, options) {
       const from = config.meta.sourceScript ?? config.meta.script;
       const to = config.meta.script;
       const tree: Root = { ...parsedTree, children: [...parsedTree.children], layers: parsedTree.layers ? [...parsedTree.layers] : undefined };
@@ -134,7 +138,12 @@ function createLoadMemo(): LoadMemo {
       if (options.corrections) applyCorrections(tree, options.corrections, { from, to, choices: config.conversion }, own);
       const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), JSON.stringify(parsedTree.layers ?? []));
       // 1. Layers told apart, a volume at a time.
-      const stage1 = tree.children.map((volume, i): Classified => {
+      const stage1: Classified[] = [];
+      for (const [i, volume] of tree.children.entries()) {
+        await turn();
+        stage1.push(classifyOne(volume, i));
+      }
+      function classifyOne(volume: Volume, i: number): Classified {
         let id = owned.has(i) ? undefined : volumeKeys.get(volume);
         if (!id) {
           id = hashKey(JSON.stringify(volume));
@@ -146,7 +155,7 @@ function createLoadMemo(): LoadMemo {
         const one: Root = { ...tree, children: [owned.has(i) ? volume : structuredClone(volume)] };
         classifyLayers(one, config.layerRules);
         return remember(classified, key, { volume: one.children[0], key, counts: countCommentators(one.children[0]) });
-      });
+      }
       // 2. The 集注 decision over the whole book, then each volume split by it.
       const decision = decideCommentators(addCounts(stage1.map((c) => c.counts)));
       const stage2 = stage1.map((c): Split => {
@@ -163,14 +172,19 @@ function createLoadMemo(): LoadMemo {
       const declared: Root = { ...tree, layers: tree.layers ? [...tree.layers] : undefined };
       if (decision) declareCommentators(declared, splits, decision, () => undefined);
       const layersKey = JSON.stringify(declared.layers ?? []);
-      const stage3 = stage2.map((c): Transformed => {
+      const stage3: Transformed[] = [];
+      for (const c of stage2) {
         const key = hashKey(c.key, layersKey);
         const known = transformed.get(key);
-        if (known) return known;
+        if (known) {
+          stage3.push(known);
+          continue;
+        }
+        await turn();
         const one: Root = { ...declared, children: [structuredClone(c.volume)] };
         convertCorrectionsOld(convertScript(one, from, to, config.conversion), from, to, config.conversion);
-        return remember(transformed, key, { volume: one.children[0] });
-      });
+        stage3.push(remember(transformed, key, { volume: one.children[0] }));
+      }
       tree.children = stage3.map((t) => t.volume);
       const report = reporterFor(options.files ?? []);
       // The charmap's messages count over the whole book (as in transformTree); it reads glyphs only, which the split and the conversion leave alone.

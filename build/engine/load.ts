@@ -288,6 +288,6 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   }
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
-  const tree = options.raw ? parsed : (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
+  const tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
   return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages) };
 }
