@@ -13,7 +13,7 @@
  * the store is opened.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,6 +160,59 @@ export class BuildCache {
       this.remember(kind, key, payload);
     } catch (error) {
       await removeTemp(temp);
+      throw error;
+    }
+  }
+
+  /**
+   * get, read at once: for a caller that cannot wait (the load memo's parse,
+   * called back from a synchronous stage). Undefined when absent or damaged.
+   */
+  getSync(kind: string, key: string): Uint8Array | undefined {
+    const known = this.recent.get(`${kind}/${key}`);
+    if (known) {
+      this.stats.hits++;
+      return known;
+    }
+    const file = this.path(kind, key);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      this.stats.misses++;
+      return undefined;
+    }
+    const payload = decodeEntry(bytes);
+    if (!payload) {
+      this.stats.corrupt++;
+      this.stats.misses++;
+      rmSync(file, { force: true });
+      return undefined;
+    }
+    this.stats.hits++;
+    const now = new Date();
+    try {
+      utimesSync(file, now, now);
+    } catch {
+      // pruned meanwhile: the payload read is whole all the same
+    }
+    this.remember(kind, key, payload);
+    return payload;
+  }
+
+  /** put, written at once (temp + rename, as put). */
+  putSync(kind: string, key: string, payload: Uint8Array): void {
+    const file = this.path(kind, key);
+    const temp = this.tempFile();
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(temp, encode(payload));
+      renameSync(temp, file);
+      untrackTemp(temp);
+      this.remember(kind, key, payload);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      untrackTemp(temp);
       throw error;
     }
   }

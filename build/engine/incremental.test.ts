@@ -196,6 +196,9 @@ test('a new process rebuilding after a correction renders, templates and compres
     assert.match(again.stderr, /no page changed/);
     const volumes = await entries('epub-volume');
     const chapters = await entries('epub-chapter');
+    const parsed = await entries('parse');
+    const converted = await entries('transform');
+    assert.equal(converted.size, 2, 'each volume as converted is kept on disk');
     assert.equal(volumes.size, 2, 'each volume document is kept on disk');
     await writeFile(path.join(edition, 'corrections.yaml'), fixMiddle(await uniqueRun(edition, VOLUME_TWO), '之'));
     const rebuilt = cli('cache', 'dist');
@@ -204,6 +207,11 @@ test('a new process rebuilding after a correction renders, templates and compres
     assert.equal(volumesAfter.size, 3, 'one volume rendered again: the corrected one');
     assert.equal(rewritten(volumes, volumesAfter), 0, 'the other volume document was read, not rendered and written again');
     assert.equal(rewritten(chapters, chaptersAfter), 0, 'no chapter document made again but the new ones');
+    const parsedAfter = await entries('parse');
+    const convertedAfter = await entries('transform');
+    assert.deepEqual([...parsedAfter], [...parsed], 'no source parsed again (a correction changes no source)');
+    assert.equal(convertedAfter.size, 3, 'one volume converted again: the corrected one');
+    assert.equal(rewritten(converted, convertedAfter), 0, 'the other volume was read as converted, not converted again');
     // The corrected volume's document, and the legend (it shows the book's first correction).
     assert.ok(chaptersAfter.size - chapters.size <= 2, `${chaptersAfter.size - chapters.size} chapter documents made again`);
     const clean = cli('clean', 'dist-clean');

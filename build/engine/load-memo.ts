@@ -3,9 +3,11 @@
  * did not change is not parsed again, and a volume whose parsed text (with
  * the corrections that reach it) did not change is not transformed again —
  * a correction's rebuild redoes its volume only. Results are kept in memory
- * for the session (watch, or several builds in one process), each under a
- * hash of everything it depends on; messages are kept with them and given
- * again. (A one-shot `diaoban build` parses anew: ~0.3 s of its start.)
+ * for the session (watch, or several builds in one process) and the parsed
+ * sources and converted volumes in the build cache on disk (kinds `parse`,
+ * `transform`: a new `diaoban build` after a correction parses and converts
+ * nothing but what changed), each under a hash of everything it depends on;
+ * messages are kept with them and given again.
  *
  * The trees are the pure stages' own (parse/, transform/): the same
  * functions run, volume by volume, in transformTree's order. What is decided
@@ -81,8 +83,23 @@ const memos = new WeakMap<BuildCache, LoadMemo>();
 /** The memo of a build cache (one per cache, so that a clean cache starts from nothing). */
 export function loadMemo(cache: BuildCache): LoadMemo {
   let memo = memos.get(cache);
-  if (!memo) memos.set(cache, (memo = createLoadMemo()));
+  if (!memo) memos.set(cache, (memo = createLoadMemo(cache)));
   return memo;
+}
+
+/** A value kept in the build cache on disk as JSON (a new process finds what the last one parsed and converted). */
+function fromDisk<T>(cache: BuildCache | undefined, kind: string, key: string): T | undefined {
+  const bytes = cache?.getSync(kind, key);
+  if (!bytes) return undefined;
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function toDisk(cache: BuildCache | undefined, kind: string, key: string, value: unknown): void {
+  cache?.putSync(kind, key, Buffer.from(JSON.stringify(value), 'utf8'));
 }
 
 /** Entries kept per map: a session's edition, with room for a few versions of each volume. */
@@ -94,7 +111,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
-function createLoadMemo(): LoadMemo {
+function createLoadMemo(cache?: BuildCache): LoadMemo {
   const parsed = new Map<string, ParseEntry>();
   const classified = new Map<string, Classified>();
   const split = new Map<string, Split>();
@@ -105,15 +122,18 @@ function createLoadMemo(): LoadMemo {
   const parseOne = (file: VFile, fallbackTitle: string, options: ParseOptions): ParsedSource => {
     const bytes = file.value instanceof Uint8Array ? file.value : String(file.value ?? '');
     const key = hashKey('parse', toolVersion(), file.path ?? '', bytes, fallbackTitle, JSON.stringify(options));
-    const known = parsed.get(key);
+    const known = parsed.get(key) ?? fromDisk<ParseEntry>(cache, 'parse', key);
     if (known) {
+      remember(parsed, key, known);
       replay(file, known.messages);
       return { file, ...known.source };
     }
     const before = file.messages.length;
     const source = parseSource(file, fallbackTitle, options);
     const { file: _file, ...rest } = source;
-    remember(parsed, key, { source: rest, messages: keep(file, before) });
+    const entry = { source: rest, messages: keep(file, before) };
+    toDisk(cache, 'parse', key, entry);
+    remember(parsed, key, entry);
     return source;
   };
 
@@ -175,15 +195,17 @@ function createLoadMemo(): LoadMemo {
       const stage3: Transformed[] = [];
       for (const c of stage2) {
         const key = hashKey(c.key, layersKey);
-        const known = transformed.get(key);
+        const known = transformed.get(key) ?? fromDisk<Transformed>(cache, 'transform', key);
         if (known) {
-          stage3.push(known);
+          stage3.push(remember(transformed, key, known));
           continue;
         }
         await turn();
         const one: Root = { ...declared, children: [structuredClone(c.volume)] };
         convertCorrectionsOld(convertScript(one, from, to, config.conversion), from, to, config.conversion);
-        stage3.push(remember(transformed, key, { volume: one.children[0] }));
+        const made = { volume: one.children[0] };
+        toDisk(cache, 'transform', key, made);
+        stage3.push(remember(transformed, key, made));
       }
       tree.children = stage3.map((t) => t.volume);
       const report = reporterFor(options.files ?? []);
