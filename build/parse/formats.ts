@@ -183,8 +183,12 @@ export const FORMATS: readonly FormatConventions[] = [
       // A gloss is often a sentence of its own (~範，法也~): Han first, then anything to the closing ~ on the line.
       { pattern: /(?<![~\w])~\p{Script=Han}[^~\n]{0,40}~(?![~\w])/u, weight: 3 },
       { pattern: /(?<![*\w])\*\p{Script=Han}{1,30}\*(?![*\w])/u, weight: 3 },
+      // pandoc's title block: `% 書名` as the file's first line (then `% 作者`, `% 日期`).
+      { pattern: /^% \p{Script=Han}/u, weight: 3 },
     ],
     inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },
+    // The title block's lines are data (title.ts reads the work and its byline from them), never text.
+    metadata: [/^%()[ \t]+(.*)$/u],
     paragraphs: 'auto',
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
   },

@@ -447,7 +447,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const after = span(m, line, 2);
       if (after) {
         const afterText = text.slice(after[0], after[1]);
-        if (BYLINE.test(afterText) || /[注註疏撰]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
+        if (BYLINE.test(afterText) || /[注註疏撰箋笺]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
         else add(heading(src, 2, after[0], after[1], headOptions));
       }
       previous = 'heading';
