@@ -10,7 +10,7 @@ import type { VFileMessage } from 'vfile-message';
 import type { Block, Inline, Note, Volume } from '../tree/types.js';
 import type { ParsedSource, WorkTitle } from './index.js';
 import { NUMERAL, conventionsOf } from './formats.js';
-import { DYNASTIES, isTitle, parseByline, splitTitleLine } from './title.js';
+import { DYNASTIES, bylineIn, isTitle, parseByline, splitTitleLine } from './title.js';
 
 export type Verdict = 'ok' | 'check' | 'wrong';
 
@@ -204,7 +204,8 @@ export function titleProblem(title: string): string | null {
   if (/目[录錄録]$/u.test(title)) return 'is a contents line';
   if (new RegExp(`第[${NUMERAL}]+$`, 'u').test(title)) return 'is a chapter name';
   if (/[类類]$|^[經经史子集]部/u.test(title)) return 'is a category';
-  if ((splitTitleLine(title)?.contributors.length ?? 0) > 0 || /[\s\u3000]/u.test(title)) return 'carries a byline or more';
+  // A byline has its dynasty (春秋穀梁傳 ends in 梁傳, a dynasty and a role, and is a title).
+  if (splitTitleLine(title)?.contributors.some((c) => c.dynasty) || /[\s\u3000]/u.test(title)) return 'carries a byline or more';
   if (!isTitle(title) || /[^\p{Script=Han}·・〇]/u.test(title)) return 'holds markup or punctuation';
   return null;
 }
@@ -256,18 +257,27 @@ export function gluedLines(volumes: readonly Volume[], title: string | undefined
 const SENTENCE = /[，。；、！？「」『』“”]/u;
 const CHAPTER_OR_VOLUME = new RegExp(`(?:第[${NUMERAL}]+|[卷巻](?:之|第)?[${NUMERAL}]+|[卷巻][上中下])$`, 'u');
 
+const CATEGORY = /^(?:[經经史子集]部[〇一二三四五六七八九十]*|\p{Script=Han}{1,6}[類类][〇一二三四五六七八九十]*)$/u;
+
 /**
- * Structure printed as text: a paragraph that is a chapter or volume line
- * (原道第一, 墨子卷之二) or a byline (作者：…, 北齊顏之推撰), and a heading that ends in a byline.
+ * Lines in the wrong role: a paragraph of text that is a chapter or volume
+ * line (原道第一, 墨子卷之二) or a byline (作者：…, 北齊顏之推撰); a heading
+ * that ends in a byline or is a 四庫 category (子部一, 儒家類); a byline
+ * that names no one (the work's title, or a name the byline rules cannot read).
  */
-export function structureAsText(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
+export function structureAsText(volumes: readonly Volume[], title?: string): Array<{ text: string; at: string }> {
   const out: Array<{ text: string; at: string }> = [];
   for (const v of volumes) {
     for (const b of v.children) {
       const t = textOf(b.children, false).replace(/[\s\u3000¶]+/gu, ' ').trim();
       if (b.type === 'heading') {
         const last = t.split(' ').pop() ?? '';
-        if (t.includes(' ') && parseByline(last)) out.push({ text: t, at: place(b) });
+        if ((t.includes(' ') && parseByline(last)) || CATEGORY.test(t)) out.push({ text: t, at: place(b) });
+        continue;
+      }
+      if (b.role === 'byline') {
+        // 儀禮　鄭氏注 (the work, then its commentator): the byline is the last part.
+        if (t === title || !(bylineIn(t) ?? parseByline(t.split(' ').pop() ?? ''))) out.push({ text: t, at: place(b) });
         continue;
       }
       if (b.role !== 'text' || !t) continue;
@@ -346,8 +356,8 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   if (nested.length > 0) anomalies.push({ kind: 'nested-notes', severity: 'check', count: nested.length, message: `${nested.length} notes stand inside a note of their own layer: a note's end was probably missed (a label or bracket read as an opening)`, examples: examples(nested) });
   const glued = gluedLines(volumes, title?.title);
   if (glued.length > 0) anomalies.push({ kind: 'glued-lines', severity: 'check', count: glued.length, message: `${glued.length} title or byline lines run on into a paragraph of text: the head of the text was read as text`, examples: examples(glued) });
-  const structure = structureAsText(volumes);
-  if (structure.length > 0) anomalies.push({ kind: 'structure-as-text', severity: 'check', count: structure.length, message: `${structure.length} chapter, volume or byline lines are printed as text (or a byline as a heading): the text's headings were not read`, examples: examples(structure) });
+  const structure = structureAsText(volumes, title?.title);
+  if (structure.length > 0) anomalies.push({ kind: 'structure-as-text', severity: 'check', count: structure.length, message: `${structure.length} lines stand in the wrong role (a chapter, volume or byline line printed as text, a byline or category as a heading, a byline that names no one): the head or the headings of the text were misread`, examples: examples(structure) });
   const dynasty = dynastyNotes(volumes);
   if (dynasty.length > 0) anomalies.push({ kind: 'dynasty-as-note', severity: 'check', count: dynasty.length, message: `${dynasty.length} notes hold a dynasty alone: a byline's （朝代） was read as commentary`, examples: examples(dynasty) });
   const detection = source.detection === 'forced' || !source.detection ? { forced: true, score: 0, runnerUp: 0, confidence: 1 } : { forced: false, score: source.detection.score, runnerUp: source.detection.runnerUp, confidence: source.detection.confidence };

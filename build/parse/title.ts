@@ -119,7 +119,8 @@ export function parseByline(text: string): Contributor[] | null {
     const role = ROLE_AT_END.exec(rest);
     if (!role) return null;
     // 賈公彦等撰: the 等 (and others) is not part of the name.
-    const name = rest.slice(0, rest.length - role[1].length).replace(/等$/u, '');
+    // 天竺三藏鳩摩羅什譯, 沙門某譯: a translator's title before the name is not the name.
+    const name = rest.slice(0, rest.length - role[1].length).replace(/等$/u, '').replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|沙門|沙门)(?=\p{Script=Han}{2})/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
@@ -127,7 +128,7 @@ export function parseByline(text: string): Contributor[] | null {
 }
 
 /** A byline line, or one after a chapter's name and white space (隱公第一　范甯集解, as Kanripo's SBCK texts write it). */
-function bylineIn(line: string): Contributor[] | null {
+export function bylineIn(line: string): Contributor[] | null {
   const chapter = CHAPTER_THEN_GAP.exec(line);
   // 周南關雎詁訓傳第一　毛詩國風　鄭氏箋: after the chapter, the part and then the byline, each after a gap.
   const last = chapter ? line.slice(chapter[0].length).split(/[\s\u3000]+/u).pop() : undefined;
@@ -200,12 +201,14 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
       const b = bylineIn(bare(lines[k]));
       if (b) return b;
     }
-    return lines.map((l) => bylineIn(bare(l))).find((b) => b !== null) ?? [];
+    // Not the title's own line: 南征錄 reads as a name (南征) and a role (錄).
+    return lines.map((l, k) => (k === i ? null : bylineIn(bare(l)))).find((b) => b !== null) ?? [];
   };
   // An importer's title may be a first line 書名目录: the work is what stands before 目录.
   const meta = metaTitle ? withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle) : undefined;
   if (meta && isTitle(meta)) {
-    const found = lines.map((l) => bylineIn(bare(l))).find((b) => b !== null);
+    // Not the title's own line (尔雅注疏 reads as a name, 尔雅, and a role, 注疏).
+    const found = lines.map((l) => (withoutVolume(bare(l)) === meta ? null : bylineIn(bare(l)))).find((b) => b !== null);
     return { title: meta, from: 'metadata', contributors: found ?? [] };
   }
   for (const [i, line] of lines.entries()) {
