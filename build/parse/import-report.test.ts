@@ -92,6 +92,9 @@ const MISREAD: Case[] = [
   // Chapter lines with no heading mark in chtxt: printed as text; a 作者 line too.
   { name: 'chapter and author lines printed as text', text: '# 某書\n\n作者：漢 某某\n\n某篇第一\n\n某某曰：「某某。」\n', format: 'chtxt', has: ['structure-as-text'] },
   { name: 'control: the chapter as a heading, a short sentence as text', text: '# 某書\n\n## 某篇第一\n\n某某曰：「某某第一。」\n', format: 'chtxt', has: [] },
+  // A 四庫 text with 注 and no 疏: too little for the whole-text decision to read the bare 注 as a label; two lines start with it.
+  { name: 'bare 注 lines read as text', text: '# -*- mode: mandoku-view -*-\n#+TITLE: 某子注\n<pb:KR3x0001_WYG_001-1a>¶\n欽定四庫全書¶\n　某子注卷上¶\n經文一句¶\n注某某某也¶\n經文二句¶\n注某某某也¶\n', format: 'kanripo', has: ['labels-as-text'] },
+  { name: 'control: 注 as a word in mid-line', text: '# -*- mode: mandoku-view -*-\n#+TITLE: 某子注\n<pb:KR3x0001_WYG_001-1a>¶\n欽定四庫全書¶\n　某子注卷上¶\n經文一句某注某也¶\n經文二句注某也¶\n', format: 'kanripo', has: [] },
   // A byline's （清） under a volume line, read as a note.
   { name: 'a dynasty read as a note', text: '某书\n●卷一某篇第一\n　　（清）某某撰\n　　某某，某人也。（某，地名。）\n', format: 'guoxue', has: ['dynasty-as-note', 'structure-as-text'] },
   { name: 'control: a note that starts with a dynasty-like word', text: '某书\n●卷一某篇第一\n　　某某，某人也。（清，水名也。）\n', format: 'guoxue', has: [] },

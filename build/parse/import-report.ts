@@ -28,7 +28,8 @@ export type AnomalyKind =
   | 'nested-notes'
   | 'glued-lines'
   | 'structure-as-text'
-  | 'dynasty-as-note';
+  | 'dynasty-as-note'
+  | 'labels-as-text';
 
 export interface Anomaly {
   kind: AnomalyKind;
@@ -288,6 +289,24 @@ export function structureAsText(volumes: readonly Volume[], title?: string): Arr
   return out;
 }
 
+/**
+ * Run labels the row knows (四庫's bare 注) left at the start of a source line
+ * of text: the whole-text decision read them as words, and the 注 they open is set as 經.
+ */
+export function labelsAsText(volumes: readonly Volume[], labels: readonly string[]): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  if (labels.length === 0) return out;
+  for (const v of volumes) {
+    for (const b of v.children) {
+      if (b.type !== 'paragraph' || b.role !== 'text') continue;
+      visitInline(b.children, (n) => {
+        if (n.type === 'text' && n.position?.start.column === 1 && labels.some((l) => n.value.startsWith(l) && HAN.test(n.value[l.length] ?? ''))) out.push({ text: n.value.slice(0, 12), at: place(n) });
+      });
+    }
+  }
+  return out;
+}
+
 const DYNASTY_ONLY = new RegExp(`^(?:${DYNASTIES.join('|')})$`, 'u');
 
 /** Notes that hold a dynasty alone: a byline's （清） read as commentary. */
@@ -360,6 +379,8 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   if (structure.length > 0) anomalies.push({ kind: 'structure-as-text', severity: 'check', count: structure.length, message: `${structure.length} lines stand in the wrong role (a chapter, volume or byline line printed as text, a byline or category as a heading, a byline that names no one): the head or the headings of the text were misread`, examples: examples(structure) });
   const dynasty = dynastyNotes(volumes);
   if (dynasty.length > 0) anomalies.push({ kind: 'dynasty-as-note', severity: 'check', count: dynasty.length, message: `${dynasty.length} notes hold a dynasty alone: a byline's （朝代） was read as commentary`, examples: examples(dynasty) });
+  const labels = labelsAsText(volumes, (conv.inline.runLabels ?? []).map((l) => l.text));
+  if (labels.length >= 2) anomalies.push({ kind: 'labels-as-text', severity: 'check', count: labels.length, message: `${labels.length} lines of text start with a layer's label (${[...new Set(labels.map((l) => l.text.slice(0, 1)))].join(' ')}) read as a word: the commentary it opens is set as text; check the run-label reading`, examples: examples(labels) });
   const detection = source.detection === 'forced' || !source.detection ? { forced: true, score: 0, runnerUp: 0, confidence: 1 } : { forced: false, score: source.detection.score, runnerUp: source.detection.runnerUp, confidence: source.detection.confidence };
   if (!detection.forced && detection.confidence < 0.25) {
     anomalies.push({ kind: 'unsure-format', severity: 'check', count: 1, message: `the format ${source.format} was detected with little to go on (signs ${detection.score} against ${detection.runnerUp}); name it with format: in edition.yaml`, examples: [] });
