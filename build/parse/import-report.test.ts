@@ -113,6 +113,11 @@ test('a title that is not the work\'s name alone is flagged; a work\'s name is n
   const source = parsed('某某，某人也。\n', { format: 'chtxt' });
   const flagged = importReport({ source, title: { title: '某書卷上', from: 'first line', contributors: [] }, messages: [] });
   assert.deepEqual(flagged.anomalies.map((a) => a.kind), ['suspect-title']);
+  // A byline whose name holds a chapter or runs long is flagged; names as bylines give them are not.
+  const byline = (names: string[]) => importReport({ source, title: { title: '某書', from: 'first line', contributors: names.map((name) => ({ name, role: '注' })) }, messages: [] }).anomalies.map((a) => a.kind);
+  assert.deepEqual(byline(['隱公第一范甯']), ['suspect-byline']);
+  assert.deepEqual(byline(['玄宗明皇帝御']), ['suspect-byline']);
+  assert.deepEqual(byline(['玄宗明皇帝', '鳩摩羅什', '范甯', '鄭氏']), []);
   // The edition's own title is the user's word: never flagged.
   const given = importReport({ source, title: { title: '某書卷上', from: 'edition.yaml', contributors: [] }, messages: [] });
   assert.deepEqual(given.anomalies, []);

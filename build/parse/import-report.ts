@@ -24,6 +24,7 @@ export type AnomalyKind =
   | 'no-title'
   | 'unsure-format'
   | 'suspect-title'
+  | 'suspect-byline'
   | 'empty-volumes'
   | 'nested-notes'
   | 'glued-lines'
@@ -211,6 +212,11 @@ export function titleProblem(title: string): string | null {
   return null;
 }
 
+/** Contributors whose name is no name: a chapter in it (隱公第一范甯), a volume, or longer than a name runs (玄宗明皇帝御). */
+export function bylineProblems(contributors: ReadonlyArray<{ name: string }>): string[] {
+  return contributors.map((c) => c.name).filter((n) => new RegExp(`第[${NUMERAL}]|[卷巻]`, 'u').test(n) || Array.from(n).length > 5);
+}
+
 /** Volumes with no text: only a title, a byline, front matter or headings (a contents list read as volumes). */
 export function emptyVolumes(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
   const body = (b: Block) => b.type === 'paragraph' && b.role !== 'title' && b.role !== 'byline' && b.role !== 'front' && count(textOf(b.children, true)) > 0;
@@ -369,6 +375,8 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
     const why = titleProblem(title.title);
     if (why) anomalies.push({ kind: 'suspect-title', severity: 'check', count: 1, message: `the title found (${title.title}, from the ${title.from}) ${why}: the head of the text was probably misread; give title: in edition.yaml`, examples: title.line ? [`${title.line}:1 ${title.title}`] : [] });
   }
+  const names = title && title.from !== 'edition.yaml' ? bylineProblems(title.contributors) : [];
+  if (names.length > 0) anomalies.push({ kind: 'suspect-byline', severity: 'check', count: names.length, message: `the byline's names ${names.join(', ')} are no names (a chapter or volume in them, or too long): the byline was misread; give author: in edition.yaml`, examples: names });
   const empty = emptyVolumes(volumes);
   if (empty.length > 0) anomalies.push({ kind: 'empty-volumes', severity: 'check', count: empty.length, message: `${empty.length} of ${volumes.length} volumes hold no text (only a title, byline or headings): a contents list or a running title read as volumes?`, examples: examples(empty) });
   const nested = nestedNotes(volumes);
