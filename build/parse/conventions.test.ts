@@ -260,3 +260,49 @@ test('注 by indentation: where the whole text sets lines one cell down, each ru
   const flush = parsed([...head, ...Array.from({ length: 12 }, (_, k) => `經文第${k}句某某某某某某某某某某某某某¶`), '　偶有一行低一格某某某某某某某某¶', '　又一行某某某某某某某某某某某¶', ''].join('\n'));
   assert.equal(flush.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
 });
+
+test('國學導航: a title line above its byline line (●文心雕龙 / （南朝梁）刘勰著), a chapter line alone a heading, ●X目录 a contents list; the controls stay text', () => {
+  const s = parsed('●某某雕龙\n　　（南朝梁）某某著\n●卷一\n　　原道第一\n　　某之为德也大矣。（某，某也。）\n', { format: 'guoxue' });
+  const roles = s.volumes[0].children.map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children)}`);
+  assert.deepEqual(roles.slice(0, 4), ['title:某某雕龙', 'byline:（南朝梁）某某著', 'title:卷一', 'heading:原道第一']);
+  assert.equal(notes(s.volumes).length, 1);
+  // Negative controls: a line ending in 第一 with punctuation is text; a first line of text above a sentence is no title.
+  const t = parsed('●卷一\n　　某曰：第一。\n　　（清）某某，某人也。\n', { format: 'guoxue' });
+  assert.ok(t.volumes[0].children.every((b) => b.type === 'paragraph'));
+  assert.equal(notes(t.volumes).length, 1);
+  const c = parsed('　　●某经注疏目录\n　　卷一　某某章第一\n　　卷二　某某章第二\n　　●卷一某某章第一\n　　某某。（某。）\n　　●卷二某某章第二\n　　某某。\n', { format: 'guoxue' });
+  assert.deepEqual(c.volumes.map((v) => v.title), ['卷一', '卷二']);
+});
+
+test('殆知閣 四庫 head: the category lines, the work\'s name and the 提要 are front matter; a chapter line alone is a heading; text after them is text', () => {
+  const s = parsed('欽定四庫全書\n　子部十\n　　雜家類一\n　　提要\n　　　　臣等謹案某氏春秋二十六卷舊本題秦某某撰\n　　孟春紀第一\n一曰：孟春之月【孟春，夏之正月也】，昏參中。\n', { format: 'daizhige' });
+  const roles = s.volumes[0].children.map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children).trim()}`);
+  assert.deepEqual(roles, ['title:欽定四庫全書', 'front:子部十', 'front:雜家類一', 'front:提要', 'front:臣等謹案某氏春秋二十六卷舊本題秦某某撰', 'heading:孟春紀第一', 'text:一曰：孟春之月孟春，夏之正月也，昏參中。']);
+  // Negative control: with no banner the same lines are no front matter (the head is the 四庫's).
+  const n = parsed('　　提要\n某某者，某也。\n', { format: 'daizhige' });
+  assert.ok(!n.volumes[0].children.some((b) => b.type === 'paragraph' && b.role === 'front'));
+});
+
+test('Kanripo CBETA text: `No. 235` is data, the #+TITLE line at the head a title and the 譯 line its byline; the title inside a line of text stays text', () => {
+  const head = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR6x0001_T_001-0001a>¶', 'No. 235¶'];
+  const s = parsed([...head, '某經¶', '　　姚秦某三藏某某羅什譯¶', '如是我聞。¶', ''].join('\n'));
+  assert.deepEqual(s.volumes[0].children.map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children)}`), ['title:某經', 'byline:姚秦某三藏某某羅什譯', 'text:如是我聞。']);
+  assert.equal(reportOf(s).title?.contributors.map((c) => `${c.dynasty} ${c.name} ${c.role}`).join(), '姚秦 某某羅什 譯');
+  const t = parsed([...head, '某經者如是我聞¶', ''].join('\n'));
+  assert.deepEqual(t.volumes[0].children.map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children)}`), ['text:某經者如是我聞']);
+});
+
+test('a volume line 某書卷之二 (the 明 prints\' 卷之) opens volume 2; the same words in a sentence stay text', () => {
+  const s = parsed('某書卷之二\n某某第八\n某某曰：「某。」\n', { format: 'daizhige' });
+  assert.deepEqual(s.volumes.map((v) => [v.title, v.number]), [['某書卷之二', 2]]);
+  const t = parsed('某某曰：某書卷之二，某某。\n', { format: 'daizhige' });
+  assert.deepEqual(t.volumes.map((v) => v.number), [null]);
+});
+
+test('pandoc\'s title block (% 書名, % 作者) is data: not printed, the title and byline read from it; a % in mid-line is text', () => {
+  const s = parsed('% 某衡\n% 〔漢〕某充 撰\n\n## 某遇篇\n\n操行有常賢~賢，善也~，仕宦無常遇。\n\n百分之五%也。\n', { path: 'own.txt' });
+  assert.equal(s.format, 'pandoc-txt');
+  assert.doesNotMatch(mainText(s.volumes), /[%~]某/u);
+  assert.match(mainText(s.volumes), /五%也/u);
+  assert.equal(reportOf(s).title?.text, '某衡');
+});

@@ -110,7 +110,8 @@ export const FORMATS: readonly FormatConventions[] = [
       runLabels: [{ text: '注', layer: 'zhu', label: '注' }],
     },
     // `@fw…`: forme-work (the 版心's text) of a 道藏輯要 transcription: the source's layout, not text.
-    metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
+    // `No. 235`: a CBETA text's number in the Taishō canon, data.
+    metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^(No)\.[ \t]*(\d+\S*)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
     paragraphs: 'blank',
     indentedCommentary: 'zhu',
     headings: [{ pattern: /^\*\*\*+[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 3 }, { pattern: /^\*\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 2 }, { pattern: /^\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 1 }, ...SIKU_HEADINGS],
@@ -148,7 +149,12 @@ export const FORMATS: readonly FormatConventions[] = [
     inline: { notes: [{ open: '（', close: '）' }], smallWords: new Set(), compositions: [['{', '}'], ['<', '>']] },
     paragraphs: 'line',
     // ●卷一 (●卷一上: the volume in two parts) opens a volume; ◎ a chapter or section (◎天官冢宰第一, ◎序周礼废兴).
-    headings: [{ pattern: new RegExp(`^●((?:[^\\s卷]{0,12})?卷[${NUMERAL}]+[上中下]?)(?:[\\s\\u3000]*(\\S.*))?$`, 'u'), depth: 1 }, { pattern: /^◎[\s\u3000]*(\S.*)$/u, depth: 2 }],
+    // A chapter's name alone on its line (劝学篇第一 under ●卷一) is a chapter heading.
+    headings: [
+      { pattern: new RegExp(`^●((?:[^\\s卷]{0,12})?卷[${NUMERAL}]+[上中下]?)(?:[\\s\\u3000]*(\\S.*))?$`, 'u'), depth: 1 },
+      { pattern: /^◎[\s\u3000]*(\S.*)$/u, depth: 2 },
+      { pattern: new RegExp(`^([^\\s\\u3000●◎，。；：、！？（）“”「」]{1,12}第[${NUMERAL}]+)$`, 'u'), depth: 2 },
+    ],
     commentaryBlocks: [{ start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' }],
   },
   {
@@ -183,8 +189,12 @@ export const FORMATS: readonly FormatConventions[] = [
       // A gloss is often a sentence of its own (~範，法也~): Han first, then anything to the closing ~ on the line.
       { pattern: /(?<![~\w])~\p{Script=Han}[^~\n]{0,40}~(?![~\w])/u, weight: 3 },
       { pattern: /(?<![*\w])\*\p{Script=Han}{1,30}\*(?![*\w])/u, weight: 3 },
+      // pandoc's title block: `% 書名` as the file's first line (then `% 作者`, `% 日期`).
+      { pattern: /^% \p{Script=Han}/u, weight: 3 },
     ],
     inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },
+    // The title block's lines are data (title.ts reads the work and its byline from them), never text.
+    metadata: [/^%()[ \t]+(.*)$/u],
     paragraphs: 'auto',
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
   },

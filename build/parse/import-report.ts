@@ -7,9 +7,10 @@
  * names transform/names.ts found) in, a report out.
  */
 import type { VFileMessage } from 'vfile-message';
-import type { Inline, Note, Volume } from '../tree/types.js';
+import type { Block, Inline, Note, Volume } from '../tree/types.js';
 import type { ParsedSource, WorkTitle } from './index.js';
-import { conventionsOf } from './formats.js';
+import { NUMERAL, conventionsOf } from './formats.js';
+import { DYNASTIES, bylineIn, isTitle, parseByline, splitTitleLine } from './title.js';
 
 export type Verdict = 'ok' | 'check' | 'wrong';
 
@@ -21,7 +22,15 @@ export type AnomalyKind =
   | 'reversed-subcolumns'
   | 'converted-names'
   | 'no-title'
-  | 'unsure-format';
+  | 'unsure-format'
+  | 'suspect-title'
+  | 'suspect-byline'
+  | 'empty-volumes'
+  | 'nested-notes'
+  | 'glued-lines'
+  | 'structure-as-text'
+  | 'dynasty-as-note'
+  | 'labels-as-text';
 
 export interface Anomaly {
   kind: AnomalyKind;
@@ -191,6 +200,134 @@ export function subcolumnOrder(volumes: readonly Volume[]): { split: number; inO
   return { split, inOrder, reversed };
 }
 
+/** Why a title found in the text is not the work's name alone, or null: what a misread head of a text gives. */
+export function titleProblem(title: string): string | null {
+  if (/[卷巻](?:第|之)?[〇零一二三四五六七八九十百千]+|[卷巻][上中下]$/u.test(title)) return 'names a volume';
+  if (/目[录錄録]$/u.test(title)) return 'is a contents line';
+  if (new RegExp(`第[${NUMERAL}]+$`, 'u').test(title)) return 'is a chapter name';
+  if (/[类類]$|^[經经史子集]部/u.test(title)) return 'is a category';
+  // A byline has its dynasty (春秋穀梁傳 ends in 梁傳, a dynasty and a role, and is a title).
+  if (splitTitleLine(title)?.contributors.some((c) => c.dynasty) || /[\s\u3000]/u.test(title)) return 'carries a byline or more';
+  if (!isTitle(title) || /[^\p{Script=Han}·・〇]/u.test(title)) return 'holds markup or punctuation';
+  return null;
+}
+
+/** Contributors whose name is no name: a chapter in it (隱公第一范甯), a volume, or longer than a name runs (玄宗明皇帝御). */
+export function bylineProblems(contributors: ReadonlyArray<{ name: string }>): string[] {
+  return contributors.map((c) => c.name).filter((n) => new RegExp(`第[${NUMERAL}]|[卷巻]`, 'u').test(n) || Array.from(n).length > 5);
+}
+
+/** Volumes with no text: only a title, a byline, front matter or headings (a contents list read as volumes). */
+export function emptyVolumes(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
+  const body = (b: Block) => b.type === 'paragraph' && b.role !== 'title' && b.role !== 'byline' && b.role !== 'front' && count(textOf(b.children, true)) > 0;
+  return volumes.filter((v) => !v.children.some(body)).map((v) => ({ text: v.title, at: place(v) }));
+}
+
+/** Notes inside a note of the same layer: one note's end taken for another's start (no convention nests a layer in itself). */
+export function nestedNotes(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  const walk = (nodes: readonly Inline[], layers: ReadonlySet<string>) => {
+    for (const n of nodes) {
+      if (n.type === 'note' && layers.has(n.layer)) out.push({ text: textOf(n.children, true).slice(0, 20), at: place(n) });
+      if ('children' in n) walk(n.children as Inline[], n.type === 'note' ? new Set([...layers, n.layer]) : layers);
+    }
+  };
+  for (const v of volumes) for (const b of v.children) walk(b.children, new Set());
+  return out;
+}
+
+/**
+ * Paragraphs with a source line that is the work's or the volume's title, or a
+ * byline, run together with text: the head of a text read as its first paragraph.
+ */
+export function gluedLines(volumes: readonly Volume[], title: string | undefined): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  for (const v of volumes) {
+    const names = new Set([title, v.title].filter((t): t is string => !!t));
+    for (const b of v.children) {
+      if (b.type !== 'paragraph' || b.role !== 'text') continue;
+      const lines = new Map<number, string>();
+      visitInline(b.children, (n) => {
+        const line = n.position?.start.line;
+        if (n.type === 'text' && line) lines.set(line, (lines.get(line) ?? '') + n.value);
+      });
+      if (lines.size < 2) continue;
+      for (const [line, raw] of lines) {
+        const t = raw.replace(/[\s\u3000¶]/gu, '');
+        if (names.has(t) || (Array.from(t).length <= 24 && parseByline(t))) out.push({ text: t, at: `${line}:1` });
+      }
+    }
+  }
+  return out;
+}
+
+const SENTENCE = /[，。；、！？「」『』“”]/u;
+const CHAPTER_OR_VOLUME = new RegExp(`(?:第[${NUMERAL}]+|[卷巻](?:之|第)?[${NUMERAL}]+|[卷巻][上中下])$`, 'u');
+
+const CATEGORY = /^(?:[經经史子集]部[〇一二三四五六七八九十]*|\p{Script=Han}{1,6}[類类][〇一二三四五六七八九十]*)$/u;
+
+/**
+ * Lines in the wrong role: a paragraph of text that is a chapter or volume
+ * line (原道第一, 墨子卷之二) or a byline (作者：…, 北齊顏之推撰); a heading
+ * that ends in a byline or is a 四庫 category (子部一, 儒家類); a byline
+ * that names no one (the work's title, or a name the byline rules cannot read).
+ */
+export function structureAsText(volumes: readonly Volume[], title?: string): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  for (const v of volumes) {
+    for (const b of v.children) {
+      const t = textOf(b.children, false).replace(/[\s\u3000¶]+/gu, ' ').trim();
+      if (b.type === 'heading') {
+        const last = t.split(' ').pop() ?? '';
+        if ((t.includes(' ') && parseByline(last)) || CATEGORY.test(t)) out.push({ text: t, at: place(b) });
+        continue;
+      }
+      if (b.role === 'byline') {
+        // 儀禮　鄭氏注 (the work, then its commentator): the byline is the last part.
+        if (t === title || !(bylineIn(t) ?? parseByline(t.split(' ').pop() ?? ''))) out.push({ text: t, at: place(b) });
+        continue;
+      }
+      if (b.role !== 'text' || !t) continue;
+      const short = Array.from(t).length <= 20;
+      if (/^作者[:：]/u.test(t) || (short && !SENTENCE.test(t) && (CHAPTER_OR_VOLUME.test(t) || parseByline(t)))) out.push({ text: t, at: place(b) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Run labels the row knows (四庫's bare 注) left at the start of a source line
+ * of text: the whole-text decision read them as words, and the 注 they open is set as 經.
+ */
+export function labelsAsText(volumes: readonly Volume[], labels: readonly string[]): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  if (labels.length === 0) return out;
+  for (const v of volumes) {
+    for (const b of v.children) {
+      if (b.type !== 'paragraph' || b.role !== 'text') continue;
+      visitInline(b.children, (n) => {
+        if (n.type === 'text' && n.position?.start.column === 1 && labels.some((l) => n.value.startsWith(l) && HAN.test(n.value[l.length] ?? ''))) out.push({ text: n.value.slice(0, 12), at: place(n) });
+      });
+    }
+  }
+  return out;
+}
+
+const DYNASTY_ONLY = new RegExp(`^(?:${DYNASTIES.join('|')})$`, 'u');
+
+/** Notes that hold a dynasty alone: a byline's （清） read as commentary. */
+export function dynastyNotes(volumes: readonly Volume[]): Array<{ text: string; at: string }> {
+  const out: Array<{ text: string; at: string }> = [];
+  for (const v of volumes) {
+    for (const b of v.children) {
+      visitInline(b.children, (n) => {
+        if (n.type === 'note' && DYNASTY_ONLY.test(textOf(n.children, true).trim())) out.push({ text: textOf(n.children, true), at: place(n) });
+      });
+    }
+  }
+  return out;
+}
+
 export function verdictOf(anomalies: readonly Anomaly[]): Verdict {
   return anomalies.some((a) => a.severity === 'wrong') ? 'wrong' : anomalies.length > 0 ? 'check' : 'ok';
 }
@@ -234,6 +371,24 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
     anomalies.push({ kind: 'converted-names', severity: 'wrong', count: convertedNames.reduce((n, c) => n + c.count, 0), message: `names were converted as words (${convertedNames.map((c) => `${c.name}→${c.became}`).join(', ')}); keep them with conversion: phrases in edition.yaml`, examples: convertedNames.slice(0, 3).map((c) => `${c.at} ${c.name}→${c.became}`.trim()) });
   }
   if (!title) anomalies.push({ kind: 'no-title', severity: 'check', count: 1, message: 'the text names no work (no title line, heading, 提要 or metadata): the edition is 無題; give title: in edition.yaml', examples: [] });
+  if (title && title.from !== 'edition.yaml') {
+    const why = titleProblem(title.title);
+    if (why) anomalies.push({ kind: 'suspect-title', severity: 'check', count: 1, message: `the title found (${title.title}, from the ${title.from}) ${why}: the head of the text was probably misread; give title: in edition.yaml`, examples: title.line ? [`${title.line}:1 ${title.title}`] : [] });
+  }
+  const names = title && title.from !== 'edition.yaml' ? bylineProblems(title.contributors) : [];
+  if (names.length > 0) anomalies.push({ kind: 'suspect-byline', severity: 'check', count: names.length, message: `the byline's names ${names.join(', ')} are no names (a chapter or volume in them, or too long): the byline was misread; give author: in edition.yaml`, examples: names });
+  const empty = emptyVolumes(volumes);
+  if (empty.length > 0) anomalies.push({ kind: 'empty-volumes', severity: 'check', count: empty.length, message: `${empty.length} of ${volumes.length} volumes hold no text (only a title, byline or headings): a contents list or a running title read as volumes?`, examples: examples(empty) });
+  const nested = nestedNotes(volumes);
+  if (nested.length > 0) anomalies.push({ kind: 'nested-notes', severity: 'check', count: nested.length, message: `${nested.length} notes stand inside a note of their own layer: a note's end was probably missed (a label or bracket read as an opening)`, examples: examples(nested) });
+  const glued = gluedLines(volumes, title?.title);
+  if (glued.length > 0) anomalies.push({ kind: 'glued-lines', severity: 'check', count: glued.length, message: `${glued.length} title or byline lines run on into a paragraph of text: the head of the text was read as text`, examples: examples(glued) });
+  const structure = structureAsText(volumes, title?.title);
+  if (structure.length > 0) anomalies.push({ kind: 'structure-as-text', severity: 'check', count: structure.length, message: `${structure.length} lines stand in the wrong role (a chapter, volume or byline line printed as text, a byline or category as a heading, a byline that names no one): the head or the headings of the text were misread`, examples: examples(structure) });
+  const dynasty = dynastyNotes(volumes);
+  if (dynasty.length > 0) anomalies.push({ kind: 'dynasty-as-note', severity: 'check', count: dynasty.length, message: `${dynasty.length} notes hold a dynasty alone: a byline's （朝代） was read as commentary`, examples: examples(dynasty) });
+  const labels = labelsAsText(volumes, (conv.inline.runLabels ?? []).map((l) => l.text));
+  if (labels.length >= 2) anomalies.push({ kind: 'labels-as-text', severity: 'check', count: labels.length, message: `${labels.length} lines of text start with a layer's label (${[...new Set(labels.map((l) => l.text.slice(0, 1)))].join(' ')}) read as a word: the commentary it opens is set as text; check the run-label reading`, examples: examples(labels) });
   const detection = source.detection === 'forced' || !source.detection ? { forced: true, score: 0, runnerUp: 0, confidence: 1 } : { forced: false, score: source.detection.score, runnerUp: source.detection.runnerUp, confidence: source.detection.confidence };
   if (!detection.forced && detection.confidence < 0.25) {
     anomalies.push({ kind: 'unsure-format', severity: 'check', count: 1, message: `the format ${source.format} was detected with little to go on (signs ${detection.score} against ${detection.runnerUp}); name it with format: in edition.yaml`, examples: [] });

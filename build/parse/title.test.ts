@@ -59,3 +59,23 @@ test('a byline: a bare dynasty only before a name of two characters or more (宋
   assert.equal(found('#+TITLE: 某傳\n正文\n', '某傳'), '某傳|metadata|');
   assert.equal(parseByline('荀子集解目录'), null);
 });
+
+test('more places a work and its byline stand: a running volume line, pandoc\'s % block, 作者： lines, an unpunctuated 提要, a part before the byline, a translator', () => {
+  // A volume line names the work when nothing else does (an excerpt that starts in mid-volume).
+  assert.equal(found('入國而不存其士，則亡國矣。\n墨子卷之二\n尚賢上第八\n子墨子言曰：「某。」\n'), '墨子|volume line|');
+  // Negative control: a text that names no work and has no volume line stays untitled.
+  assert.equal(found('入國而不存其士，則亡國矣。\n尚賢上第八\n'), null);
+  assert.equal(found('% 論衡\n% 〔漢〕王充 撰\n\n## 逢遇篇\n'), '論衡|first line|漢 王充 撰');
+  assert.equal(found('孫子兵法\n作者：春秋 孫武\n\n計篇\n'), '孫子兵法|first line|春秋 孫武 撰');
+  assert.equal(found('《鹽鐵論》\n　　作者：桓寬（漢）\n\n本議第一\n'), '鹽鐵論|first line|漢 桓寬 撰');
+  // Negative control: an 作者 line with no name the rules can read names no one.
+  assert.equal(found('某書\n作者：不詳，見某某書序\n\n某篇\n'), '某書|first line|');
+  assert.equal(found('欽定四庫全書\n提要\n臣等謹案呂氏春秋二十六卷舊本題秦呂不韋撰漢高\n誘注不韋事蹟具史記本傳\n'), '呂氏春秋|tiyao|秦 呂不韋 撰');
+  assert.equal(found('#+TITLE: 毛詩\n毛詩卷第一¶\n周南關雎詁訓傳第一　　毛詩國風　　鄭氏箋¶\n', '毛詩'), '毛詩|metadata|鄭氏 箋');
+  // Negative control: a chapter and a part with no byline after them name no one.
+  assert.equal(found('#+TITLE: 毛詩\n毛詩卷第一¶\n周南關雎詁訓傳第一　　毛詩國風¶\n', '毛詩'), '毛詩|metadata|');
+  assert.deepEqual(parseByline('姚秦天竺三藏鳩摩羅什譯'), [{ dynasty: '姚秦', name: '鳩摩羅什', role: '譯' }]);
+  // The title's own line is no byline (尔雅注疏 ends in 注疏, 南征錄 in 錄); the byline under it is.
+  assert.equal(found('尔雅注疏\n晋郭璞注　宋邢昺疏\n　　●卷一释诂第一\n', '尔雅注疏'), '尔雅注疏|metadata|晋 郭璞 注;宋 邢昺 疏');
+  assert.equal(found('# 南征錄\n\n## 卷一 武帝紀第一\n\n某某。\n'), '南征錄|heading|');
+});

@@ -10,7 +10,7 @@ import { NUMERAL } from './formats.js';
 
 /** Dynasties as bylines write them (both scripts); longer names first so that 後漢 is not 漢. */
 export const DYNASTIES = [
-  '中華民國', '民國', '民国', '南朝宋', '南朝齊', '南朝梁', '南朝陳', '北魏', '北齊', '北齐', '北周', '西漢', '西汉', '東漢', '东汉', '前漢', '前汉', '後漢', '后汉',
+  '中華民國', '民國', '民国', '春秋', '戰國', '战国', '三國', '三国', '姚秦', '前秦', '後秦', '后秦', '南朝宋', '南朝齊', '南朝梁', '南朝陳', '北魏', '北齊', '北齐', '北周', '西漢', '西汉', '東漢', '东汉', '前漢', '前汉', '後漢', '后汉',
   '蜀漢', '蜀汉', '東晉', '东晋', '西晉', '西晋', '後魏', '后魏', '五代', '後唐', '后唐', '南唐', '後周', '后周', '北宋', '南宋',
   '周', '秦', '漢', '汉', '魏', '吳', '吴', '蜀', '晉', '晋', '宋', '齊', '齐', '梁', '陳', '陈', '隋', '唐', '遼', '辽', '金', '元', '明', '清',
 ];
@@ -18,7 +18,7 @@ export const DYNASTIES = [
 /** What a contributor did, as a byline says it (longest first). */
 export const ROLES = [
   '御注', '御註', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
-  '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序',
+  '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序', '譯', '译',
 ];
 
 export interface Contributor {
@@ -27,7 +27,7 @@ export interface Contributor {
   role: string;
 }
 
-export type TitleSource = 'metadata' | 'tiyao' | 'siku header' | 'contents line' | 'heading' | 'first line';
+export type TitleSource = 'metadata' | 'tiyao' | 'siku header' | 'contents line' | 'heading' | 'first line' | 'volume line';
 
 export interface TitleFinding {
   title: string;
@@ -45,7 +45,7 @@ const SPACE = /[\s\u3000]+/gu;
 const DYNASTY_ALONE = new RegExp(`^(?:${alt(DYNASTIES)})$`, 'u');
 const ROLE_ALONE = new RegExp(`^等?(?:${alt(ROLES)})$`, 'u');
 const BYLINE_PARTS = new RegExp(
-  `[、，,；;]|[\\s\\u3000]+(?=[（(〔［\\[【])|(?<=[^\\s\\u3000])[\\s\\u3000]+(?=\\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校))|(?<=[\\s\\u3000](?:${alt(ROLES)}))[\\s\\u3000]+`,
+  `[、，,；;]|[\\s\\u3000]+(?=[（(〔［\\[【])|(?<=[^\\s\\u3000])[\\s\\u3000]+(?=\\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校|譯|译))|(?<=[\\s\\u3000](?:${alt(ROLES)}))[\\s\\u3000]+`,
   'u',
 );
 
@@ -62,12 +62,12 @@ const NOT_A_TITLE: readonly RegExp[] = [
 
 /** Markup around a title line: heading marks, 國學導航's ●, full-width indents, the 《》 around a title that opens it. */
 function bare(line: string): string {
-  return line.replace(/^[#＃]+\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').replace(/^《([^《》]{1,20})》/u, '$1').trim();
+  return line.replace(/^(?:[#＃]+|%)\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').replace(/^《([^《》]{1,20})》/u, '$1').trim();
 }
 
 /** The volume in a title (書名卷一, 書名·卷一, 書名卷上): what stands before it is the work. */
 function withoutVolume(title: string): string {
-  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻](?:第?[${NUMERAL}]+|[上中下]).*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
+  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻](?:[第之]?[${NUMERAL}]+|[上中下]).*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
 }
 
 /**
@@ -119,7 +119,8 @@ export function parseByline(text: string): Contributor[] | null {
     const role = ROLE_AT_END.exec(rest);
     if (!role) return null;
     // 賈公彦等撰: the 等 (and others) is not part of the name.
-    const name = rest.slice(0, rest.length - role[1].length).replace(/等$/u, '');
+    // 天竺三藏鳩摩羅什譯, 沙門某譯: a translator's title before the name is not the name.
+    const name = rest.slice(0, rest.length - role[1].length).replace(/等$/u, '').replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|沙門|沙门)(?=\p{Script=Han}{2})/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
@@ -127,9 +128,22 @@ export function parseByline(text: string): Contributor[] | null {
 }
 
 /** A byline line, or one after a chapter's name and white space (隱公第一　范甯集解, as Kanripo's SBCK texts write it). */
-function bylineIn(line: string): Contributor[] | null {
+export function bylineIn(line: string): Contributor[] | null {
   const chapter = CHAPTER_THEN_GAP.exec(line);
-  return parseByline(line) ?? (chapter ? parseByline(line.slice(chapter[0].length)) : null);
+  // 周南關雎詁訓傳第一　毛詩國風　鄭氏箋: after the chapter, the part and then the byline, each after a gap.
+  const last = chapter ? line.slice(chapter[0].length).split(/[\s\u3000]+/u).pop() : undefined;
+  return parseByline(line) ?? authorLine(line) ?? (chapter ? parseByline(line.slice(chapter[0].length)) ?? (last ? parseByline(last) : null) : null);
+}
+
+/** A Wikisource or 中華文庫 author line: `作者：春秋 孫武`, `作者：桓寬（漢）`. The author wrote the work: 撰. */
+function authorLine(line: string): Contributor[] | null {
+  const m = /^作者[:：][\s\u3000]*(.+)$/u.exec(line);
+  if (!m) return null;
+  const rest = m[1].trim();
+  const after = new RegExp(`^(\\p{Script=Han}{2,6})[（(〔]\\s*(${alt(DYNASTIES)})\\s*[）)〕]$`, 'u').exec(rest);
+  if (after) return [{ dynasty: after[2], name: after[1], role: '撰' }];
+  const before = new RegExp(`^(?:[（(〔]?(${alt(DYNASTIES)})[）)〕]?[\\s\\u3000]*)?(\\p{Script=Han}{2,6})$`, 'u').exec(rest);
+  return before ? [{ ...(before[1] ? { dynasty: before[1] } : {}), name: before[2], role: '撰' }] : null;
 }
 const CHAPTER_THEN_GAP = new RegExp(`^\\S{1,12}第[${NUMERAL}]+[\\s\\u3000]+`, 'u');
 
@@ -159,12 +173,20 @@ export function isTitle(text: string): boolean {
 
 /** The 提要's byline: the first clause after the title and its count of juan that reads as one (…五卷，元李文仲撰。). */
 function tiyaoByline(after: string): Contributor[] | null {
-  const clause = /^[，,]?([^，。；,]{2,16})/u.exec(after);
-  return clause ? parseByline(clause[1]) : null;
+  const clause = /^[，,]?(?:舊本題|旧本题|舊題|旧题|題|题)?([^，。；,]{2,16})/u.exec(after);
+  if (!clause) return null;
+  // An unpunctuated 提要 runs on after the byline (秦呂不韋撰漢高誘注不韋事蹟…): the shortest start that is one, with its dynasty.
+  const chars = Array.from(clause[1]);
+  for (let n = 3; n <= chars.length; n++) {
+    const found = parseByline(chars.slice(0, n).join(''));
+    if (found && (found[0].dynasty || n === chars.length)) return found;
+  }
+  return null;
 }
 
 const TIYAO = /(?:臣等謹案|臣等谨案)[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
 const CONTENTS = /^(.{1,20}?)[\s\u3000]*目[录錄録]$/u;
+const VOLUME_LINE = new RegExp(`^(\\p{Script=Han}{1,16}?)[卷巻][第之]?[${NUMERAL}]+$`, 'u');
 const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
 
 /**
@@ -179,12 +201,14 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
       const b = bylineIn(bare(lines[k]));
       if (b) return b;
     }
-    return lines.map((l) => bylineIn(bare(l))).find((b) => b !== null) ?? [];
+    // Not the title's own line: 南征錄 reads as a name (南征) and a role (錄).
+    return lines.map((l, k) => (k === i ? null : bylineIn(bare(l)))).find((b) => b !== null) ?? [];
   };
   // An importer's title may be a first line 書名目录: the work is what stands before 目录.
   const meta = metaTitle ? withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle) : undefined;
   if (meta && isTitle(meta)) {
-    const found = lines.map((l) => bylineIn(bare(l))).find((b) => b !== null);
+    // Not the title's own line (尔雅注疏 reads as a name, 尔雅, and a role, 注疏).
+    const found = lines.map((l) => (withoutVolume(bare(l)) === meta ? null : bylineIn(bare(l)))).find((b) => b !== null);
     return { title: meta, from: 'metadata', contributors: found ?? [] };
   }
   for (const [i, line] of lines.entries()) {
@@ -213,6 +237,11 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
     if (i !== first && !/^#{1,3}\s/u.test(line)) continue;
     const found = splitTitleLine(line.replace(/<[^>]*>/gu, ''));
     if (found) return { ...found, from: /^#/u.test(line) ? 'heading' : 'first line', line: i + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(i) };
+  }
+  // Last, a volume line that names its work (墨子卷之二, 某書卷第三) where nothing else does.
+  for (const [i, line] of lines.entries()) {
+    const m = VOLUME_LINE.exec(bare(line));
+    if (m && isTitle(m[1])) return { title: m[1], from: 'volume line', line: i + 1, contributors: contributorsNear(i) };
   }
   return null;
 }

@@ -127,10 +127,24 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, in
 }
 
 /** `conv`: the row as parseSource decided it (〈…〉 as described characters, decide.ts); its inline options set the text. */
+/** The 四庫 head's category lines (子部一, 儒家類, 雜家類一) and the 提要's heading. */
+const SIKU_CATEGORY = /^[\s\u3000]*(?:[經经史子集]部[〇一二三四五六七八九十]*|\p{Script=Han}{1,6}[類类][〇一二三四五六七八九十]*|提要)[\s\u3000]*$/u;
+/** A chapter's name alone on its line (孟春紀第一). */
+const CHAPTER_LINE = /^[\s\u3000]*[^\s\u3000，。；：、！？【】〈〉]{1,12}第[〇一二三四五六七八九十百]+[\s\u3000]*$/u;
+
 export function importDaizhige(src: Source, fallbackTitle: string, conv?: FormatConventions): ImportResult {
+  // The 四庫 head (banner, category, the work's name, 提要 and its text) is front matter up to the first volume title or chapter.
+  let head = false;
   return importCorpus(src, fallbackTitle, {
     line(line, previous) {
       const { content } = line;
+      if (previous === 'byline' || previous === 'text' || previous === 'heading') head = false;
+      if (previous === 'title' && SIKU_CATEGORY.test(content)) head = true;
+      if (CHAPTER_LINE.test(content)) {
+        head = false;
+        return { blocks: [heading(src, 2, line.start, line.end, conv?.inline)], kind: 'heading' };
+      }
+      if (head) return { blocks: [paragraph(src, 'front', line.start, line.end, conv?.inline)], kind: 'title' };
       if (SECTION_LABEL.test(content)) return null;
       // 鄉射禮    嘉禮十四: a part heading with its place in the 五禮.
       if ((previous === 'byline' || previous === 'title') && hasSpace(content) && bareLength(content) <= 16 && !content.includes('【')) {

@@ -179,7 +179,8 @@ function bylineStart(content: string): number | undefined {
   return undefined;
 }
 
-const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*目[录錄録]$/u;
+/** ●目录, or the work's contents with its name (●孝经注疏目录). */
+const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*[^\s\u3000，。；]{0,20}?目[录錄録]$/u;
 
 const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
 
@@ -266,8 +267,15 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
 
   // A short first line standing before the first heading (仪礼注疏 above ●卷一) is the work's title.
   const texts = lines.filter((l) => l.content && !conv.metadata?.some((r) => r.test(l.content)));
+  // So is one above its byline line (尔雅注疏 / 晋郭璞注　宋邢昺疏; ●文心雕龙 / （南朝梁）刘勰著).
   const titleLine =
-    texts.length > 1 && Array.from(texts[0].content).length <= 16 && !/[\p{P}\s]/u.test(texts[0].content) && conv.headings?.some((h) => h.pattern.test(texts[1].content)) && !conv.headings.some((h) => h.pattern.test(texts[0].content)) ? texts[0] : null;
+    texts.length > 1 &&
+    Array.from(texts[0].content).length <= 16 &&
+    !/[\p{P}\s]/u.test(texts[0].content) &&
+    (conv.headings?.some((h) => h.pattern.test(texts[1].content)) || parseByline(texts[1].content) !== null) &&
+    !conv.headings?.some((h) => h.pattern.test(texts[0].content))
+      ? texts[0]
+      : null;
   // A first line that is a title with its byline (周礼正义　（清）孙诒让撰, 仪礼注疏汉郑玄注、唐贾公彦疏): where the byline starts.
   const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStart(texts[0].content) : undefined;
 
@@ -404,10 +412,20 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'byline';
       continue;
     }
-    if (line === titleLine) {
-      meta.title ??= content;
-      add(paragraph(src, 'title', line.start, line.end, headOptions));
+    // The title line, or a line that is the title the header gave (a CBETA text's 金剛般若波羅蜜經 under `No. 235`).
+    if (line === titleLine || (previous === 'start' && meta.title && content === meta.title)) {
+      flush();
+      const mark = /^[●○◎]/u.test(content) ? 1 : 0;
+      meta.title ??= content.slice(mark);
+      add(paragraph(src, 'title', line.start + mark, line.end, headOptions));
       previous = 'title';
+      continue;
+    }
+    // The byline under a title line: its (南朝梁) is the byline's, not a note.
+    if (previous === 'title' && parseByline(content) !== null) {
+      flush();
+      add(paragraph(src, 'byline', line.start, line.end, { ...headOptions, notes: [] }));
+      previous = 'byline';
       continue;
     }
     const title = VOLUME_TITLE.exec(content);
@@ -447,7 +465,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const after = span(m, line, 2);
       if (after) {
         const afterText = text.slice(after[0], after[1]);
-        if (BYLINE.test(afterText) || /[注註疏撰]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
+        if (BYLINE.test(afterText) || /[注註疏撰箋笺]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
         else add(heading(src, 2, after[0], after[1], headOptions));
       }
       previous = 'heading';
