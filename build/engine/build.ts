@@ -28,7 +28,7 @@ import { checkUpToDate, defaultCache, restoreMessage, sha256, storeMessage } fro
 export { defaultCache, editionDigest, inputKey, manifestKey, restoreMessage, storeMessage } from './up-to-date.js';
 import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
 import { fontDigest, loadFontsOnce } from './fonts-memo.js';
-import { renderEpubInThread } from './epub-thread.js';
+import { renderEpubInThread, warmEpubThread } from './epub-thread.js';
 import { loadEdition, type SharedSettings } from './load.js';
 import { loadMemo } from './load-memo.js';
 import { lazyBrowser } from './lazy-browser.js';
@@ -291,6 +291,8 @@ async function buildLoaded(
   context: { cache: BuildCache | undefined; previous: Manifest | undefined; inputs: string; mKey: string; browser: BrowserSource | undefined },
 ): Promise<BuildResult> {
   const { cache, previous, inputs, mKey } = context;
+  // The EPUB's worker loads its modules on the other core while this thread loads the edition.
+  if (options.targets.epub) warmEpubThread();
   const loaded = await phase('load', () => loadEdition(dir, { allowRead: options.allowRead, shared: options.shared, ...(cache ? { memo: loadMemo(cache) } : {}) }));
   const lines: string[] = [];
   const config = loaded.config && options.pdfStandard ? { ...loaded.config, pdf: options.pdfStandard } : loaded.config;
@@ -302,6 +304,14 @@ async function buildLoaded(
   }
   const id = config.meta.id;
   const tree = loaded.tree;
+  if (options.targets.epub) {
+    try {
+      // …and reads the fonts while this one lays the edition out.
+      warmEpubThread(fontStackFor(config.fonts.main));
+    } catch {
+      // fonts.main that cannot be read: the EPUB's job says so
+    }
+  }
   // Chromium's tabs load the edition's page shell and Paged.js while this thread lays the edition out.
   if (options.targets.pdf && context.browser) void warmPrinter(context.browser, { title: config.meta.title, author: config.meta.author, subject: config.meta.description, language: config.meta.language });
   const digests = phase('volume digests', () => tree.children.map((v) => volumeDigest(v as Volume)));

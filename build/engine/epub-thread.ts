@@ -47,7 +47,20 @@ function start(): Worker {
   };
   w.on('error', fail);
   w.on('exit', (code) => fail(new Error(`the EPUB worker stopped (exit ${code})`)));
+  // Started ahead of its first job (warmEpubThread): it does not keep the process alive until a job comes.
+  if (pending.size === 0) w.unref();
   return w;
+}
+
+/**
+ * Starts the worker ahead of its job, so that it loads its modules (and,
+ * given the font stack, reads the fonts and hashes them) on the other core
+ * while this thread loads and lays out the edition: a new process's EPUB
+ * does not begin with them.
+ */
+export function warmEpubThread(specs?: readonly FontSpec[]): void {
+  worker ??= start();
+  if (specs?.length) worker.postMessage({ warm: specs });
 }
 
 export function renderEpubInThread(

@@ -12,7 +12,7 @@ import type { Root } from '../tree/types.js';
 import { revivedVolumeDocument, storedVolumeDocument, type StoredVolumeDocument, type VolumeDocument } from '../render/epub/xhtml.js';
 import { BuildCache } from './cache.js';
 import { epubSubsetter } from './epub-fonts.js';
-import { loadFontsOnce } from './fonts-memo.js';
+import { fontDigest, loadFontsOnce } from './fonts-memo.js';
 
 export interface EpubJob {
   id: number;
@@ -29,7 +29,12 @@ const volumeDocuments = new Map<string, Map<string, VolumeDocument>>();
 
 const caches = new Map<string, BuildCache>();
 
-parentPort?.on('message', (job: EpubJob) => {
+parentPort?.on('message', (job: EpubJob | { warm: FontSpec[] }) => {
+  // Ahead of a job: the fonts read and hashed (a font that cannot be read is said by the job that needs it).
+  if ('warm' in job) {
+    void loadFontsOnce(job.warm).then((fonts) => fonts.forEach(fontDigest), () => undefined);
+    return;
+  }
   void (async () => {
     try {
       const fonts = await loadFontsOnce(job.specs);

@@ -53,7 +53,7 @@ import type { EditionConfig } from '../tree/edition.js';
 import { BrowserError, CHROMIUM_PATH, findChromium, launchBrowser, withBrowserDeadline, type OfflineBrowser } from './browser.js';
 import { makeTempDir, removeTemp } from './cleanup.js';
 import { hashKey, toolVersion, type BuildCache } from './cache.js';
-import { FONT_CACHE, printFontSources, printFontSourcesFor } from './print-fonts.js';
+import { FONT_CACHE, printFontSources, printFontSourcesFor, warmConverters } from './print-fonts.js';
 import { phase } from './timing.js';
 import { killPoint } from './kill-point.js';
 import { writeFileAtomic } from './write.js';
@@ -644,6 +644,7 @@ async function closePrinter(printer: Printer): Promise<void> {
 export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256'>> {
   const config = pageForStandard(edition);
   const { options: given, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
+  warmConverters(fonts, options.fontCache ?? FONT_CACHE);
   const renderOptions = withPunctuation(layout, given);
   const planned = planPages(layout);
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);

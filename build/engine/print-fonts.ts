@@ -28,7 +28,7 @@ import type { FontSource } from '../render/pdf/index.js';
 import { hashKey } from './cache.js';
 import { makeTempDir, removeTemp, trackChild, untrackChild } from './cleanup.js';
 import { writeFileAtomic } from './write.js';
-import { fontDigest } from './fonts-memo.js';
+import { FONT_CACHE, fontDigest } from './fonts-memo.js';
 import { fromCodePoints } from '../tree/append.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -36,8 +36,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CFF2TTF = join(ROOT, 'scripts', 'cff2ttf.py');
 /** Debian's Python, where python3-fonttools is installed (not a pyenv/venv one found first on PATH). */
 const PYTHON = process.env.DIAOBAN_PYTHON ?? '/usr/bin/python3';
-/** Subsets by key: a rebuild of the same volume reuses them (same bytes, no conversion). DIAOBAN_FONT_CACHE puts it elsewhere. */
-export const FONT_CACHE = process.env.DIAOBAN_FONT_CACHE ? resolve(process.env.DIAOBAN_FONT_CACHE) : join(ROOT, '.cache', 'fonts');
+export { FONT_CACHE };
 
 /** A failure of the font preparation that the user can act on. */
 export class FontPrepError extends Error {
@@ -103,6 +102,23 @@ function converterFor(bank: string): Converter {
   child.on('exit', (code) => fail(new Error(`the converter stopped (exit ${code})`)));
   converters.set(bank, c);
   return c;
+}
+
+/** The glyph bank of a face: its glyphs converted before, by whatever build converted them. */
+function bankFile(font: LoadedFont, cacheDir: string): string {
+  return join(cacheDir, `bank-${faceDigest(font).slice(0, 32)}.pkl`);
+}
+
+/**
+ * Starts the converter of each face that was converted before (its bank is
+ * there) ahead of its first job: Python and the bank load while the runs
+ * are worked out, so a rebuild's new subset does not wait for them.
+ */
+export function warmConverters(fonts: readonly LoadedFont[], cacheDir: string = FONT_CACHE): void {
+  for (const font of fonts) {
+    const bank = bankFile(font, cacheDir);
+    if (existsSync(bank)) unref(converterFor(bank));
+  }
 }
 
 /** Lets this process end while the converter waits for work (it ends with our pipe). */
@@ -234,7 +250,7 @@ async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise
       }
       const otf = join(work, `${i}.otf`);
       await writeFile(otf, subset);
-      const bank = join(cacheDir, `bank-${faceDigest(w.font).slice(0, 32)}.pkl`);
+      const bank = bankFile(w.font, cacheDir);
       const list = banks.get(bank) ?? [];
       list.push([otf, join(work, `${i}.ttf`)]);
       banks.set(bank, list);
