@@ -128,7 +128,7 @@ test('package: rtl spine, language, writing mode, metadata, accessibility, cover
   for (const p of ['accessMode', 'accessModeSufficient', 'accessibilityFeature', 'accessibilityHazard', 'accessibilitySummary'])
     assert.match(opf, new RegExp(`<meta property="schema:${p}"( xml:lang="en")?>[^<]+</meta>`), p);
   // Each volume's pop-up notes follow it, out of the reading order; the fonts' page ends the book.
-  assert.match(opf, /<itemref idref="cover"\/>\s*<itemref idref="titlepage"\/>\s*<itemref idref="legend"\/>\s*<itemref idref="nav"\/>\s*<itemref idref="vol01"\/>\s*<itemref idref="vol01-notes" linear="no"\/>\s*<itemref idref="vol02"\/>\s*<itemref idref="fonts"\/>\s*<\/spine>/);
+  assert.match(opf, /<itemref idref="cover"\/>\s*<itemref idref="titlepage"\/>\s*<itemref idref="legend"\/>\s*<itemref idref="legend-notes" linear="no"\/>\s*<itemref idref="nav"\/>\s*<itemref idref="vol01"\/>\s*<itemref idref="vol01-notes" linear="no"\/>\s*<itemref idref="vol02"\/>\s*<itemref idref="fonts"\/>\s*<\/spine>/);
   // One XHTML per volume with ASCII names.
   assert.ok(names.includes('OEBPS/vol01.xhtml') && names.includes('OEBPS/vol02.xhtml'));
   assert.ok(names.every((n) => /^[\x21-\x7e]+$/.test(n)), 'ASCII file names');
@@ -286,7 +286,7 @@ test('epubcheck: 0 errors, 0 warnings for hand-made trees, the five sample works
   }
 });
 
-test('the reader checks can fail: a footnote in the running text, a PUA character, a page without its marker', async () => {
+test('the reader checks can fail: a footnote in the running text, a PUA character, a page without its marker, a link within a document', async () => {
   const good = await bookEpub(await loadBook('yili-zhushu'), fonts);
   await assertReaderReady('yili-zhushu', good);
   const zip = await JSZip.loadAsync(good);
@@ -307,4 +307,5 @@ test('the reader checks can fail: a footnote in the running text, a PUA characte
   await assert.rejects(assertReaderReady('x', await spoil(/<span id="page-2"[^>]*\/>/, '')), /page-list ↔ pagebreak/);
   await assert.rejects(assertReaderReady('x', await spoil('role="doc-backlink"', '', 'OEBPS/vol01-notes.xhtml')), /links back/);
   await assert.rejects(assertReaderReady('x', await spoil(/(noteref-shu"[^>]*>)疏一</, '$1疏<')), /numbered/);
+  await assert.rejects(assertReaderReady('x', await spoil('</p>', '<a href="#page-2">二</a></p>')), /within its own document/);
 });
