@@ -7,7 +7,7 @@
  * back, a page list with a marker for each page.
  */
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Element } from 'domhandler';
 import { loadEdition } from '../../engine/load.js';
@@ -18,6 +18,10 @@ import type { LoadedFont } from '../../fonts/types.js';
 import type { EditionConfig } from '../../tree/edition.js';
 import type { Root } from '../../tree/types.js';
 import { epubSeals, printPageList, renderEpub, sourcePageList, type PageList } from './index.js';
+import { VFile } from 'vfile';
+import { visit } from 'unist-util-visit';
+import { applyCorrections, parseCorrections } from '../../transform/corrections.js';
+import type { Paragraph } from '../../tree/types.js';
 import { findAll, parseXhtml, textOf, unzip } from './read-epub.test-util.js';
 
 export const CORPUS_DIR = path.join(REPO, '..', 'shared', 'corpora');
@@ -34,7 +38,8 @@ export interface Book {
 }
 
 export async function loadBook(name: string): Promise<Book> {
-  if ((SAMPLES as readonly string[]).includes(name)) return { name, ...(await loadSample(name)) };
+  // The samples, and the other editions under manuscript/ (儀禮注疏 三家, 評點岳陽樓記).
+  if ((SAMPLES as readonly string[]).includes(name) || existsSync(path.join(REPO, 'manuscript', name))) return { name, ...(await loadSample(name)) };
   const { tree, config } = await loadEdition(path.join(CORPUS_DIR, name));
   assert.ok(config, `${name} loads`);
   return { name, tree, config };
@@ -46,6 +51,33 @@ export function pageListFor(book: Book, pages: 'print' | 'source' = 'print'): Pa
   if (source) return source;
   const layout = layoutBook(book.tree, pageSpecFor(book.config.meta.template, book.config.layout));
   return printPageList(book.tree, layout, { style: book.config.meta.template === 'modern' ? 'folio' : 'leaf', source: `${book.name}.pdf` });
+}
+
+/**
+ * A sample with corrections (no sample has a corrections file): one at each
+ * fraction of the first volume's main text, each a character changed in a run
+ * of six found once in the book, applied as corrections.yaml would be.
+ */
+export function withCorrections(book: Book, at: readonly number[] = [0.05, 0.5, 0.95]): Book {
+  const runs: string[] = [];
+  visit(book.tree.children[0], 'paragraph', (p: Paragraph) => {
+    if (p.role === 'text') for (const c of p.children) if (c.type === 'text' && /^\p{Script=Han}{6}/u.test(c.value)) runs.push(c.value.slice(0, 6));
+  });
+  const all: string[] = [];
+  visit(book.tree, 'text', (t: { value: string }) => {
+    all.push(t.value);
+  });
+  const text = all.join('\n');
+  const once = runs.filter((r) => text.indexOf(r) === text.lastIndexOf(r));
+  assert.ok(once.length >= at.length, `${book.name}: runs to correct`);
+  const yaml = at
+    .map((f) => once[Math.min(once.length - 1, Math.floor(once.length * f))])
+    .map((r) => `- find: ${r}\n  replace: ${r.slice(0, 3)}${r[3] === '某' ? '甲' : '某'}${r.slice(4)}\n  note: 據某本改\n`)
+    .join('');
+  const file = new VFile({ path: 'corrections.yaml', value: yaml });
+  applyCorrections(book.tree, parseCorrections(file));
+  assert.deepEqual(file.messages.map(String), [], `${book.name}: corrections applied`);
+  return book;
 }
 
 export async function bookEpub(book: Book, fonts: readonly LoadedFont[]): Promise<Uint8Array> {
