@@ -20,7 +20,7 @@ import { findAll, parseXhtml, readVolume, textOf, unzip } from './read-epub.test
 import JSZip from 'jszip';
 import { SAMPLES } from '../../engine/samples.js';
 import { DEFAULT_POPUP_LAYERS } from './notes-option.js';
-import { CORPUS_TEXTS, assertReaderReady, bookEpub, loadBook, pageListFor } from './books.test-util.js';
+import { CORPUS_TEXTS, assertReaderReady, bookEpub, loadBook, pageListFor, withCorrections } from './books.test-util.js';
 
 const run = promisify(execFile);
 const EPUBCHECK = '/usr/share/java/epubcheck.jar';
@@ -272,6 +272,10 @@ test('epubcheck: 0 errors, 0 warnings for hand-made trees, the five sample works
     await assertReaderReady(work, bytes);
     books.push([work, bytes]);
   }
+  // A sample with corrections: its 校勘記 documents and the legend's notes document.
+  const corrected = await bookEpub(withCorrections(await loadBook('yili-zhushu')), fonts);
+  await assertReaderReady('yili-zhushu-corrected', corrected);
+  books.push(['yili-zhushu-corrected', corrected]);
   for (const name of CORPUS_TEXTS) {
     const book = await loadBook(name);
     // Pop-up 疏 and 附注, as `--notes popup` makes them.
