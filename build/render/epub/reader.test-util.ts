@@ -205,20 +205,21 @@ export async function goTo(page: Page, href: string): Promise<void> {
 
 const visibleJs = (id: string): string => `(() => { const el = R.doc() && R.doc().getElementById(${JSON.stringify(id)}); return !!el && H.visible(el); })()`;
 
+/** Whether the start of an element of the shown document is on screen. */
+export async function onScreen(page: Page, id: string): Promise<boolean> {
+  return (await page.evaluate(visibleJs(id))) as boolean;
+}
+
 /**
- * Shows an element of a document as a reader gets there, and says whether its start is on screen: epub.js
- * from another document (within the shown one it moves by the page's width, not its height: an engine bug),
- * foliate paging on where it does not scroll to an anchor of the section it shows (foliate-js 1.0.1).
+ * Shows an element of a document as a reader gets there from the book's table of contents (toc.xhtml,
+ * another document: epub.js 0.3 moves within the shown document by the page's width where it means its
+ * height, managers/default moveTo), and says whether its start is on screen.
  */
 export async function reach(page: Page, engine: Engine, file: string, id: string): Promise<boolean> {
-  if (engine === 'epubjs') await goTo(page, 'toc.xhtml');
+  await goTo(page, 'toc.xhtml');
   await goTo(page, `${file}#${id}`);
   await page.waitForFunction(visibleJs(id), { timeout: 5_000 }).catch(() => undefined);
-  for (let n = 0; engine === 'foliate' && n < 60 && !(await page.evaluate(visibleJs(id))); n++) {
-    await page.evaluate('R.next()');
-    await settle(page);
-  }
-  return (await page.evaluate(visibleJs(id))) as boolean;
+  return onScreen(page, id);
 }
 
 /** Where a followed link's target shows: in the engine's pop-up, or on the page shown, its start on screen. */
