@@ -5,8 +5,13 @@
  * For every sample: front matter, then vertical text set right to left and
  * read on at the top right of the next page; a noteref clicked and the note
  * shown, then its backlink back to the reference; a page reached through
- * the page list; layers told apart in grey. Geometry is read from the
- * rendered DOM; screenshots stay in $TMPDIR/diaoban-epub-reader/<engine>/.
+ * the page list; layers told apart in grey. At 1200×800 and 390×700: a
+ * 校勘記 mark and its backlink followed (the 校勘記 in a document of its
+ * own; negative control, the old one within the volume); the nav's
+ * subheadings and pages reached. Each layer's computed size, face, weight,
+ * indentation and rule as styles/layers.json says (negative control: one look
+ * for all). Geometry is read from the rendered DOM; screenshots stay in
+ * $TMPDIR/diaoban-epub-reader/<engine|collation|layers>/.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
