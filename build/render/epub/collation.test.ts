@@ -34,35 +34,44 @@ function corrected(): Root {
 }
 
 const volume = async (bytes: Uint8Array, n: number): Promise<string> => (await unzip(bytes)).text.get(`OEBPS/vol0${n}.xhtml`)!;
+const collationDoc = async (bytes: Uint8Array, n: number): Promise<string> => (await unzip(bytes)).text.get(`OEBPS/vol0${n}-collation.xhtml`)!;
 
-test('each corrected place links to its entry in the volume’s 校勘記, and the entry links back', async () => {
+test('each corrected place links to its entry in the volume’s 校勘記, a document of its own read after the volume, and the entry links back', async () => {
   const bytes = await renderEpub(corrected(), {});
   const one = await volume(bytes, 1);
-  const doc = parseXhtml(one);
-  const marks = findAll(doc, (e) => (e.attribs.class ?? '').includes('noteref-jiao'));
-  const entries = findAll(doc, (e) => (e.attribs.class ?? '') === 'jiao-entry');
+  const jiao = await collationDoc(bytes, 1);
+  const marks = findAll(parseXhtml(one), (e) => (e.attribs.class ?? '').includes('noteref-jiao'));
+  const entries = findAll(parseXhtml(jiao), (e) => (e.attribs.class ?? '') === 'jiao-entry');
   assert.equal(marks.length, 2);
   assert.equal(entries.length, 2);
   for (const [i, mark] of marks.entries()) {
     const entry = entries[i];
-    assert.equal(mark.attribs.href, `#${entry.attribs.id}`);
+    // Between the two documents, never within one (epub.js lands a link within the shown document off).
+    assert.equal(mark.attribs.href, `vol01-collation.xhtml#${entry.attribs.id}`);
     assert.equal(mark.attribs['epub:type'], 'noteref');
     const back = findAll([entry], (e) => e.attribs.role === 'doc-backlink')[0];
-    assert.equal(back.attribs.href, `#${mark.attribs.id}`);
+    assert.equal(back.attribs.href, `vol01.xhtml#${mark.attribs.id}`);
   }
   // The insertion shows its new text, the deletion only its mark; the entries say what changed.
   assert.match(one, /主人戒<span class="correction">衆<\/span><a class="noteref noteref-jiao"/);
   assert.match(one, /州長<a class="noteref noteref-jiao"/);
-  assert.match(one, /<section id="vol01-jiao" class="jiaokanji note-jiao" epub:type="endnotes" role="doc-endnotes"/);
-  assert.match(one, /補衆　據某本補/);
-  assert.match(one, /刪也/);
-  // Volume two has its own section and numbering; the witness is named.
-  const two = await volume(bytes, 2);
+  assert.doesNotMatch(one, /jiao-entry|jiaokanji/);
+  assert.match(jiao, /<section id="vol01-jiao" class="jiaokanji note-jiao" epub:type="endnotes" role="doc-endnotes"/);
+  assert.match(jiao, /<title>儀禮注疏卷一　校勘記<\/title>/);
+  assert.match(jiao, /補衆　據某本補/);
+  assert.match(jiao, /刪也/);
+  // In the reading order, right after its volume.
+  const opf = (await unzip(bytes)).text.get('OEBPS/content.opf')!;
+  assert.match(opf, /<itemref idref="vol01"\/>\s*<itemref idref="vol01-collation"\/>\s*<itemref idref="vol02"\/>\s*<itemref idref="vol02-collation"\/>/);
+  // Volume two has its own 校勘記 and numbering; the witness is named.
+  const two = await collationDoc(bytes, 2);
   assert.match(two, /id="vol02-jiao-1"/);
   assert.match(two, /禮辭→辭禮　從阮刻本/);
   // The legend names the layer.
   const legend = (await unzip(bytes)).text.get('OEBPS/legend.xhtml')!;
   assert.match(legend, /<span class="legend-label">校<\/span>/);
+  assert.match(legend, /href="legend-notes\.xhtml#legend-jiao"/);
+  assert.match((await unzip(bytes)).text.get('OEBPS/legend-notes.xhtml')!, /<aside id="legend-jiao"[^>]*><p><a class="jiao-back" href="legend\.xhtml#legend-jiao-ref"/);
 });
 
 test('collation off: the corrected text, no marks, no section, no legend entry', async () => {
@@ -70,6 +79,7 @@ test('collation off: the corrected text, no marks, no section, no legend entry',
   const one = await volume(bytes, 1);
   assert.match(one, /主人戒衆賓/);
   assert.doesNotMatch(one, /jiao/);
+  assert.equal((await unzip(bytes)).text.get('OEBPS/vol01-collation.xhtml'), undefined);
   assert.doesNotMatch((await unzip(bytes)).text.get('OEBPS/legend.xhtml')!, /legend-jiao/);
 });
 
@@ -98,6 +108,7 @@ test('a rebuild that reuses unchanged chapters gives the bytes of a fresh build'
   const fresh = await renderEpub(changed, {});
   assert.ok(Buffer.from(reused).equals(Buffer.from(fresh)));
   assert.match(await volume(reused, 2), /禮成樂備/);
+  assert.match(await collationDoc(reused, 2), /禮辭→辭禮/);
 });
 
 test('the legend made from the volumes says what the legend of the whole tree says: first sample of each layer, first correction', async () => {
@@ -109,7 +120,7 @@ test('the legend made from the volumes says what the legend of the whole tree sa
   assert.deepEqual(joined, legendSource(tree));
   assert.equal(joined.layers.get('zhu'), '主人州長');
   assert.equal(joined.correction?.new, '衆');
-  assert.equal(legendPage(tree, new Set(), { source: joined }), legendPage(tree, new Set()));
+  assert.deepEqual(legendPage(tree, new Set(), { source: joined }), legendPage(tree, new Set()));
   // Volumes in the other order: another first sample and correction, so the order is what decides.
   const reversed = joinLegendSources([...tree.children].reverse().map((v) => legendSource(v)));
   assert.equal(reversed.layers.get('zhu'), '許諾也');

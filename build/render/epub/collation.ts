@@ -1,7 +1,10 @@
 /**
  * The 校勘記 in the EPUB: each corrected place shows its new text and a
- * mark linking to the volume's 校勘記 section (`note-jiao`), whose entry
- * links back. One section a volume document, after its text.
+ * mark linking to its entry in the volume's 校勘記 (`note-jiao`), which
+ * links back. The 校勘記 is a document of its own after its volume's
+ * (volNN-collation.xhtml, in the reading order): epub.js 0.3 lands links
+ * within the shown document off by the page's width taken as its height
+ * (managers/default moveTo), links into another document right.
  */
 import { changeText, entryExplanation } from '../../layout/collation.js';
 import { chineseNumeral } from '../pdf/numerals.js';
@@ -14,13 +17,16 @@ export const JIAO_LAYER = 'jiao';
 export interface CollationState {
   /** The volume document's id (vol01): entry ids are unique in the book. */
   volume: string;
+  /** The volume's document and its 校勘記's (vol01.xhtml, vol01-collation.xhtml): links go between them. */
+  file: string;
+  collationFile: string;
   /** false (`collation: off`): corrections show their new text only. */
   on: boolean;
   entries: string[];
 }
 
 export function collationState(volume: string, on: boolean): CollationState {
-  return { volume, on, entries: [] };
+  return { volume, file: `${volume}.xhtml`, collationFile: `${volume}-collation.xhtml`, on, entries: [] };
 }
 
 function plain(node: Correction): string {
@@ -42,13 +48,13 @@ export function correctionMarkup(node: Correction, inner: string, st: CollationS
   const entry = { kind: node.kind, old: node.old, new: plain(node), note: node.note, witness: node.witness };
   const kind = escapeXml(`${node.kind}：${changeText(entry)}`);
   st.entries.push(
-    `<li id="${id}" class="jiao-entry" epub:type="endnote"><p><a class="jiao-back" href="#${id}-ref" role="doc-backlink" aria-label="回正文 ${kind}">${chineseNumeral(n)}</a>　${escapeXml(entryExplanation(entry))}</p></li>`,
+    `<li id="${id}" class="jiao-entry" epub:type="endnote"><p><a class="jiao-back" href="${st.file}#${id}-ref" role="doc-backlink" aria-label="回正文 ${kind}">${chineseNumeral(n)}</a>　${escapeXml(entryExplanation(entry))}</p></li>`,
   );
   const text = inner ? `<span class="correction">${inner}</span>` : '';
-  return `${text}<a class="noteref noteref-jiao" id="${id}-ref" href="#${id}" epub:type="noteref" role="doc-noteref" aria-label="校勘記 ${chineseNumeral(n)}">${chineseNumeral(n)}</a>`;
+  return `${text}<a class="noteref noteref-jiao" id="${id}-ref" href="${st.collationFile}#${id}" epub:type="noteref" role="doc-noteref" aria-label="校勘記 ${chineseNumeral(n)}">${chineseNumeral(n)}</a>`;
 }
 
-/** The volume's 校勘記, when it has corrections. */
+/** The volume's 校勘記 (the body of its document), when it has corrections. */
 export function collationSection(st: CollationState): string {
   if (!st.on || st.entries.length === 0) return '';
   const id = `${st.volume}-jiao`;
@@ -74,14 +80,20 @@ export function firstCorrection(node: Root | Volume): CorrectionSample | undefin
   return first && { kind: first.kind, old: first.old, new: plain(first), note: first.note, witness: first.witness };
 }
 
-/** The legend's entry for the 校勘記, with the book's first correction as its sample; empty without corrections. */
-export function collationLegendItem(first: CorrectionSample | undefined): string {
-  if (!first) return '';
+/**
+ * The legend's entry for the 校勘記, with the book's first correction as its
+ * sample (a pop-up in the legend's notes document, linking back); none without corrections.
+ */
+export function collationLegendItem(first: CorrectionSample | undefined, legendFile: string, notesFile: string): { item: string; aside: string } | undefined {
+  if (!first) return undefined;
   const sample = escapeXml(entryExplanation(first));
-  return (
-    `<li class="legend-item"><span class="legend-label">校</span>：校勘記。今本據他本所改、補、刪、乙之處，字旁標號，如` +
-    `<a class="noteref noteref-jiao" href="#legend-jiao" epub:type="noteref" role="doc-noteref" id="legend-jiao-ref">一</a>` +
-    `，點按即見卷末校勘記之條目。</li>` +
-    `<li class="legend-aside"><aside id="legend-jiao" class="note note-jiao popup" epub:type="footnote" role="doc-footnote"><p>${sample}</p></aside></li>`
-  );
+  return {
+    item:
+      `<li class="legend-item"><span class="legend-label">校</span>：校勘記。今本據他本所改、補、刪、乙之處，字旁標號，如` +
+      `<a class="noteref noteref-jiao" href="${notesFile}#legend-jiao" epub:type="noteref" role="doc-noteref" id="legend-jiao-ref">一</a>` +
+      `，點按即見卷末校勘記之條目。</li>`,
+    aside:
+      `<aside id="legend-jiao" class="note note-jiao popup" epub:type="footnote" role="doc-footnote" aria-label="校勘記">` +
+      `<p><a class="jiao-back" href="${legendFile}#legend-jiao-ref" role="doc-backlink">一</a>　${sample}</p></aside>`,
+  };
 }

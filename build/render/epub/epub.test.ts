@@ -20,7 +20,7 @@ import { findAll, parseXhtml, readVolume, textOf, unzip } from './read-epub.test
 import JSZip from 'jszip';
 import { SAMPLES } from '../../engine/samples.js';
 import { DEFAULT_POPUP_LAYERS } from './notes-option.js';
-import { CORPUS_TEXTS, assertReaderReady, bookEpub, loadBook, pageListFor } from './books.test-util.js';
+import { CORPUS_TEXTS, assertReaderReady, bookEpub, loadBook, pageListFor, withCorrections } from './books.test-util.js';
 
 const run = promisify(execFile);
 const EPUBCHECK = '/usr/share/java/epubcheck.jar';
@@ -128,7 +128,7 @@ test('package: rtl spine, language, writing mode, metadata, accessibility, cover
   for (const p of ['accessMode', 'accessModeSufficient', 'accessibilityFeature', 'accessibilityHazard', 'accessibilitySummary'])
     assert.match(opf, new RegExp(`<meta property="schema:${p}"( xml:lang="en")?>[^<]+</meta>`), p);
   // Each volume's pop-up notes follow it, out of the reading order; the fonts' page ends the book.
-  assert.match(opf, /<itemref idref="cover"\/>\s*<itemref idref="titlepage"\/>\s*<itemref idref="legend"\/>\s*<itemref idref="nav"\/>\s*<itemref idref="vol01"\/>\s*<itemref idref="vol01-notes" linear="no"\/>\s*<itemref idref="vol02"\/>\s*<itemref idref="fonts"\/>\s*<\/spine>/);
+  assert.match(opf, /<itemref idref="cover"\/>\s*<itemref idref="titlepage"\/>\s*<itemref idref="legend"\/>\s*<itemref idref="legend-notes" linear="no"\/>\s*<itemref idref="nav"\/>\s*<itemref idref="vol01"\/>\s*<itemref idref="vol01-notes" linear="no"\/>\s*<itemref idref="vol02"\/>\s*<itemref idref="fonts"\/>\s*<\/spine>/);
   // One XHTML per volume with ASCII names.
   assert.ok(names.includes('OEBPS/vol01.xhtml') && names.includes('OEBPS/vol02.xhtml'));
   assert.ok(names.every((n) => /^[\x21-\x7e]+$/.test(n)), 'ASCII file names');
@@ -272,6 +272,10 @@ test('epubcheck: 0 errors, 0 warnings for hand-made trees, the five sample works
     await assertReaderReady(work, bytes);
     books.push([work, bytes]);
   }
+  // A sample with corrections: its 校勘記 documents and the legend's notes document.
+  const corrected = await bookEpub(withCorrections(await loadBook('yili-zhushu')), fonts);
+  await assertReaderReady('yili-zhushu-corrected', corrected);
+  books.push(['yili-zhushu-corrected', corrected]);
   for (const name of CORPUS_TEXTS) {
     const book = await loadBook(name);
     // Pop-up 疏 and 附注, as `--notes popup` makes them.
@@ -286,7 +290,7 @@ test('epubcheck: 0 errors, 0 warnings for hand-made trees, the five sample works
   }
 });
 
-test('the reader checks can fail: a footnote in the running text, a PUA character, a page without its marker', async () => {
+test('the reader checks can fail: a footnote in the running text, a PUA character, a page without its marker, a link within a document', async () => {
   const good = await bookEpub(await loadBook('yili-zhushu'), fonts);
   await assertReaderReady('yili-zhushu', good);
   const zip = await JSZip.loadAsync(good);
@@ -307,4 +311,5 @@ test('the reader checks can fail: a footnote in the running text, a PUA characte
   await assert.rejects(assertReaderReady('x', await spoil(/<span id="page-2"[^>]*\/>/, '')), /page-list ↔ pagebreak/);
   await assert.rejects(assertReaderReady('x', await spoil('role="doc-backlink"', '', 'OEBPS/vol01-notes.xhtml')), /links back/);
   await assert.rejects(assertReaderReady('x', await spoil(/(noteref-shu"[^>]*>)疏一</, '$1疏<')), /numbered/);
+  await assert.rejects(assertReaderReady('x', await spoil('</p>', '<a href="#page-2">二</a></p>')), /within its own document/);
 });

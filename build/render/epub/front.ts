@@ -59,6 +59,17 @@ export function joinLegendSources(sources: readonly LegendSource[]): LegendSourc
   return { layers, ...(correction ? { correction } : {}) };
 }
 
+/** The legend's document, and its pop-up samples' (as a volume's notes document). */
+export const LEGEND_FILE = 'legend.xhtml';
+export const LEGEND_NOTES_FILE = 'legend-notes.xhtml';
+export const LEGEND_NOTES_TITLE = '凡例　注';
+
+export interface LegendDocument {
+  body: string;
+  /** The pop-up samples' document body, when a layer pops up or the book has corrections. */
+  notes?: string;
+}
+
 export interface LegendOptions {
   /** What the tree holds (legendSource), when the caller has it from its volumes. */
   source?: LegendSource;
@@ -76,8 +87,10 @@ export interface LegendOptions {
  * naming it and showing a sample of its own text set as in the book (with
  * its label, or as a working pop-up); the characters shown as 〓 with the
  * code points the source has for them; whose pages the page numbers are.
+ * The pop-up samples are in a document of their own (LEGEND_NOTES_FILE, out
+ * of the reading order), as a volume's notes are: no link within a document.
  */
-export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: LegendOptions = {}): string {
+export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: LegendOptions = {}): LegendDocument {
   const source = options.source ?? legendSource(tree);
   const layers = source.layers;
   const declared = tree.layers ?? [];
@@ -94,11 +107,11 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: Leg
     if (popup.has(id)) {
       asides.push(
         `<aside id="legend-${i}" class="note note-${t} popup" epub:type="footnote" role="doc-footnote" aria-label="${label}">` +
-          `<p><a class="backlink" href="#legend-${i}-ref" role="doc-backlink">〔${label}〕</a>${sample}</p></aside>`,
+          `<p><a class="backlink" href="${LEGEND_FILE}#legend-${i}-ref" role="doc-backlink">〔${label}〕</a>${sample}</p></aside>`,
       );
       return (
         `<li class="legend-item"><span class="legend-label">${label}</span>：${about}彈出注：正文中之標記` +
-        `<a class="noteref noteref-${t}" id="legend-${i}-ref" href="#legend-${i}" epub:type="noteref" role="doc-noteref">${label}</a>` +
+        `<a class="noteref noteref-${t}" id="legend-${i}-ref" href="${LEGEND_NOTES_FILE}#legend-${i}" epub:type="noteref" role="doc-noteref">${label}</a>` +
         `，點按即見注文；注文前之〔${label}〕點按即返回正文。</li>`
       );
     }
@@ -109,8 +122,11 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: Leg
       `<small class="note note-${t}" epub:type="diaoban:${t}" role="note" aria-label="${label}">${labelSpan}${sample}</small></li>`
     );
   });
-  const jiao = options.collation !== false ? collationLegendItem(source.correction) : '';
-  if (jiao) items.push(jiao);
+  const jiao = options.collation !== false ? collationLegendItem(source.correction, LEGEND_FILE, LEGEND_NOTES_FILE) : undefined;
+  if (jiao) {
+    items.push(jiao.item);
+    asides.push(jiao.aside);
+  }
   const parts = [
     `<section class="legend" aria-labelledby="legend-title">`,
     `<h1 id="legend-title">凡例</h1>`,
@@ -136,6 +152,6 @@ export function legendPage(tree: Root, popup: ReadonlySet<LayerId>, options: Leg
     parts.push(`<h2 id="legend-pages">頁碼</h2>`, `<p class="legend-intro">書中頁碼依${escapeXml(options.pages.source)}，${escapeXml(options.pages.about)}。</p>`);
   }
   parts.push(`</section>`);
-  if (asides.length) parts.push(`<section class="footnotes" epub:type="footnotes" aria-label="凡例　注">`, ...asides, `</section>`);
-  return parts.join('\n');
+  const notes = asides.length ? [`<section class="footnotes" epub:type="footnotes" aria-label="${LEGEND_NOTES_TITLE}">`, ...asides, `</section>`].join('\n') : undefined;
+  return { body: parts.join('\n'), ...(notes ? { notes } : {}) };
 }

@@ -13,7 +13,7 @@ import type { EditionMeta, LayerId, Root } from '../../tree/types.js';
 import { reflowClasses } from '../../punctuation/index.js';
 import { EPUB_ASSETS } from './assets.js';
 import { coverPng } from './cover.js';
-import { creditLine, joinLegendSources, legendPage, titlePage } from './front.js';
+import { creditLine, joinLegendSources, LEGEND_FILE, LEGEND_NOTES_FILE, LEGEND_NOTES_TITLE, legendPage, titlePage } from './front.js';
 import { buildPackage } from './package.js';
 import type { EpubOptions, TocEntry } from './types.js';
 import { layerName, renderVolume, UNLABELLED_LAYERS, VOCAB_PREFIX, type Drawable, type VolumeDocument } from './xhtml.js';
@@ -183,15 +183,23 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     linear: true,
     ...c,
   });
+  const legend = legendPage(tree, popup, { source: joinLegendSources(volumes.map((v) => v.legend)), drawable, missing, pages: pageTargets.length ? pageList : undefined, collation: options.collation !== false });
   const front: ChapterSpec[] = [
     chapter({ itemId: 'titlepage', filename: 'titlepage.xhtml', title: meta.title, content: titlePage(meta), beforeToc: true, bodyClass: 'titlepage-page', bodyType: 'frontmatter' }),
-    chapter({ itemId: 'legend', filename: 'legend.xhtml', title: '凡例', content: legendPage(tree, popup, { source: joinLegendSources(volumes.map((v) => v.legend)), drawable, missing, pages: pageTargets.length ? pageList : undefined, collation: options.collation !== false }), beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
+    chapter({ itemId: 'legend', filename: LEGEND_FILE, title: '凡例', content: legend.body, beforeToc: true, bodyClass: 'legend-page', bodyType: 'frontmatter' }),
+    ...(legend.notes
+      ? [chapter({ itemId: 'legend-notes', filename: LEGEND_NOTES_FILE, title: LEGEND_NOTES_TITLE, content: legend.notes, beforeToc: true, bodyClass: 'notes-page legend-page', bodyType: 'frontmatter', linear: false })]
+      : []),
   ];
   const bodyClass = `volume-page ${reflowClasses(meta.punctuation, meta.language)}`;
   const body = volumes.flatMap((v) => [
     chapter({ itemId: v.filename.replace(/\.xhtml$/, ''), filename: v.filename, title: v.title, content: v.body, bodyClass }),
     ...(v.notes
       ? [chapter({ itemId: v.notes.filename.replace(/\.xhtml$/, ''), filename: v.notes.filename, title: v.notes.title, content: v.notes.body, bodyClass: `notes-page ${bodyClass}`, bodyType: 'backmatter', linear: false })]
+      : []),
+    // Read after its volume, as the print's 校勘記 pages are.
+    ...(v.collation
+      ? [chapter({ itemId: v.collation.filename.replace(/\.xhtml$/, ''), filename: v.collation.filename, title: v.collation.title, content: v.collation.body, bodyClass: `collation-page ${bodyClass}`, bodyType: 'backmatter' })]
       : []),
   ]);
   const tocTitle = '目錄';

@@ -26,7 +26,7 @@ import { loadSystemFonts } from '../../fonts/load.js';
 import type { LoadedFont } from '../../fonts/types.js';
 import { loadSample } from '../../engine/samples.js';
 import { bookEpub } from './books.test-util.js';
-import { ENGINES, click, openToFirstVolume, settle, shoot, writeReaderPages, type Engine, type Screens } from './reader.test-util.js';
+import { ENGINES, click, openToFirstVolume, reach, settle, shoot, writeReaderPages, type Engine, type Screens } from './reader.test-util.js';
 
 const SHOTS = path.join(tmpdir(), 'diaoban-epub-reader', 'themes');
 const SIZES = [
@@ -190,18 +190,8 @@ for (const engine of ENGINES) {
             assert.match(label, /[一二三四五六七八九十百〇]$/u, `${engine} ${book}: the reference ${ref} is numbered (${label})`);
             const href = (await page.evaluate(`R.doc().getElementById(${JSON.stringify(ref)}).getAttribute('href')`)) as string;
             const note = href.slice(href.indexOf('#') + 1);
-            // From another document, as from the reader's table of contents: epub.js moves within the shown
-            // document by the page's width, not its height (an engine bug), which no package can change.
-            if (engine === 'epubjs') await goTo(page, 'toc.xhtml');
-            await goTo(page, `vol01.xhtml#${ref}`);
-            await page.waitForFunction(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`, { timeout: 5_000 }).catch(() => undefined);
-            // foliate-js 1.0.1 does not always scroll to an anchor of the section it shows (measured at 390×700, and right after
-            // opening at 600×800): then the reader pages on to the reference, as a reader reading would.
-            for (let n = 0; engine === 'foliate' && n < 40 && !(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`)); n++) {
-              await page.evaluate('R.next()');
-              await settle(page);
-            }
-            if (!(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`))) {
+            // From the book's table of contents (reach: epub.js lands a link within the shown document off).
+            if (!(await reach(page, engine, 'vol01.xhtml', ref))) {
               await shoot(page, s, `${engine}-${book}-${size.name}-note${k + 1}-missing`);
               t.diagnostic(JSON.stringify(await page.evaluate(`(() => { const el = R.doc().getElementById(${JSON.stringify(ref)}); return { rect: H.rect(el), clip: H.clip(R.doc()), where: R.where() }; })()`)));
             }

@@ -87,7 +87,8 @@ window.R = {
   },
   doc() { const c = this.view.renderer.getContents()[0]; return c && c.doc; },
   async next() { await this.view.next(); },
-  async goTo(href) { await this.view.goTo(href); },
+  // A bare file name (vol01.xhtml#x), as the book's own links have it, is the package's: foliate takes hrefs from the zip's root.
+  async goTo(href) { await this.view.goTo(href.includes('/') ? href : this.view.book.sections[0].id.replace(/[^/]*$/, '') + href); },
   pageHrefs() { return this.view.book.pageList.map((p) => p.href); },
   where() { const i = this.view.renderer.getContents()[0].index; return this.view.book.sections[i].id.replace(/^.*\\//, ''); },
   direction() { return this.view.book.dir; },
@@ -194,4 +195,53 @@ export async function click(page: Page, selectorJs: string): Promise<void> {
   // The engines navigate asynchronously.
   await new Promise((res) => setTimeout(res, 400));
   await settle(page);
+}
+
+/** Goes to a place of the book through the engine's own navigation (as its table of contents does) and waits for it. */
+export async function goTo(page: Page, href: string): Promise<void> {
+  await page.evaluate(`R.goTo(${JSON.stringify(href)})`);
+  await settle(page);
+}
+
+const visibleJs = (id: string): string => `(() => { const el = R.doc() && R.doc().getElementById(${JSON.stringify(id)}); return !!el && H.visible(el); })()`;
+
+/** Whether the start of an element of the shown document is on screen. */
+export async function onScreen(page: Page, id: string): Promise<boolean> {
+  return (await page.evaluate(visibleJs(id))) as boolean;
+}
+
+/**
+ * Shows an element of a document as a reader gets there from the book's table of contents (toc.xhtml,
+ * another document: epub.js 0.3 moves within the shown document by the page's width where it means its
+ * height, managers/default moveTo), and says whether its start is on screen.
+ */
+export async function reach(page: Page, engine: Engine, file: string, id: string): Promise<boolean> {
+  await goTo(page, 'toc.xhtml');
+  await goTo(page, `${file}#${id}`);
+  await page.waitForFunction(visibleJs(id), { timeout: 5_000 }).catch(() => undefined);
+  return onScreen(page, id);
+}
+
+/** Where a followed link's target shows: in the engine's pop-up, or on the page shown, its start on screen. */
+export interface Shown {
+  how: 'pop-up' | 'page';
+  /** The document shown (a page), or the one under the pop-up. */
+  where: string;
+  text: string;
+}
+
+/** Clicks a link as a reader would; its target as shown, or null when it is neither in a pop-up nor on screen. */
+export async function follow(page: Page, linkJs: string, targetId: string): Promise<Shown | null> {
+  await click(page, linkJs);
+  const id = JSON.stringify(targetId);
+  await page
+    .waitForFunction(`(() => { const d = R.popupDoc(); if (d && d.body && d.body.textContent.trim()) return true; return ${visibleJs(targetId)}; })()`, { timeout: 10_000 })
+    .catch(() => undefined);
+  await settle(page);
+  return (await page.evaluate(`(() => {
+    const pop = R.popupDoc();
+    if (pop && pop.body.textContent.trim()) return { how: 'pop-up', where: R.where(), text: pop.body.textContent.trim() };
+    const el = R.doc().getElementById(${id});
+    return el && H.visible(el) ? { how: 'page', where: R.where(), text: el.textContent.trim() } : null;
+  })()`)) as Shown | null;
 }

@@ -402,6 +402,8 @@ export interface VolumeDocument {
    * and a reader that hides footnote asides is left no blank page.
    */
   notes?: { filename: string; title: string; body: string };
+  /** The volume's 校勘記, when it has corrections: a document of its own after the volume's (volNN-collation.xhtml, in the reading order). */
+  collation?: { filename: string; title: string; body: string };
   toc: TocEntry;
   layers: Set<LayerId>;
   /** Characters shown as 〓, by how the source writes them. */
@@ -537,10 +539,10 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   st.count = Number.MAX_SAFE_INTEGER;
   const tail = pendingBreaks(st);
 
-  // The 校勘記 after the text and after the page breaks past its end (the PDF's 校勘記 pages).
+  // The 校勘記 in its own document after the volume's, as after the PDF's page breaks past its text.
   const jiao = collationSection(st.jiao);
   const blocks = out.map((b) => b.before + b.open + b.inner + b.close).join('\n');
-  const section = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}${tail}${jiao ? `\n${jiao}` : ''}\n</section>`;
+  const section = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}${tail}\n</section>`;
   const notesTitle = `${title}　注`;
   const notes = st.footnotes.length
     ? {
@@ -549,5 +551,6 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
         body: `<section id="${id}-notes" class="footnotes" epub:type="footnotes" aria-label="${escapeXml(notesTitle)}">\n${st.footnotes.join('\n')}\n</section>`,
       }
     : undefined;
-  return { filename, title, body: section, ...(notes ? { notes } : {}), toc, layers: st.layers, missing: [...st.missing.values()], marks: st.marks, pageBreaks: st.nextBreak, units, legend: legendSource(volume) };
+  const collation = jiao ? { filename: st.jiao.collationFile, title: `${title}　校勘記`, body: jiao } : undefined;
+  return { filename, title, body: section, ...(notes ? { notes } : {}), ...(collation ? { collation } : {}), toc, layers: st.layers, missing: [...st.missing.values()], marks: st.marks, pageBreaks: st.nextBreak, units, legend: legendSource(volume) };
 }
