@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every build/**\/*.test.ts, each file in a process of its own
- * (node:test), two files at a time: on two cores a file mostly waits on one
- * chain of processes (Node, then Chromium, Java or Python), so two side by
- * side take about the time of one. The slowest files start first, so that
- * none of them is left to run alone at the end.
+ * (node:test), two files at a time: a file keeps about one core busy (Node,
+ * then Chromium, Java or Python in turn), so two side by side use both cores
+ * of the machine the suite is measured on. The slowest files start first,
+ * so that none of them is left to run alone at the end.
  *
  * Files that measure time, kill or count processes, or hold a server to a
  * deadline run after, one at a time, with the machine to themselves (as far
