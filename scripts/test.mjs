@@ -76,7 +76,10 @@ function runFile(file) {
     child.on('close', (code, signal) => {
       process.stdout.write(Buffer.concat(out));
       process.stderr.write(Buffer.concat(err));
-      done({ file, ok: code === 0, status: signal ?? code, seconds: (performance.now() - started) / 1000 });
+      // node:test's own summary of the file (TAP `# pass N`, spec `ℹ pass N`): the run's totals add them up.
+      const text = Buffer.concat(out).toString('utf8');
+      const count = (what) => Number(new RegExp(`^(?:#|ℹ) ${what} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      done({ file, ok: code === 0, status: signal ?? code, seconds: (performance.now() - started) / 1000, passed: count('pass'), failed: count('fail') });
     });
   });
 }
@@ -106,4 +109,7 @@ const failed = results.filter((r) => !r.ok);
 const rows = [...results].sort((a, b) => b.seconds - a.seconds).map((r) => `${r.seconds.toFixed(1).padStart(7)} s  ${r.file}${r.ok ? '' : `  FAILED (${r.status})`}`);
 process.stderr.write(`\n# test files, wall time each (${concurrency} at a time):\n${rows.join('\n')}\n`);
 process.stderr.write(`# ${results.length} files in ${((performance.now() - started) / 1000).toFixed(1)} s; ${failed.length ? `failed: ${failed.map((r) => r.file).join(' ')}` : 'all passed'}\n`);
+// The plain closing line a reader of the log (or CI) looks for; a file that died before its summary counts as one failure.
+const sum = (key) => results.reduce((n, r) => n + r[key], 0);
+process.stdout.write(`tests: ${sum('passed')} passed, ${sum('failed') + failed.filter((r) => r.failed === 0).length} failed\n`);
 process.exit(failed.length ? 1 : 0);
