@@ -117,34 +117,35 @@ export class BuildCache {
     }
   }
 
-  /** The entry's payload; undefined when absent or damaged (then removed). */
-  async get(kind: string, key: string): Promise<Uint8Array | undefined> {
-    // What was read or written whole lately is still whole (and its key says what it is).
+  /** What was read or written whole lately is still whole (and its key says what it is). */
+  private known(kind: string, key: string): Uint8Array | undefined {
     const known = this.recent.get(`${kind}/${key}`);
-    if (known) {
-      this.stats.hits++;
-      return known;
-    }
-    const file = this.path(kind, key);
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(file);
-    } catch {
-      this.stats.misses++;
-      return undefined;
-    }
-    const payload = decodeEntry(bytes);
+    if (known) this.stats.hits++;
+    return known;
+  }
+
+  /** An entry's bytes as read (undefined: no file): its payload when whole, counted and remembered. */
+  private accept(kind: string, key: string, bytes: Uint8Array | undefined): Uint8Array | undefined {
+    const payload = bytes && decodeEntry(bytes);
     if (!payload) {
-      this.stats.corrupt++;
+      if (bytes) this.stats.corrupt++;
       this.stats.misses++;
-      await rm(file, { force: true });
       return undefined;
     }
     this.stats.hits++;
-    // Recently used entries survive pruning.
-    const now = new Date();
-    await utimes(file, now, now).catch(() => undefined);
     this.remember(kind, key, payload);
+    return payload;
+  }
+
+  /** The entry's payload; undefined when absent or damaged (then removed). Recently used entries survive pruning (touched). */
+  async get(kind: string, key: string): Promise<Uint8Array | undefined> {
+    const known = this.known(kind, key);
+    if (known) return known;
+    const file = this.path(kind, key);
+    const bytes = await readFile(file).catch(() => undefined);
+    const payload = this.accept(kind, key, bytes);
+    if (bytes && !payload) await rm(file, { force: true });
+    if (payload) await utimes(file, new Date(), new Date()).catch(() => undefined);
     return payload;
   }
 
@@ -166,37 +167,25 @@ export class BuildCache {
 
   /**
    * get, read at once: for a caller that cannot wait (the load memo's parse,
-   * called back from a synchronous stage). Undefined when absent or damaged.
+   * called back from a synchronous stage).
    */
   getSync(kind: string, key: string): Uint8Array | undefined {
-    const known = this.recent.get(`${kind}/${key}`);
-    if (known) {
-      this.stats.hits++;
-      return known;
-    }
+    const known = this.known(kind, key);
+    if (known) return known;
     const file = this.path(kind, key);
-    let bytes: Uint8Array;
+    let bytes: Uint8Array | undefined;
     try {
       bytes = readFileSync(file);
     } catch {
-      this.stats.misses++;
-      return undefined;
+      bytes = undefined;
     }
-    const payload = decodeEntry(bytes);
-    if (!payload) {
-      this.stats.corrupt++;
-      this.stats.misses++;
-      rmSync(file, { force: true });
-      return undefined;
-    }
-    this.stats.hits++;
-    const now = new Date();
+    const payload = this.accept(kind, key, bytes);
     try {
-      utimesSync(file, now, now);
+      if (bytes && !payload) rmSync(file, { force: true });
+      if (payload) utimesSync(file, new Date(), new Date());
     } catch {
       // pruned meanwhile: the payload read is whole all the same
     }
-    this.remember(kind, key, payload);
     return payload;
   }
 
