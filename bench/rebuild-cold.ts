@@ -12,16 +12,12 @@
  * manuscript: the PDF and the EPUB must be byte-identical.
  * Targets: one character ≤ 10 %, nothing changed ≤ 3 % of clean.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO } from '../build/engine/samples.js';
-import { libState } from '../scripts/lib-state.mjs';
+import { ensureCompiled, timedCliBuild } from './cli-build.js';
 import { BASE_CORRECTIONS, editionWithCorrections, fixEntry, median, REPEAT, uniqueSpot } from './rebuild.js';
-
-const BIN = join(REPO, 'bin', 'diaoban.js');
 
 interface Built {
   ms: number;
@@ -31,10 +27,7 @@ interface Built {
 }
 
 export async function run(): Promise<Record<string, number | string>> {
-  if (libState(REPO) !== 'fresh') {
-    const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-lib.mjs')], { cwd: REPO, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('lib/ could not be compiled (scripts/build-lib.mjs)');
-  }
+  ensureCompiled();
   const root = await mkdtemp(join(tmpdir(), 'diaoban-bench-cold-'));
   const dir = await editionWithCorrections(root);
   const out = join(root, 'dist');
@@ -42,23 +35,10 @@ export async function run(): Promise<Record<string, number | string>> {
   const setCorrections = (extra = ''): Promise<void> => writeFile(join(dir, 'corrections.yaml'), BASE_CORRECTIONS + extra);
 
   /** One `diaoban build` process with the build cache in `cacheDir`, timed from spawn to exit. */
-  const build = (cacheDir: string): Promise<Built> =>
-    new Promise((done, fail) => {
-      const t0 = performance.now();
-      const child = spawn(process.execPath, [BIN, 'build', '--quiet', '--out', out, dir], {
-        cwd: REPO,
-        env: { ...process.env, DIAOBAN_CACHE: cacheDir, DIAOBAN_FONT_CACHE: fontCache },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', fail);
-      child.on('exit', (code) => {
-        const ms = performance.now() - t0;
-        if (code !== 0) return fail(new Error(`diaoban build exited ${code}:\n${stderr}`));
-        void Promise.all([readFile(join(out, 'lijing-benyi.pdf')), readFile(join(out, 'lijing-benyi.epub'))]).then(([pdf, epub]) => done({ ms, pdf, epub, stderr }), fail);
-      });
-    });
+  const build = async (cacheDir: string): Promise<Built> => {
+    const { ms, stderr } = await timedCliBuild(dir, out, { DIAOBAN_CACHE: cacheDir, DIAOBAN_FONT_CACHE: fontCache });
+    return { ms, stderr, pdf: await readFile(join(out, 'lijing-benyi.pdf')), epub: await readFile(join(out, 'lijing-benyi.epub')) };
+  };
   let cleanRuns = 0;
   const clean = (): Promise<Built> => build(join(root, `clean-${cleanRuns++}`));
   const same = (p: Built, q: Built): string => (p.pdf.equals(q.pdf) && p.epub.equals(q.epub) ? 'yes' : 'NO');

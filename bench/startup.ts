@@ -16,11 +16,10 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../build/engine/samples.js';
-import { libState } from '../scripts/lib-state.mjs';
+import { BIN, ensureCompiled } from './cli-build.js';
 
 const ROUNDS = 5;
 const CORPORA = join(REPO, '..', 'shared', 'corpora');
-const BIN = join(REPO, 'bin', 'diaoban.js');
 
 interface Command {
   name: string;
@@ -44,10 +43,7 @@ function median(values: number[]): number {
 }
 
 export async function run(): Promise<Record<string, number | string>> {
-  if (libState(REPO) !== 'fresh') {
-    const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-lib.mjs')], { cwd: REPO, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('lib/ could not be compiled (scripts/build-lib.mjs)');
-  }
+  ensureCompiled();
   const texts = readdirSync(CORPORA).filter((f) => f.endsWith('.txt')).sort();
   const commands: Command[] = [
     { name: 'node -e 0', args: ['-e', '0'] },

@@ -6,16 +6,14 @@
  * warm), in rounds that alternate the two (the machine is shared and
  * noisy). Target: 1,000 volumes ≤ 1.5 × one volume (medians of three).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO } from '../build/engine/samples.js';
-import { libState } from '../scripts/lib-state.mjs';
+import { ensureCompiled, timedCliBuild } from './cli-build.js';
 import { median } from './rebuild.js';
 
-const BIN = join(REPO, 'bin', 'diaoban.js');
 const CHARACTERS = 80_000;
 const PARAGRAPH = 200;
 const ROUNDS = 3;
@@ -38,26 +36,12 @@ async function editionOf(root: string, name: string, text: string[], volumes: nu
 }
 
 /** A clean build of `dir` in a process of its own (ms). */
-function build(dir: string, cache: string, out: string, fontCache: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, 'build', '--quiet', '--out', out, dir], {
-      cwd: REPO,
-      env: { ...process.env, DIAOBAN_CACHE: cache, DIAOBAN_FONT_CACHE: fontCache },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('exit', (code) => (code === 0 ? done(performance.now() - t0) : fail(new Error(`diaoban build ${dir} exited ${code}:\n${stderr.slice(-2000)}`))));
-  });
+async function build(dir: string, cache: string, out: string, fontCache: string): Promise<number> {
+  return (await timedCliBuild(dir, out, { DIAOBAN_CACHE: cache, DIAOBAN_FONT_CACHE: fontCache })).ms;
 }
 
 export async function run(): Promise<Record<string, number | string>> {
-  if (libState(REPO) !== 'fresh') {
-    const built = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-lib.mjs')], { cwd: REPO, stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('lib/ could not be compiled (scripts/build-lib.mjs)');
-  }
+  ensureCompiled();
   const source = await readFile(join(REPO, 'manuscript', 'lijing-benyi', 'lijing-benyi.txt'), 'utf8');
   const han = Array.from(source).filter((c) => /\p{Script=Han}/u.test(c));
   if (han.length < CHARACTERS) throw new Error(`the sample has ${han.length} Han characters, fewer than ${CHARACTERS}`);
