@@ -14,6 +14,7 @@ import { parsePageList } from '../layout/text.js';
 import type { LoadedEdition } from '../engine/load.js';
 import { countBySeverity, foldMessages, formatFolded, formatMessage, reportLayout, sortMessages } from '../engine/report.js';
 import type { BuildResult, BuildTargets } from '../engine/build.js';
+import type { UpToDate } from '../engine/up-to-date.js';
 import { installSignalCleanup } from '../engine/cleanup.js';
 import { volumeProgress } from './progress.js';
 import { BUILD_PEAK_BYTES, defaultJobs, parseShard } from '../engine/jobs.js';
@@ -204,7 +205,7 @@ export function program(): Command {
       let manuscriptErrors = 0;
       let internal = 0;
       // The renderers pull in Puppeteer and epub-gen-memory: loaded for the first edition that must be built.
-      let engine: { build: (dir: string) => Promise<BuildResult>; close: () => Promise<void> } | undefined;
+      let engine: { build: (dir: string, checked: UpToDate) => Promise<BuildResult>; close: () => Promise<void> } | undefined;
       const loadEngine = async (): Promise<NonNullable<typeof engine>> => {
         const { buildEdition } = await import('../engine/build.js');
         const { lazyBrowser } = await import('../engine/lazy-browser.js');
@@ -213,11 +214,12 @@ export function program(): Command {
         const executablePath = targets.pdf ? findChromium(opts.chromium) : undefined;
         // Launched only when a volume must be printed.
         const browser = lazyBrowser(() => launchBrowser({ executablePath }));
-        return { build: (dir) => buildEdition(dir, { ...buildOptions, progress: volumeProgress, browser: browser.get }), close: () => browser.close() };
+        return { build: (dir, checked) => buildEdition(dir, { ...buildOptions, progress: volumeProgress, browser: browser.get }, checked), close: () => browser.close() };
       };
       try {
         for (const dir of list) {
-          const result = (await checkUpToDate(dir, buildOptions, defaultCache())).result ?? (await (engine ??= await loadEngine()).build(dir));
+          const checked = await checkUpToDate(dir, buildOptions, defaultCache());
+          const result = checked.result ?? (await (engine ??= await loadEngine()).build(dir, checked));
           printMessages(result.messages, { quiet: opts.quiet, verbose: opts.verbose });
           for (const line of result.lines) say(process.stderr, line);
           if (!result.ok) failed++;

@@ -23,7 +23,7 @@ import { fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
-import { checkUpToDate, defaultCache, restoreMessage, sha256, storeMessage } from './up-to-date.js';
+import { checkUpToDate, defaultCache, restoreMessage, sha256, storeMessage, type UpToDate } from './up-to-date.js';
 // What other modules took from here before the up-to-date check had a module of its own.
 export { defaultCache, editionDigest, inputKey, manifestKey, restoreMessage, storeMessage } from './up-to-date.js';
 import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
@@ -267,9 +267,10 @@ export async function editionLayout(tree: Root, config: EditionConfig, cache?: B
 
 export { collationRecords };
 
-export async function buildEdition(dir: string, options: BuildOptions): Promise<BuildResult> {
+/** `checked`: what checkUpToDate said of the same edition and options just before (the CLI asks it first), not worked out again. */
+export async function buildEdition(dir: string, options: BuildOptions, checked?: UpToDate): Promise<BuildResult> {
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCache());
-  const { previous, inputs, mKey, result } = await checkUpToDate(dir, options, cache);
+  const { previous, inputs, mKey, result } = checked ?? (await checkUpToDate(dir, options, cache));
   if (result) return result;
 
   // What killed builds left: temp outputs beside ours, font and cache temps, temp folders (cleanup.ts).

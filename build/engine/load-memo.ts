@@ -158,11 +158,6 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
       if (options.corrections) applyCorrections(tree, options.corrections, { from, to, choices: config.conversion }, own);
       const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), JSON.stringify(parsedTree.layers ?? []));
       // 1. Layers told apart, a volume at a time.
-      const stage1: Classified[] = [];
-      for (const [i, volume] of tree.children.entries()) {
-        await turn();
-        stage1.push(classifyOne(volume, i));
-      }
       function classifyOne(volume: Volume, i: number): Classified {
         let id = owned.has(i) ? undefined : volumeKeys.get(volume);
         if (!id) {
@@ -175,6 +170,11 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         const one: Root = { ...tree, children: [owned.has(i) ? volume : structuredClone(volume)] };
         classifyLayers(one, config.layerRules);
         return remember(classified, key, { volume: one.children[0], key, counts: countCommentators(one.children[0]) });
+      }
+      const stage1: Classified[] = [];
+      for (const [i, volume] of tree.children.entries()) {
+        await turn();
+        stage1.push(classifyOne(volume, i));
       }
       // 2. The 集注 decision over the whole book, then each volume split by it.
       const decision = decideCommentators(addCounts(stage1.map((c) => c.counts)));

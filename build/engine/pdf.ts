@@ -681,9 +681,9 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   const volumesDone = new Set<number>();
   const report = (run: PlannedPage[]): void => {
     // A volume is done when the run with its last page is (a run may end several short volumes).
-    const end = planned.indexOf(run[run.length - 1]);
+    const after = planned[planned.indexOf(run[run.length - 1]) + 1];
     run.forEach((p, k) => {
-      const next = planned[end - (run.length - 1) + k + 1];
+      const next = run[k + 1] ?? after;
       if (next && next.volume === p.volume) return;
       volumesDone.add(p.volume);
       options.onVolume?.(volumesDone.size, volumeTotal, p.volumeTitle);

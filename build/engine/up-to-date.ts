@@ -123,15 +123,19 @@ function outputIntact(record: OutputRecord | undefined): boolean {
   }
 }
 
+/** The last build's manifest and this build's input key; with a result when nothing changed. */
+export interface UpToDate {
+  previous: Manifest | undefined;
+  inputs: string;
+  mKey: string;
+  result?: BuildResult;
+}
+
 /**
  * The last build's manifest and this build's input key; with a result when
  * nothing changed (the outputs are there as that build wrote them).
  */
-export async function checkUpToDate(
-  dir: string,
-  options: BuildOptions,
-  cache: BuildCache | undefined,
-): Promise<{ previous: Manifest | undefined; inputs: string; mKey: string; result?: BuildResult }> {
+export async function checkUpToDate(dir: string, options: BuildOptions, cache: BuildCache | undefined): Promise<UpToDate> {
   const mKey = manifestKey(dir, options.out);
   const previous = await cache?.getJson<Manifest>('manifest', mKey);
   const inputs = await phase('inputs', () => inputKey(dir, options));

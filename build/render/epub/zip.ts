@@ -30,20 +30,22 @@ function deflateKey(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-function deflate(data: Uint8Array, key: string, kept: ReadonlyMap<string, Uint8Array>, made?: Map<string, Uint8Array>): Uint8Array {
+/** Compressed bytes remembered by the SHA-256 of what they compress (all let go once past MEMORY_BYTES). */
+function rememberDeflated(key: string, out: Uint8Array): void {
+  if (remembered > MEMORY_BYTES) {
+    compressed.clear();
+    remembered = 0;
+  }
+  compressed.set(key, out);
+  remembered += out.byteLength;
+}
+
+function deflate(data: Uint8Array, key: string, made?: Map<string, Uint8Array>): Uint8Array {
   let out = compressed.get(key);
   if (!out) {
-    out = kept.get(key);
-    if (!out) {
-      out = new Uint8Array(deflateRawSync(data, { level: 9 }));
-      made?.set(key, out);
-    }
-    if (remembered > MEMORY_BYTES) {
-      compressed.clear();
-      remembered = 0;
-    }
-    compressed.set(key, out);
-    remembered += out.byteLength;
+    out = new Uint8Array(deflateRawSync(data, { level: 9 }));
+    made?.set(key, out);
+    rememberDeflated(key, out);
   }
   return out;
 }
@@ -80,16 +82,15 @@ function dosDateTime(date: Date): { time: number; day: number } {
  */
 export async function writeZipWithStore(entries: readonly ZipEntry[], date: Date, store: DeflatedStore): Promise<Uint8Array> {
   const keys = entries.map((e) => (e.data && !e.store ? deflateKey(e.data) : undefined));
-  const kept = new Map<string, Uint8Array>();
   await Promise.all(
     keys.map(async (key) => {
       if (!key || compressed.has(key)) return;
       const bytes = await store.get('epub-deflated', key);
-      if (bytes) kept.set(key, bytes);
+      if (bytes) rememberDeflated(key, bytes);
     }),
   );
   const made = new Map<string, Uint8Array>();
-  const zip = writeZip(entries, date, { keys, kept, made });
+  const zip = writeZip(entries, date, { keys, made });
   await Promise.all([...made].map(([key, bytes]) => store.put('epub-deflated', key, bytes)));
   return zip;
 }
@@ -98,18 +99,17 @@ export async function writeZipWithStore(entries: readonly ZipEntry[], date: Date
 export function writeZip(
   entries: readonly ZipEntry[],
   date: Date,
-  known: { keys?: ReadonlyArray<string | undefined>; kept?: ReadonlyMap<string, Uint8Array>; made?: Map<string, Uint8Array> } = {},
+  known: { keys?: ReadonlyArray<string | undefined>; made?: Map<string, Uint8Array> } = {},
 ): Uint8Array {
   const { time, day } = dosDateTime(date);
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
-  const none = new Map<string, Uint8Array>();
   for (const [i, entry] of entries.entries()) {
     const name = Buffer.from(entry.name, 'utf8');
     const folder = entry.data === undefined;
     const data = entry.data ?? new Uint8Array(0);
-    const body = folder || entry.store ? data : deflate(data, known.keys?.[i] ?? deflateKey(data), known.kept ?? none, known.made);
+    const body = folder || entry.store ? data : deflate(data, known.keys?.[i] ?? deflateKey(data), known.made);
     const method = folder || entry.store ? 0 : 8;
     const crc = folder ? 0 : crc32(data);
     const flags = /[^\x20-\x7e]/.test(entry.name) ? 0x0800 : 0;
