@@ -141,24 +141,39 @@ export interface StoredMessage {
 /**
  * Where a volume's pages start in its text, remembered by the volume and its
  * layout: an unchanged volume is the same tree (load-memo.ts) and its pages
- * share their columns with the layout kept for it (assembleBook copies pages, not columns).
+ * share their columns with the layout kept for it (assembleBook copies pages,
+ * not columns); and in the build cache by the volume's digest and its
+ * layout's key (kind `page-starts`), so that a new process does not walk
+ * every volume again to list the pages of one that changed.
  */
-const pageStartMemory = new WeakMap<Volume, { columns: unknown; found: ReturnType<typeof volumeStarts> }>();
-function rememberedStarts(volume: Volume, laid: VolumeLayout): ReturnType<typeof volumeStarts> {
+const pageStartMemory = new WeakMap<Volume, { columns: unknown; found: VolumeStarts }>();
+type VolumeStarts = ReturnType<typeof volumeStarts>;
+function rememberedStarts(volume: Volume, laid: VolumeLayout, cache: BuildCache | undefined): VolumeStarts {
   const columns = laid.pages[0]?.columns;
   const known = pageStartMemory.get(volume);
   if (known && columns && known.columns === columns && known.found.starts.length === laid.pages.length) return known.found;
-  const found = volumeStarts(volume, laid);
+  const layoutKey = columns ? layoutKeys.get(columns) : undefined;
+  const key = cache && layoutKey ? hashKey('page-starts', volumeDigest(volume), layoutKey) : undefined;
+  const kept = key ? cache?.getSync('page-starts', key) : undefined;
+  let found: VolumeStarts | undefined;
+  if (kept) {
+    const stored = JSON.parse(Buffer.from(kept).toString('utf8')) as { starts: Array<number | null>; units: number };
+    if (stored.starts.length === laid.pages.length) found = { starts: stored.starts.map((s) => s ?? undefined), units: stored.units };
+  }
+  if (!found) {
+    found = volumeStarts(volume, laid);
+    if (key) cache?.putSync('page-starts', key, Buffer.from(JSON.stringify(found), 'utf8'));
+  }
   if (columns) pageStartMemory.set(volume, { columns, found });
   return found;
 }
 
 /** The PDF's pages as the EPUB's page list: labels as the template prints them (版心 leaf and side, or folio). */
-async function printPages(tree: Root, layout: BookLayout, config: EditionConfig): Promise<PageList> {
+async function printPages(tree: Root, layout: BookLayout, config: EditionConfig, cache: BuildCache | undefined): Promise<PageList> {
   const template = await loadTemplate(config.meta.template);
   const style = template.definition.banxin ? 'leaf' : 'folio';
   const kind = template.definition.banxin ? '四庫全書版式' : '現代版式';
-  return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）`, startsOf: rememberedStarts });
+  return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）`, startsOf: (volume, laid) => rememberedStarts(volume, laid, cache) });
 }
 
 /** An EPUB that cannot be made from what the edition asks for. */
@@ -205,6 +220,9 @@ function resolvedSpec(spec: PageSpec, tree: Root, digests: readonly string[]): P
   return resolved;
 }
 
+/** The cache key of a volume's layout, by its first page's columns (assembleBook copies volumes and pages, not columns). */
+const layoutKeys = new WeakMap<object, string>();
+
 /** Layouts of unchanged volumes, kept in memory as well, per cache (a watch session rebuilds the same volumes). */
 const layoutMemories = new WeakMap<BuildCache, Map<string, VolumeLayout>>();
 
@@ -230,6 +248,7 @@ export async function layoutEditionCached(
       await cache?.putJson('layout', key, layout);
     }
     layoutMemory?.set(key, layout);
+    if (layout.pages[0]) layoutKeys.set(layout.pages[0].columns, key);
     volumes.push(layout);
   }
   if (layoutMemory) for (const key of layoutMemory.keys()) if (!used.has(key) && layoutMemory.size > 4 * used.size) layoutMemory.delete(key);
@@ -270,7 +289,7 @@ export { collationRecords };
 /** `checked`: what checkUpToDate said of the same edition and options just before (the CLI asks it first), not worked out again. */
 export async function buildEdition(dir: string, options: BuildOptions, checked?: UpToDate): Promise<BuildResult> {
   const cache = options.cache === false ? undefined : (options.cache ?? defaultCache());
-  const { previous, inputs, mKey, result } = checked ?? (await checkUpToDate(dir, options, cache));
+  const { previous, inputs, mKey, result, meta } = checked ?? (await checkUpToDate(dir, options, cache));
   if (result) return result;
 
   // What killed builds left: temp outputs beside ours, font and cache temps, temp folders (cleanup.ts).
@@ -279,6 +298,8 @@ export async function buildEdition(dir: string, options: BuildOptions, checked?:
   const own = options.targets.pdf && options.browser === undefined ? lazyBrowser() : undefined;
   const browser = options.browser ?? own?.get;
   if (options.targets.pdf && typeof browser === 'function') void browser().catch(() => undefined);
+  // …and its tabs load the page shell and Paged.js (the shell needs only edition.yaml's title and language).
+  if (options.targets.pdf && browser && meta) void warmPrinter(browser, meta);
   try {
     return await buildLoaded(dir, options, { cache, previous, inputs, mKey, browser });
   } finally {
@@ -385,7 +406,7 @@ async function buildLoaded(
         if (options.pages === 'source') pageList = sourcePageList(tree);
         if (!pageList) {
           if (!layout) throw layoutError;
-          pageList = await printPages(tree, layout, config);
+          pageList = await printPages(tree, layout, config, cache);
         }
       } catch (error) {
         // Without the layout the EPUB still has its text; it has no page numbers.

@@ -70,7 +70,8 @@ export class BuildCache {
   private readonly recent = new Map<string, Uint8Array>();
   private recentBytes = 0;
   private static readonly RECENT_MAX = 16 << 20;
-  private builds = 0;
+  /** Bytes this process wrote into the store since prune last looked (for its estimate of the store's size). */
+  private added = 0;
 
   constructor(readonly dir: string = DEFAULT_CACHE_DIR) {
     this.tmp = join(dir, 'tmp');
@@ -154,7 +155,9 @@ export class BuildCache {
     const temp = this.tempFile();
     try {
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(temp, encode(payload));
+      const encoded = encode(payload);
+      await writeFile(temp, encoded);
+      this.added += encoded.byteLength;
       killPoint(`cache-temp-${kind}`);
       await rename(temp, file);
       untrackTemp(temp);
@@ -195,7 +198,9 @@ export class BuildCache {
     const temp = this.tempFile();
     try {
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(temp, encode(payload));
+      const encoded = encode(payload);
+      writeFileSync(temp, encoded);
+      this.added += encoded.byteLength;
       renameSync(temp, file);
       untrackTemp(temp);
       this.remember(kind, key, payload);
@@ -269,10 +274,23 @@ export class BuildCache {
   /**
    * Keeps the store under `maxBytes`: the least recently used entries go
    * first (every hit touches its entry). Manifests are kept.
+   *
+   * Scanning the store costs a stat an entry (30–150 ms, a tenth of a new
+   * process's rebuild): the size the last scan found is kept (usage.json),
+   * with what was written since added to it, and the store is scanned only
+   * when that could be near the limit, or the last scan is an hour old (the
+   * estimate misses what other processes wrote at the same moment, and
+   * entries written again over themselves count twice: it is a bound, not a size).
    */
   async prune(maxBytes: number, keepKinds: readonly string[] = ['manifest']): Promise<number> {
-    // Scanning the store costs a stat an entry: on a process's first build, then every twentieth.
-    if (this.builds++ % 20 !== 0) return 0;
+    const usageFile = join(this.dir, 'usage.json');
+    const usage = await readFile(usageFile, 'utf8').then((t) => JSON.parse(t) as { bytes: number; time: number }, () => undefined);
+    const added = this.added;
+    this.added = 0;
+    if (usage && Number.isFinite(usage.bytes) && Date.now() - usage.time < 3_600_000 && usage.bytes + added <= maxBytes * 0.9) {
+      if (added > 0) await this.writeUsage(usageFile, usage.bytes + added, usage.time);
+      return 0;
+    }
     const entries: Array<{ file: string; size: number; time: number }> = [];
     let total = 0;
     for (const kind of await readdir(this.dir).catch(() => [] as string[])) {
@@ -287,7 +305,10 @@ export class BuildCache {
         }
       }
     }
-    if (total <= maxBytes) return 0;
+    if (total <= maxBytes) {
+      await this.writeUsage(usageFile, total, Date.now());
+      return 0;
+    }
     entries.sort((a, b) => a.time - b.time);
     let removed = 0;
     for (const e of entries) {
@@ -296,7 +317,20 @@ export class BuildCache {
       total -= e.size;
       removed++;
     }
+    await this.writeUsage(usageFile, total, Date.now());
     return removed;
+  }
+
+  private async writeUsage(file: string, bytes: number, time: number): Promise<void> {
+    const temp = this.tempFile();
+    try {
+      await writeFile(temp, JSON.stringify({ bytes, time }));
+      await rename(temp, file);
+      untrackTemp(temp);
+    } catch {
+      // a read-only store: scanned again next time
+      await removeTemp(temp);
+    }
   }
 }
 

@@ -1,16 +1,22 @@
 /**
  * The font stack read once per process while its files stay the same
  * (a watch session rebuilds many times; reading and splitting the Noto
- * collection costs ~150 ms each time), and each face's digest for cache keys.
+ * collection costs ~150 ms each time), and what the build asks of each face
+ * besides its outlines (its facts: cmap, CFF or not, vertical origin,
+ * digest) kept in the font cache by the file's stamp: a new process that
+ * prints nothing new, or only from subsets already made, reads no font file
+ * (20–30 MB each, 0.3 s of a rebuild's start). A stack face's bytes are read
+ * when first asked for (a subset to make); an edition's own font file is
+ * read at once, through its sandbox check.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FONT_STACK, loadSystemFonts, type FontSpec, type LoadedFont } from '../fonts/index.js';
+import { FONT_STACK, faceFacts, loadSystemFonts, selectFace, type FaceFacts, type FontSpec, type LoadedFont } from '../fonts/index.js';
 import { readCheckedFile } from './sandbox.js';
 import { tempName, trackTemp, untrackTemp } from './cleanup.js';
+import { hashKey, toolVersion } from './cache.js';
 
 const loaded = new Map<string, Promise<LoadedFont[]>>();
 
@@ -43,51 +49,99 @@ export function loadFontsOnce(specs: readonly FontSpec[]): Promise<LoadedFont[]>
   const key = JSON.stringify(specs.map((s) => [s.family, s.face ?? '', fileStamp(s.file)]));
   let fonts = loaded.get(key);
   if (!fonts) {
-    fonts = loadSystemFonts(specs, readFont);
+    fonts = Promise.all(specs.map(loadFace));
     fonts.catch(() => loaded.delete(key));
     loaded.set(key, fonts);
   }
   return fonts;
 }
 
-const digests = new WeakMap<LoadedFont, string>();
+const isStackFile = (spec: FontSpec): boolean => FONT_STACK.some((f) => f.file === spec.file);
 
-/** Where a face's digest is kept, by its file's stamp (as cache keys know fonts) and its family: no process hashes 20–30 MB again. */
-function digestFile(font: LoadedFont): string | undefined {
-  if (!font.file) return undefined;
-  return join(FONT_CACHE, 'digest-' + createHash('sha256').update(`${fileStamp(font.file)}\u0000${font.family}\u0000${font.bytes.byteLength}`).digest('hex'));
+async function loadFace(spec: FontSpec): Promise<LoadedFont> {
+  const kept = isStackFile(spec) ? readJsonFile(factsFile(spec), isFacts) : undefined;
+  if (kept) return lazyFace(spec, kept);
+  const [font] = await loadSystemFonts([spec], readFont);
+  const facts = faceFacts(font.bytes);
+  keepJson(factsFile(spec), facts);
+  return { ...font, facts };
 }
 
-/** A face's SHA-256, once per loaded face (and per font file while its stamp stays). */
+/** A stack face whose facts are known: its bytes read from its file when first asked for. */
+function lazyFace(spec: FontSpec, facts: FaceFacts): LoadedFont {
+  let bytes: Uint8Array | undefined;
+  return {
+    family: spec.family,
+    file: spec.file,
+    facts,
+    get bytes(): Uint8Array {
+      return (bytes ??= selectFace(new Uint8Array(readFileSync(spec.file)), spec.face));
+    },
+  };
+}
+
+/** Where a face's facts are kept: by its file's stamp, family and face, and the tool that worked them out. */
+function factsFile(spec: FontSpec): string {
+  return join(FONT_CACHE, `facts-${hashKey('face-facts', toolVersion(), fileStamp(spec.file), spec.family, spec.face ?? '')}.json`);
+}
+
+function isFacts(v: unknown): v is FaceFacts {
+  const f = v as FaceFacts;
+  return (
+    typeof f === 'object' && f !== null && typeof f.cff === 'boolean' && /^[0-9a-f]{64}$/.test(String(f.digest)) &&
+    (f.verticalOrigin === undefined || typeof f.verticalOrigin === 'number') &&
+    Array.isArray(f.ranges) && f.ranges.every((r) => Array.isArray(r) && r.length === 2 && Number.isInteger(r[0]) && Number.isInteger(r[1]))
+  );
+}
+
+const facts = new WeakMap<LoadedFont, FaceFacts>();
+
+/** A face's facts: kept by the loader, or worked out from its bytes once per face object. */
+export function factsOf(font: LoadedFont): FaceFacts {
+  if (font.facts) return font.facts;
+  let f = facts.get(font);
+  if (!f) facts.set(font, (f = faceFacts(font.bytes)));
+  return f;
+}
+
+/** A face's SHA-256. */
 export function fontDigest(font: LoadedFont): string {
-  let d = digests.get(font);
-  if (!d) {
-    const kept = digestFile(font);
-    try {
-      const known = kept ? readFileSync(kept, 'utf8') : '';
-      if (/^[0-9a-f]{64}$/.test(known)) d = known;
-    } catch {
-      // not kept yet
-    }
-    if (!d) {
-      d = createHash('sha256').update(font.bytes).digest('hex');
-      if (kept) keepDigest(kept, d);
-    }
-    digests.set(font, d);
-  }
-  return d;
+  return factsOf(font).digest;
 }
 
-function keepDigest(file: string, digest: string): void {
+/**
+ * A value worked out from the faces of a stack alone (the marks' ink), kept
+ * in the font cache by their digests and the tool: a new process does not
+ * read the fonts to learn it again.
+ */
+export function rememberedForFaces<T>(name: string, fonts: readonly LoadedFont[], valid: (v: unknown) => v is T, work: () => T): T {
+  const file = join(FONT_CACHE, `${name}-${hashKey(name, toolVersion(), ...fonts.map(fontDigest))}.json`);
+  const kept = readJsonFile(file, valid);
+  if (kept !== undefined) return kept;
+  const made = work();
+  keepJson(file, made);
+  return made;
+}
+
+function readJsonFile<T>(file: string, valid: (v: unknown) => v is T): T | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return valid(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function keepJson(file: string, value: unknown): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     // Named as every temp of ours (its owner's tag), so that a killed build's is removed by the next (removeStale).
     const temp = tempName(file);
     trackTemp(temp);
-    writeFileSync(temp, digest);
+    writeFileSync(temp, JSON.stringify(value));
     renameSync(temp, file);
     untrackTemp(temp);
   } catch {
-    // a read-only cache: the digest is worked out again next time
+    // a read-only cache: worked out again next time
   }
 }

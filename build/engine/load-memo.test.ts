@@ -5,7 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SAMPLES, REPO } from './samples.js';
@@ -46,4 +46,40 @@ test('remembered parse and transform equal the stages run afresh, first time and
   const after = await loadEdition(dir, { memo });
   assert.equal(after.tree.children[0], before.tree.children[0], 'the volume no correction reached is the one remembered');
   assert.notEqual(after.tree.children[1], before.tree.children[1]);
+});
+
+/** Entries of one kind in a build cache folder. */
+async function entries(cacheDir: string, kind: string): Promise<string[]> {
+  const shards = await readdir(path.join(cacheDir, kind)).catch(() => [] as string[]);
+  return (await Promise.all(shards.map((s) => readdir(path.join(cacheDir, kind, s))))).flat().sort();
+}
+
+test('a new process finds parse, counts, split and conversion on disk: the same trees, and only a corrected volume is classified and converted again', async () => {
+  const cacheDir = path.join(root, 'disk-cache');
+  // A new BuildCache on the same folder is what a new `diaoban build` opens: nothing in memory.
+  const fresh = (): ReturnType<typeof loadMemo> => loadMemo(new BuildCache(cacheDir));
+  // A 集注 (○某曰 in the notes, in two volumes): the book's decision splits every volume, so the split path is taken too.
+  const jizhu = path.join(root, 'jizhu');
+  await mkdir(jizhu, { recursive: true });
+  const notes = (a: string) => ['【吾子之言○祕曰子雲自謂○光曰謂揚子也】', `【言聖人${a}○祕曰聖人作○光曰作者】`, '【道也○祕曰道○光曰德】'].join('文');
+  await writeFile(path.join(jizhu, 'fayan.txt'), `法言卷上\n\n經${notes('甲')}終\n\n法言卷下\n\n經${notes('乙')}終\n`);
+  await writeFile(path.join(jizhu, 'edition.yaml'), 'title: 法言\nauthor: 揚雄\nlanguage: zh-Hant\nscript: traditional\ntemplate: siku\nsources:\n  - fayan.txt\ncorrections: corrections.yaml\n');
+  await writeFile(path.join(jizhu, 'corrections.yaml'), '[]\n');
+  const jizhuTree = await loadEdition(jizhu, { memo: fresh() });
+  assert.ok(jizhuTree.tree.layers?.some((l) => l.label === '祕'), 'the 集注 is split');
+  for (const dir of [path.join(REPO, 'manuscript', 'lijing-benyi'), path.join(REPO, 'manuscript', 'yili-zhushu'), jizhu]) {
+    await loadEdition(dir, { memo: fresh() });
+    await same(dir, fresh());
+  }
+  assert.ok((await entries(cacheDir, 'split')).length > 0, 'splits are kept');
+
+  const dir = await twoVolumeEdition(path.join(root, 'disk'));
+  await loadEdition(dir, { memo: fresh() });
+  const before = { classify: await entries(cacheDir, 'classify'), transform: await entries(cacheDir, 'transform') };
+  await writeFile(path.join(dir, 'corrections.yaml'), fixMiddle(await uniqueRun(dir, VOLUME_TWO), '之'));
+  await same(dir, fresh());
+  const added = (now: string[], was: string[]): number => now.filter((k) => !was.includes(k)).length;
+  // Negative control in the same run: the correction did change a volume (one new entry of each kind, not none).
+  assert.equal(added(await entries(cacheDir, 'classify'), before.classify), 1, 'one volume classified again');
+  assert.equal(added(await entries(cacheDir, 'transform'), before.transform), 1, 'one volume converted again');
 });

@@ -3,11 +3,13 @@
  * did not change is not parsed again, and a volume whose parsed text (with
  * the corrections that reach it) did not change is not transformed again —
  * a correction's rebuild redoes its volume only. Results are kept in memory
- * for the session (watch, or several builds in one process) and the parsed
- * sources and converted volumes in the build cache on disk (kinds `parse`,
- * `transform`: a new `diaoban build` after a correction parses and converts
- * nothing but what changed), each under a hash of everything it depends on;
- * messages are kept with them and given again.
+ * for the session (watch, or several builds in one process) and in the
+ * build cache on disk: the parsed sources (kind `parse`), each volume's
+ * commentator counts and 集注 split (`classify`, `split`: what the book's
+ * decision needs of it) and the converted volumes (`transform`), so that a
+ * new `diaoban build` after a correction parses, classifies and converts
+ * nothing but what changed. Each is kept under a hash of everything it
+ * depends on; messages are kept with them and given again.
  *
  * The trees are the pure stages' own (parse/, transform/): the same
  * functions run, volume by volume, in transformTree's order. What is decided
@@ -24,7 +26,7 @@ import { applyCorrections, convertCorrectionsOld } from '../transform/correction
 import type { TransformOptions } from '../transform/index.js';
 import { classifyLayers } from '../transform/layers.js';
 import { reporterFor } from '../transform/report.js';
-import { convertScript, convertTreeNames, protectNames } from '../transform/script.js';
+import { convertScript, convertTreeNames, prepareConversion, protectNames } from '../transform/script.js';
 import { hashKey, toolVersion, type BuildCache } from './cache.js';
 
 export interface LoadMemo {
@@ -45,18 +47,29 @@ interface ParseEntry {
   messages: StoredMessage[];
 }
 
-/** A volume with its layers told apart, and its commentator counts (the book's 集注 decision adds them up). */
+/**
+ * A volume with its layers told apart, and its commentator counts (the book's
+ * 集注 decision adds them up). The volume is made when first asked for: a
+ * new process that finds the counts and the converted volume on disk does
+ * not classify it at all.
+ */
 interface Classified {
-  volume: Volume;
+  volume: () => Volume;
   key: string;
   counts: CommentatorCounts;
 }
 
-/** A volume split by the book's 集注 decision, and what the split did in it. */
+/** A volume split by the book's 集注 decision (made when first asked for), and what the split did in it. */
 interface Split {
-  volume: Volume;
+  volume: () => Volume;
   key: string;
   split: CommentatorSplit | null;
+}
+
+/** A value worked out once, when first asked for. */
+function once<T>(work: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: work() }).value;
 }
 
 /** A volume as transformTree leaves it (but the charmap). */
@@ -155,6 +168,13 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         owned.add(i);
         return true;
       };
+      if (options.corrections?.length && from !== to) {
+        // The corrections convert their texts to compare them as printed: the converter is made between turns of
+        // the event loop (Chromium, starting meanwhile, is answered; a signal is heard).
+        await turn();
+        prepareConversion(from, to);
+        await turn();
+      }
       if (options.corrections) applyCorrections(tree, options.corrections, { from, to, choices: config.conversion }, own);
       const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), JSON.stringify(parsedTree.layers ?? []));
       // 1. Layers told apart, a volume at a time.
@@ -167,9 +187,15 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         const key = hashKey(salt, id);
         const known = classified.get(key);
         if (known) return known;
-        const one: Root = { ...tree, children: [owned.has(i) ? volume : structuredClone(volume)] };
-        classifyLayers(one, config.layerRules);
-        return remember(classified, key, { volume: one.children[0], key, counts: countCommentators(one.children[0]) });
+        const classify = once((): Volume => {
+          const one: Root = { ...tree, children: [owned.has(i) ? volume : structuredClone(volume)] };
+          classifyLayers(one, config.layerRules);
+          return one.children[0];
+        });
+        // The counts are all the book's decision needs of a volume: kept on disk, the volume is classified only if it must be converted.
+        let counts = fromDisk<CommentatorCounts>(cache, 'classify', key);
+        if (!counts) toDisk(cache, 'classify', key, (counts = countCommentators(classify())));
+        return remember(classified, key, { volume: classify, key, counts });
       }
       const stage1: Classified[] = [];
       for (const [i, volume] of tree.children.entries()) {
@@ -182,10 +208,21 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         const key = hashKey(c.key, JSON.stringify(decision));
         const known = split.get(key);
         if (known) return known;
+        // No 集注: nothing to split, and nothing changes the classified volume (the conversion works on a copy).
+        if (!decision) return remember(split, key, { volume: c.volume, key, split: null });
         // The classified volume stays as it is (another decision may come): the split works on a copy.
-        const one: Root = { ...tree, children: [structuredClone(c.volume)] };
-        const made = decision ? splitByDecision(one, decision) : null;
-        return remember(split, key, { volume: one.children[0], key, split: made });
+        let made: CommentatorSplit | undefined;
+        const volume = once((): Volume => {
+          const one: Root = { ...tree, children: [structuredClone(c.volume())] };
+          made = splitByDecision(one, decision);
+          return one.children[0];
+        });
+        let splitDone = fromDisk<CommentatorSplit>(cache, 'split', key);
+        if (!splitDone) {
+          volume();
+          toDisk(cache, 'split', key, (splitDone = made!));
+        }
+        return remember(split, key, { volume, key, split: splitDone });
       });
       const splits = stage2.map((t) => t.split ?? { counts: [] });
       // 3. Each volume converted, as transformTree converts: after the commentators are declared, so that their names are kept (○咸曰).
@@ -201,7 +238,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
           continue;
         }
         await turn();
-        const one: Root = { ...declared, children: [structuredClone(c.volume)] };
+        const one: Root = { ...declared, children: [structuredClone(c.volume())] };
         convertCorrectionsOld(convertScript(one, from, to, config.conversion), from, to, config.conversion);
         const made = { volume: one.children[0] };
         toDisk(cache, 'transform', key, made);

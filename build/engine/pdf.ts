@@ -20,7 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
 import { coverage, editionFonts, uncovered, type LoadedFont } from '../fonts/index.js';
-import { fileStamp, loadFontsOnce } from './fonts-memo.js';
+import { fileStamp, loadFontsOnce, rememberedForFaces } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
   PAGINATE_SCRIPT,
@@ -28,6 +28,8 @@ import {
   computeGeometry,
   fontSourcesWithOverrides,
   markInk,
+  type Ink,
+  type InkTable,
   lengthToMm,
   outlineEntries,
   parseTemplateDefinition,
@@ -231,10 +233,15 @@ async function computeRenderOptions(
     covers,
     bleed: config.page.bleed,
     marks: config.page.marks,
-    ink: markInk(fonts.map((f) => f.bytes)),
+    // By the faces' digests: a new process learns it without reading the fonts.
+    ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
   };
   return { options, fonts };
+}
+
+function isInkTable(v: unknown): v is InkTable {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((i: Ink) => typeof i?.x === 'number' && typeof i?.y === 'number');
 }
 
 /** Volumes that may share a browser run: a fixed group, so that a volume that grows moves no run boundary outside its own group. */

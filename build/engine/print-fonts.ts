@@ -23,12 +23,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignCharacters, defaultVerticalOrigin, editionFonts, fontChooser, hasCffOutlines, KEEP_FEATURES, subsetFace, subsetParts, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
+import { assignCharacters, defaultVerticalOrigin, editionFonts, fontChooser, KEEP_FEATURES, subsetFace, subsetParts, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
 import type { FontSource } from '../render/pdf/index.js';
 import { hashKey } from './cache.js';
 import { makeTempDir, removeTemp, trackChild, untrackChild } from './cleanup.js';
 import { writeFileAtomic } from './write.js';
-import { FONT_CACHE, fontDigest } from './fonts-memo.js';
+import { FONT_CACHE, factsOf, fontDigest } from './fonts-memo.js';
 import { fromCodePoints } from '../tree/append.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -180,7 +180,7 @@ function sourcesOf(
   const sources: FontSource[] = byName.map((name) => ({ local: name }));
   const subsets: Wanted[] = [];
   fonts.forEach((font, i) => {
-    const cff = hasCffOutlines(font.bytes);
+    const { cff, verticalOrigin } = factsOf(font);
     // A face's characters in parts HarfBuzz can subset (subsetParts), each a face of the stack after the one before.
     for (const part of subsetParts(parts[i])) {
       const key = cff
@@ -188,7 +188,7 @@ function sourcesOf(
         : hashKey('truetype-subset', faceDigest(font), part, KEEP_FEATURES.join(','));
       const file = join(cacheDir, `${key}.ttf`);
       subsets.push({ font, text: part, file, cff });
-      sources.push(cff ? { file, verticalOrigin: defaultVerticalOrigin(font.bytes) } : { file });
+      sources.push(cff ? { file, verticalOrigin: verticalOrigin ?? defaultVerticalOrigin(font.bytes) } : { file });
     }
   });
   return { sources, subsets };

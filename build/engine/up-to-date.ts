@@ -11,6 +11,7 @@ import path from 'node:path';
 import { VFile } from 'vfile';
 import { VFileMessage } from 'vfile-message';
 import { parseEditionYaml } from '../parse/edition.js';
+import type { EditionConfig } from '../tree/edition.js';
 import { editionFonts } from '../fonts/stack.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
 import { fileStamp } from './fonts-memo.js';
@@ -57,15 +58,15 @@ export function manifestKey(dir: string, out: string): string {
  * may not read is keyed by the problem, never read), the fonts (by path,
  * size and time), the options, SOURCE_DATE_EPOCH and the tool itself.
  */
-export async function inputKey(dir: string, options: BuildOptions): Promise<string> {
-  return hashKey(await editionDigest(dir, options), path.resolve(options.out));
+export async function inputKey(dir: string, options: BuildOptions, onConfig?: (config: EditionConfig) => void): Promise<string> {
+  return hashKey(await editionDigest(dir, options, onConfig), path.resolve(options.out));
 }
 
 /**
  * What the outputs are made from, wherever they are written: the input key
  * without the output folder. A collection's queue names each edition's job by it.
  */
-export async function editionDigest(dir: string, options: Omit<BuildOptions, 'out'>): Promise<string> {
+export async function editionDigest(dir: string, options: Omit<BuildOptions, 'out'>, onConfig?: (config: EditionConfig) => void): Promise<string> {
   const parts: Array<string | Uint8Array> = [
     toolVersion(),
     JSON.stringify({ targets: options.targets, notes: options.notes ?? null, pages: options.pages ?? 'print', pdf: options.pdfStandard ?? null, allowRead: (options.allowRead ?? []).map((d) => path.resolve(d)), shared: options.shared ?? null }),
@@ -88,7 +89,10 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   parts.push('edition.yaml', yaml.bytes);
   const yamlText = yaml.bytes.toString('utf8');
   const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir)));
-  if (config) applyShared(config, yamlText, options.shared);
+  if (config) {
+    applyShared(config, yamlText, options.shared);
+    onConfig?.(config);
+  }
   const fontRoots = systemFontDirs();
   for (const ref of paths) {
     parts.push(ref.key, ref.name);
@@ -129,6 +133,8 @@ export interface UpToDate {
   inputs: string;
   mKey: string;
   result?: BuildResult;
+  /** The PDF's metadata as edition.yaml gives it (read for the key): the browser's tabs can load their page before the edition is. */
+  meta?: { title: string; author: string; subject?: string; language: string };
 }
 
 /**
@@ -138,10 +144,11 @@ export interface UpToDate {
 export async function checkUpToDate(dir: string, options: BuildOptions, cache: BuildCache | undefined): Promise<UpToDate> {
   const mKey = manifestKey(dir, options.out);
   const previous = await cache?.getJson<Manifest>('manifest', mKey);
-  const inputs = await phase('inputs', () => inputKey(dir, options));
+  let meta: UpToDate['meta'];
+  const inputs = await phase('inputs', () => inputKey(dir, options, (c) => (meta = { title: c.meta.title, author: c.meta.author, subject: c.meta.description, language: c.meta.language })));
   if (previous && previous.inputs === inputs && outputIntact(previous.outputs.pdf) && outputIntact(previous.outputs.epub)) {
     const lines = previous.lines.map((l) => l.replace(/: \d+ pages?.*$|: [\d.]+ KiB.*$/, (m) => `${m} (up to date)`));
     return { previous, inputs, mKey, result: { ok: previous.ok, internal: false, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous } };
   }
-  return { previous, inputs, mKey };
+  return { previous, inputs, mKey, ...(meta ? { meta } : {}) };
 }

@@ -17,13 +17,14 @@ function inRanges(ranges: ReadonlyArray<readonly [number, number]>, cp: number):
   return false;
 }
 
-// The cmap of a 20 MB font takes a few ms to read; a font object is read once.
-const rangeCache = new WeakMap<Uint8Array, Array<[number, number]>>();
+// The cmap of a 20 MB font takes a few ms to read; a font object is read once (or not at all: its facts say).
+const rangeCache = new WeakMap<LoadedFont, Array<[number, number]>>();
 function rangesOf(font: LoadedFont): Array<[number, number]> {
-  let r = rangeCache.get(font.bytes);
+  if (font.facts) return font.facts.ranges;
+  let r = rangeCache.get(font);
   if (!r) {
     r = cmapRanges(font.bytes);
-    rangeCache.set(font.bytes, r);
+    rangeCache.set(font, r);
   }
   return r;
 }

@@ -8,7 +8,8 @@
  * embedded as a CIDFontType2 font.
  */
 import { createHash } from 'node:crypto';
-import { SFNT_CFF, readDirectory, tableBytes } from './sfnt.js';
+import { SFNT_CFF, cmapRanges, readDirectory, tableBytes } from './sfnt.js';
+import type { FaceFacts } from './types.js';
 import { KEEP_FEATURES } from './subset.js';
 
 /** True for a face with CFF outlines ('OTTO'), which Chromium would embed as Type 3. */
@@ -52,4 +53,16 @@ export function defaultVerticalOrigin(face: Uint8Array): number {
   const os2 = tableBytes(face, dir, 'OS/2');
   if (!os2) throw new Error('font without VORG and OS/2 tables');
   return dv(os2).getInt16(68) / upem;
+}
+
+/** What the build asks of a face besides its outlines (FaceFacts), read from its bytes. */
+export function faceFacts(face: Uint8Array): FaceFacts {
+  const cff = hasCffOutlines(face);
+  return {
+    ranges: cmapRanges(face),
+    cff,
+    // Only a CFF face's is asked for (its TrueType conversion keeps it); a TrueType face may lack VORG and OS/2.
+    ...(cff ? { verticalOrigin: defaultVerticalOrigin(face) } : {}),
+    digest: createHash('sha256').update(face).digest('hex'),
+  };
 }
