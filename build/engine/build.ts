@@ -239,10 +239,13 @@ export async function layoutEditionCached(
   const used = new Set<string>();
   let layoutMemory = cache ? layoutMemories.get(cache) : undefined;
   if (cache && !layoutMemory) layoutMemories.set(cache, (layoutMemory = new Map()));
+  const keys = tree.children.map((_, i) => hashKey(salt, String(i), volumeDigests[i]));
+  // The kept layouts read all at once (a new process reads a file a volume: one after another, each waits on the disk).
+  const kept = keys.map((key) => (layoutMemory?.get(key) ? undefined : cache?.getJson<VolumeLayout>('layout', key)));
   for (const [i, volume] of tree.children.entries()) {
-    const key = hashKey(salt, String(i), volumeDigests[i]);
+    const key = keys[i];
     used.add(key);
-    let layout = layoutMemory?.get(key) ?? (await cache?.getJson<VolumeLayout>('layout', key));
+    let layout = layoutMemory?.get(key) ?? (await kept[i]);
     if (!layout) {
       layout = layoutVolumeWithCollation(volume as Volume, i, spec, { ...options, language: tree.edition.language });
       await cache?.putJson('layout', key, layout);

@@ -131,7 +131,7 @@ export async function assertReaderReady(name: string, bytes: Uint8Array): Promis
       }
     }
   }
-  // No link of a content document lands in that document: epub.js 0.3 lands those off (reader.test.ts, the 校勘記).
+  // No link of a content document lands in that document: epub.js 0.3 lands those off (reader.slow.ts, the 校勘記).
   for (const [file, nodes] of docs) {
     if (file === 'toc.xhtml') continue;
     for (const a of findAll(nodes, (e) => e.name === 'a' && e.attribs.href !== undefined)) {
