@@ -177,6 +177,8 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
       }
       if (options.corrections) applyCorrections(tree, options.corrections, { from, to, choices: config.conversion }, own);
       const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), JSON.stringify(parsedTree.layers ?? []));
+      // What a volume's stages see of the book (not its volumes: a remembered stage keeps no other volume alive).
+      const book: Root = { ...tree, children: [] };
       // 1. Layers told apart, a volume at a time.
       function classifyOne(volume: Volume, i: number): Classified {
         let id = owned.has(i) ? undefined : volumeKeys.get(volume);
@@ -188,7 +190,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         const known = classified.get(key);
         if (known) return known;
         const classify = once((): Volume => {
-          const one: Root = { ...tree, children: [owned.has(i) ? volume : structuredClone(volume)] };
+          const one: Root = { ...book, children: [owned.has(i) ? volume : structuredClone(volume)] };
           classifyLayers(one, config.layerRules);
           return one.children[0];
         });
@@ -213,7 +215,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         // The classified volume stays as it is (another decision may come): the split works on a copy.
         let made: CommentatorSplit | undefined;
         const volume = once((): Volume => {
-          const one: Root = { ...tree, children: [structuredClone(c.volume())] };
+          const one: Root = { ...book, children: [structuredClone(c.volume())] };
           made = splitByDecision(one, decision);
           return one.children[0];
         });
