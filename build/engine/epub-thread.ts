@@ -1,13 +1,17 @@
 /**
- * The EPUB made in a worker thread (epub-worker.ts), one worker for the
- * process, started when first needed: the main thread stays free to drive
- * Chromium while the EPUB's JavaScript runs on the other core. The worker
- * does not keep the process alive between jobs.
+ * The EPUB made in a worker thread (epub-worker.ts), one worker at a time,
+ * started when first needed: the main thread stays free to drive Chromium
+ * while the EPUB's JavaScript runs on the other core. The worker does not
+ * keep the process alive between jobs, and ends after its job unless
+ * keepEpubThread was called (watch): its heap, its copy of the fonts and
+ * HarfBuzz's memory, which never shrinks (~300 MB for a big book), are given
+ * back while Chromium still prints.
  */
 import { Worker } from 'node:worker_threads';
 import type { FontSpec } from '../fonts/index.js';
 import type { Root } from '../tree/types.js';
 import type { EpubJob } from './epub-worker.js';
+import { fontDigest, loadFontsOnce } from './fonts-memo.js';
 
 interface Pending {
   resolve: (bytes: Uint8Array) => void;
@@ -16,6 +20,19 @@ interface Pending {
 }
 
 let worker: Worker | undefined;
+
+/** Whether the worker stays between jobs (see keepEpubThread). */
+let keep = false;
+
+/**
+ * Keeps the worker between jobs, for a session that builds one edition
+ * again and again (watch): the worker remembers the last EPUB's volume
+ * documents, font subsets and compressed entries, so a rebuild renders the
+ * corrected volume only, without reading the others back from the cache.
+ */
+export function keepEpubThread(): void {
+  keep = true;
+}
 
 /** The worker's error as the kind it was, so that the build tells a bug of ours (a TypeError …) from a user's problem (build.ts isInternal). */
 function workerError(message: string, name?: string): Error {
@@ -36,14 +53,22 @@ function start(): Worker {
       return;
     }
     pending.delete(m.id);
-    if (pending.size === 0) w.unref();
+    if (pending.size === 0) {
+      w.unref();
+      if (!keep) {
+        // The next job starts a new worker; this one's end is no failure.
+        w.removeAllListeners('exit');
+        void w.terminate();
+        worker = undefined;
+      }
+    }
     if (m.bytes) job.resolve(new Uint8Array(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
     else job.reject(workerError(m.error ?? 'the EPUB worker failed', m.name));
   });
   const fail = (error: Error): void => {
     for (const job of pending.values()) job.reject(error);
     pending.clear();
-    worker = undefined;
+    if (worker === w) worker = undefined;
   };
   w.on('error', fail);
   w.on('exit', (code) => fail(new Error(`the EPUB worker stopped (exit ${code})`)));
@@ -53,17 +78,19 @@ function start(): Worker {
 }
 
 /**
- * Starts the worker ahead of its job, so that it loads its modules (and,
- * given the font stack, reads the fonts and hashes them) on the other core
- * while this thread loads and lays out the edition: a new process's EPUB
- * does not begin with them.
+ * Starts the worker ahead of its job, so that it loads its modules on the
+ * other core while this thread loads and lays out the edition (a new
+ * process's EPUB does not begin with them); given the font stack, the fonts
+ * are read meanwhile, in this thread, which the PDF needs them in too, and
+ * the job hands them to the worker.
  */
 export function warmEpubThread(specs?: readonly FontSpec[]): void {
   worker ??= start();
-  if (specs?.length) worker.postMessage({ warm: specs });
+  // A font that cannot be read is said by the job that needs it.
+  if (specs?.length) loadFontsOnce(specs).catch(() => undefined);
 }
 
-export function renderEpubInThread(
+export async function renderEpubInThread(
   tree: Root,
   options: EpubJob['options'],
   specs: FontSpec[],
@@ -71,12 +98,15 @@ export function renderEpubInThread(
   onVolume?: (done: number, total: number) => void,
   volumeKeys?: string[],
 ): Promise<Uint8Array> {
+  // The fonts this thread has read (loadFontsOnce: once a process) go to the worker with the job, copied: it reads no
+  // font file, and its copy goes when it ends.
+  const fonts = await loadFontsOnce(specs);
   worker ??= start();
   const w = worker;
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, onVolume });
     w.ref();
-    w.postMessage({ id, tree, options, specs, ...(cacheDir ? { cacheDir } : {}), ...(volumeKeys ? { volumeKeys } : {}) } satisfies EpubJob);
+    w.postMessage({ id, tree, options, fonts, fontDigests: fonts.map(fontDigest), ...(cacheDir ? { cacheDir } : {}), ...(volumeKeys ? { volumeKeys } : {}) } satisfies EpubJob);
   });
 }

@@ -1,24 +1,26 @@
 /**
  * The EPUB renderer in a worker thread (epub-thread.ts starts it): its
  * ~0.3–1 s of JavaScript runs beside the PDF's, on the other core, without
- * holding up the main thread that drives Chromium. Fonts are read here
- * (once), font subsets come from the build cache as in the main thread.
+ * holding up the main thread that drives Chromium. The fonts come with
+ * the job (the main thread reads them for the PDF too); font subsets come
+ * from the build cache as in the main thread.
  */
 import { parentPort } from 'node:worker_threads';
-import type { FontSpec } from '../fonts/index.js';
+import type { LoadedFont } from '../fonts/index.js';
 import { renderEpub } from '../render/epub/index.js';
 import type { EpubOptions } from '../render/epub/index.js';
 import type { Root } from '../tree/types.js';
 import { revivedVolumeDocument, storedVolumeDocument, type StoredVolumeDocument, type VolumeDocument } from '../render/epub/xhtml.js';
 import { BuildCache } from './cache.js';
 import { epubSubsetter } from './epub-fonts.js';
-import { fontDigest, loadFontsOnce } from './fonts-memo.js';
 
 export interface EpubJob {
   id: number;
   tree: Root;
   options: Pick<EpubOptions, 'popupLayers' | 'date' | 'collation' | 'pageList' | 'seals'>;
-  specs: FontSpec[];
+  fonts: LoadedFont[];
+  /** Each font's digest (fonts-memo.ts fontDigest), for the subsets' keys. */
+  fontDigests: string[];
   cacheDir?: string;
   /** Each volume's key (build.ts: its tree, its pages and the options): a volume whose key the last job had is not rendered again. */
   volumeKeys?: string[];
@@ -29,15 +31,10 @@ const volumeDocuments = new Map<string, Map<string, VolumeDocument>>();
 
 const caches = new Map<string, BuildCache>();
 
-parentPort?.on('message', (job: EpubJob | { warm: FontSpec[] }) => {
-  // Ahead of a job: the fonts read and hashed (a font that cannot be read is said by the job that needs it).
-  if ('warm' in job) {
-    void loadFontsOnce(job.warm).then((fonts) => fonts.forEach(fontDigest), () => undefined);
-    return;
-  }
+parentPort?.on('message', (job: EpubJob) => {
   void (async () => {
     try {
-      const fonts = await loadFontsOnce(job.specs);
+      const { fonts } = job;
       let cache: BuildCache | undefined;
       if (job.cacheDir) {
         cache = caches.get(job.cacheDir) ?? new BuildCache(job.cacheDir);
@@ -77,7 +74,7 @@ parentPort?.on('message', (job: EpubJob | { warm: FontSpec[] }) => {
           : {}),
         fonts,
         store: cache,
-        subset: epubSubsetter(cache),
+        subset: epubSubsetter(cache, job.fontDigests),
         onVolume: (done, total) => parentPort?.postMessage({ id: job.id, progress: [done, total] }),
       });
       if (cache) await Promise.all(rendered.map((key) => cache.putJson('epub-volume', key, storedVolumeDocument(kept.get(key)!))));
