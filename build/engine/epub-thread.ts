@@ -98,15 +98,25 @@ export async function renderEpubInThread(
   onVolume?: (done: number, total: number) => void,
   volumeKeys?: string[],
 ): Promise<Uint8Array> {
-  // The fonts this thread has read (loadFontsOnce: once a process) go to the worker with the job, copied: it reads no
-  // font file, and its copy goes when it ends.
-  const fonts = await loadFontsOnce(specs);
+  // The fonts this thread has read (loadFontsOnce: once a process) go to the worker with the job: it reads no font file.
+  // Copied into one buffer that is handed over (transferred), not cloned (a clone serialises them into the message
+  // first); a buffer that big (above glibc's 32 MB mmap threshold) is mapped whole and unmapped when the worker ends,
+  // where separate 20–30 MB copies would be left in malloc's heap, resident.
+  const loaded = await loadFontsOnce(specs);
+  const all = new Uint8Array(loaded.reduce((n, f) => n + f.bytes.byteLength, 0));
+  let at = 0;
+  const fonts = loaded.map((f) => {
+    all.set(f.bytes, at);
+    at += f.bytes.byteLength;
+    return { family: f.family, file: f.file, bytes: all.subarray(at - f.bytes.byteLength, at) };
+  });
   worker ??= start();
   const w = worker;
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject, onVolume });
     w.ref();
-    w.postMessage({ id, tree, options, fonts, fontDigests: fonts.map(fontDigest), ...(cacheDir ? { cacheDir } : {}), ...(volumeKeys ? { volumeKeys } : {}) } satisfies EpubJob);
+    const job: EpubJob = { id, tree, options, fonts, fontDigests: loaded.map(fontDigest), ...(cacheDir ? { cacheDir } : {}), ...(volumeKeys ? { volumeKeys } : {}) };
+    w.postMessage(job, [all.buffer]);
   });
 }
