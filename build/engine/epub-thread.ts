@@ -44,7 +44,12 @@ let nextId = 1;
 
 function start(): Worker {
   // Compiled (lib/), the worker is JavaScript; under tsx, epub-thread.mjs registers tsx in the worker first.
-  const w = new Worker(new URL(import.meta.url.endsWith('.ts') ? './epub-thread.mjs' : './epub-worker.js', import.meta.url));
+  // A small young generation (V8's default takes ~34 MB here): the worker's objects are few and long-lived (the tree, the
+  // volume documents), and the EPUB is not on the build's critical path, so more frequent scavenges cost nothing the
+  // build waits for; the old generation is left unlimited (a big book must not fail).
+  const w = new Worker(new URL(import.meta.url.endsWith('.ts') ? './epub-thread.mjs' : './epub-worker.js', import.meta.url), {
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
   w.on('message', (m: { id: number; bytes?: Uint8Array; error?: string; name?: string; progress?: [number, number] }) => {
     const job = pending.get(m.id);
     if (!job) return;
