@@ -23,6 +23,7 @@ import { pathToFileURL } from 'node:url';
 import { BuildCache } from '../build/engine/cache.js';
 import { buildEdition, type BuildResult } from '../build/engine/build.js';
 import { lazyBrowser } from '../build/engine/lazy-browser.js';
+import { keepEpubThread } from '../build/engine/epub-thread.js';
 import { loadEdition } from '../build/engine/load.js';
 import { REPO } from '../build/engine/samples.js';
 import { spawn } from 'node:child_process';
@@ -93,6 +94,8 @@ export async function run(): Promise<Record<string, number | string>> {
   const fontCache = join(root, 'fonts');
   const setCorrections = (extra = ''): Promise<void> => writeFile(join(dir, 'corrections.yaml'), BASE_CORRECTIONS + extra);
   const browser = lazyBrowser();
+  // The EPUB's worker kept between builds, as watch keeps it.
+  keepEpubThread();
   // One cache a session, as watch keeps it: its memory (parsed sources, transformed volumes, layouts) lives with it.
   const caches = new Map<string, BuildCache>();
   // Timed builds are not sampled for memory (reading /proc costs the build time); one extra clean build is.

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { buildEdition, FILE_ERRORS, type BuildResult } from '../engine/build.js';
 import type { BuildCache } from '../engine/cache.js';
 import type { VolumeChange } from '../engine/changes.js';
+import { keepEpubThread } from '../engine/epub-thread.js';
 import { lazyBrowser, type LazyBrowser } from '../engine/lazy-browser.js';
 import { formatMessage, severityOf, sortMessages } from '../engine/report.js';
 import { say } from './terminal.js';
@@ -198,6 +199,8 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
   const log = options.log ?? ((line: string) => say(process.stderr, line));
   const browser = options.browser ?? lazyBrowser();
   const own = options.browser === undefined;
+  // The session rebuilds one edition: the EPUB's worker keeps what it made, so a correction re-renders its volume only.
+  keepEpubThread();
   let state: PreviewState = { generation: 0, build: 0, status: 'building', messages: [], lines: [], changedPages: [], changes: [], pages: 0 };
   let outputs: { pdf?: Buffer; epub?: Buffer } = {};
   const clients = new Set<ServerResponse>();

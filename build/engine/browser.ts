@@ -24,10 +24,12 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
   '--disable-dev-shm-usage',
   '--font-render-hinting=none',
-  // Fewer processes, less memory: the GPU and network services in the browser process, no spare renderer.
+  // Fewer processes, less memory: the GPU and network services in the browser process (NetworkServiceInProcess2 in
+  // Chromium 156, the older name for older builds), no spare renderer, and no renderer for the omnibox popup (WebUI)
+  // that headless Chromium 156 loads ahead and never shows (~60 MB).
   '--in-process-gpu',
-  '--enable-features=NetworkServiceInProcess',
-  '--disable-features=SpareRendererForSitePerProcess',
+  '--enable-features=NetworkServiceInProcess,NetworkServiceInProcess2',
+  '--disable-features=SpareRendererForSitePerProcess,WebUIOmniboxPopup,WebUIOmniboxAimPopup',
 ];
 
 /** A failure of the browser, with a message a user can act on. */

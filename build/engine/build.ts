@@ -329,14 +329,6 @@ async function buildLoaded(
   }
   const id = config.meta.id;
   const tree = loaded.tree;
-  if (options.targets.epub) {
-    try {
-      // …and reads the fonts while this one lays the edition out.
-      warmEpubThread(fontStackFor(config.fonts.main));
-    } catch {
-      // fonts.main that cannot be read: the EPUB's job says so
-    }
-  }
   // Chromium's tabs load the edition's page shell and Paged.js while this thread lays the edition out.
   if (options.targets.pdf && context.browser) void warmPrinter(context.browser, { title: config.meta.title, author: config.meta.author, subject: config.meta.description, language: config.meta.language });
   const digests = phase('volume digests', () => tree.children.map((v) => volumeDigest(v as Volume)));

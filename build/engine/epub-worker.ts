@@ -1,8 +1,9 @@
 /**
  * The EPUB renderer in a worker thread (epub-thread.ts starts it): its
  * ~0.3–1 s of JavaScript runs beside the PDF's, on the other core, without
- * holding up the main thread that drives Chromium. Fonts are read here
- * (once), font subsets come from the build cache as in the main thread.
+ * holding up the main thread that drives Chromium. The fonts are known by
+ * their facts and a face read only for a subset the build cache has not
+ * (fonts-memo.ts); subsets come from the build cache as in the main thread.
  */
 import { parentPort } from 'node:worker_threads';
 import type { FontSpec } from '../fonts/index.js';
@@ -12,7 +13,7 @@ import type { Root } from '../tree/types.js';
 import { revivedVolumeDocument, storedVolumeDocument, type StoredVolumeDocument, type VolumeDocument } from '../render/epub/xhtml.js';
 import { BuildCache } from './cache.js';
 import { epubSubsetter } from './epub-fonts.js';
-import { fontDigest, loadFontsOnce } from './fonts-memo.js';
+import { loadFontsOnce } from './fonts-memo.js';
 
 export interface EpubJob {
   id: number;
@@ -29,12 +30,7 @@ const volumeDocuments = new Map<string, Map<string, VolumeDocument>>();
 
 const caches = new Map<string, BuildCache>();
 
-parentPort?.on('message', (job: EpubJob | { warm: FontSpec[] }) => {
-  // Ahead of a job: the fonts read and hashed (a font that cannot be read is said by the job that needs it).
-  if ('warm' in job) {
-    void loadFontsOnce(job.warm).then((fonts) => fonts.forEach(fontDigest), () => undefined);
-    return;
-  }
+parentPort?.on('message', (job: EpubJob) => {
   void (async () => {
     try {
       const fonts = await loadFontsOnce(job.specs);
