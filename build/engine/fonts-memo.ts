@@ -75,7 +75,7 @@ function lazyFace(spec: FontSpec, facts: FaceFacts): LoadedFont {
     file: spec.file,
     facts,
     get bytes(): Uint8Array {
-      return (bytes ??= selectFace(new Uint8Array(readFileSync(spec.file)), spec.face));
+      return (bytes ??= selectFace(readFileSync(spec.file), spec.face));
     },
   };
 }
