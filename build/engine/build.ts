@@ -27,7 +27,7 @@ import { checkUpToDate, defaultCache, restoreMessage, sha256, storeMessage, type
 // What other modules took from here before the up-to-date check had a module of its own.
 export { defaultCache, editionDigest, inputKey, manifestKey, restoreMessage, storeMessage } from './up-to-date.js';
 import { changedPages, describeChanges, pageRecords, type CollationRecord, type PageRecord, type VolumeChange } from './changes.js';
-import { fontDigest, loadFontsOnce } from './fonts-memo.js';
+import { fileStamp, fontDigest, loadFontsOnce } from './fonts-memo.js';
 import { renderEpubInThread, warmEpubThread } from './epub-thread.js';
 import { loadEdition, type SharedSettings } from './load.js';
 import { loadMemo } from './load-memo.js';
@@ -123,6 +123,8 @@ export interface Manifest {
 export interface OutputRecord {
   path: string;
   sha256: string;
+  /** Its size and modification time as written (fileStamp): the up-to-date check hashes it again only when they differ. */
+  stamp?: string;
   /** The PDF's bytes are kept in the cache (kind `output`) under this key, for diff --html. */
   kept?: string;
 }
@@ -381,7 +383,7 @@ async function buildLoaded(
         kept = digest;
         await phase('pdf keep', () => cache.keepFile('output', out, digest));
       }
-      outputs.pdf = { path: path.resolve(out), sha256: digest, ...(kept ? { kept } : {}) };
+      outputs.pdf = { path: path.resolve(out), sha256: digest, stamp: fileStamp(out), ...(kept ? { kept } : {}) };
       const reuse =
         (result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} runs from the cache` : '') +
         (result.replayed > 0 ? `, ${result.replayed} printed on the pages Paged.js made before` : '');
@@ -433,7 +435,7 @@ async function buildLoaded(
       const render = (): Promise<Uint8Array> => renderEpubInThread(tree, { ...epubOptions, seals }, specs, cache?.dir, progress, volumeKeys);
       const { bytes, cached } = cache ? await phase('epub', () => cache.memo('epub', key, render)) : { bytes: await render(), cached: false };
       await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));
-      outputs.epub = { path: path.resolve(out), sha256: sha256(bytes) };
+      outputs.epub = { path: path.resolve(out), sha256: sha256(bytes), stamp: fileStamp(out) };
       lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB${cached ? ' (from the cache)' : ''}`);
     } catch (error) {
       ok = false;

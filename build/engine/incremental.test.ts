@@ -130,6 +130,16 @@ test('a rebuild redoes only the changed volume and gives the bytes of a clean bu
   const clean2 = await build('clean-2', 'dist-clean-2');
   assert.ok(fresh.pdf.equals(clean2.pdf), 'PDF with a new character = PDF of a clean build');
   assert.ok(fresh.epub.equals(clean2.epub));
+
+  // An output changed in place (its size kept, a byte changed): not up to date, written again whole.
+  const last = await build('session');
+  assert.equal(last.result.upToDate, true);
+  const damaged = Buffer.from(last.pdf);
+  damaged[damaged.length - 20] ^= 1;
+  await writeFile(path.join(root, 'dist', 'heji.pdf'), damaged);
+  const mended = await build('session');
+  assert.notEqual(mended.result.upToDate, true);
+  assert.ok(mended.pdf.equals(last.pdf), 'the PDF written again as it was');
 });
 
 test('a truncated or damaged cache entry is found out and rebuilt, never used', async () => {
