@@ -144,38 +144,47 @@ export interface StoredMessage {
  * Where a volume's pages start in its text, remembered by the volume and its
  * layout: an unchanged volume is the same tree (load-memo.ts) and its pages
  * share their columns with the layout kept for it (assembleBook copies pages,
- * not columns); and in the build cache by the volume's digest and its
- * layout's key (kind `page-starts`), so that a new process does not walk
- * every volume again to list the pages of one that changed.
+ * not columns); and in the build cache, by the volume's digest and its
+ * layout's key, in one table a book (kind `page-starts`), so that a new
+ * process does not walk every volume again to list the pages of one that
+ * changed.
  */
 const pageStartMemory = new WeakMap<Volume, { columns: unknown; found: VolumeStarts }>();
 type VolumeStarts = ReturnType<typeof volumeStarts>;
-function rememberedStarts(volume: Volume, laid: VolumeLayout, cache: BuildCache | undefined): VolumeStarts {
-  const columns = laid.pages[0]?.columns;
-  const known = pageStartMemory.get(volume);
-  if (known && columns && known.columns === columns && known.found.starts.length === laid.pages.length) return known.found;
-  const layoutKey = columns ? layoutKeys.get(columns) : undefined;
-  const key = cache && layoutKey ? hashKey('page-starts', volumeDigest(volume), layoutKey) : undefined;
-  const kept = key ? cache?.getSync('page-starts', key) : undefined;
-  let found: VolumeStarts | undefined;
-  if (kept) {
-    const stored = JSON.parse(Buffer.from(kept).toString('utf8')) as { starts: Array<number | null>; units: number };
-    if (stored.starts.length === laid.pages.length) found = { starts: stored.starts.map((s) => s ?? undefined), units: stored.units };
-  }
-  if (!found) {
-    found = volumeStarts(volume, laid);
-    if (key) cache?.putSync('page-starts', key, Buffer.from(JSON.stringify(found), 'utf8'));
-  }
-  if (columns) pageStartMemory.set(volume, { columns, found });
-  return found;
-}
+type StoredStarts = { starts: Array<number | null>; units: number };
 
 /** The PDF's pages as the EPUB's page list: labels as the template prints them (版心 leaf and side, or folio). */
 async function printPages(tree: Root, layout: BookLayout, config: EditionConfig, cache: BuildCache | undefined): Promise<PageList> {
   const template = await loadTemplate(config.meta.template);
   const style = template.definition.banxin ? 'leaf' : 'folio';
   const kind = template.definition.banxin ? '四庫全書版式' : '現代版式';
-  return printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）`, startsOf: (volume, laid) => rememberedStarts(volume, laid, cache) });
+  const tableKey = hashKey('page-starts', toolVersion(), config.meta.id);
+  const kept = cache?.getSync('page-starts', tableKey);
+  const table = new Map(Object.entries(kept ? (JSON.parse(Buffer.from(kept).toString('utf8')) as Record<string, StoredStarts>) : {}));
+  const used: string[] = [];
+  let added = false;
+  const startsOf = (volume: Volume, laid: VolumeLayout): VolumeStarts => {
+    const columns = laid.pages[0]?.columns;
+    const layoutKey = columns ? layoutKeys.get(columns) : undefined;
+    const key = layoutKey ? hashKey(volumeDigest(volume), layoutKey) : undefined;
+    if (key) used.push(key);
+    const known = pageStartMemory.get(volume);
+    const keep = (found: VolumeStarts): VolumeStarts => {
+      if (key && !table.has(key)) {
+        table.set(key, { starts: found.starts.map((s) => s ?? null), units: found.units });
+        added = true;
+      }
+      if (columns) pageStartMemory.set(volume, { columns, found });
+      return found;
+    };
+    if (known && columns && known.columns === columns && known.found.starts.length === laid.pages.length) return keep(known.found);
+    const stored = key ? table.get(key) : undefined;
+    if (stored && stored.starts.length === laid.pages.length) return keep({ starts: stored.starts.map((s) => s ?? undefined), units: stored.units });
+    return keep(volumeStarts(volume, laid));
+  };
+  const list = printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）`, startsOf });
+  if (cache && (added || used.length !== table.size)) cache.putSync('page-starts', tableKey, Buffer.from(JSON.stringify(Object.fromEntries(used.filter((k) => table.has(k)).map((k) => [k, table.get(k)]))), 'utf8'));
+  return list;
 }
 
 /** An EPUB that cannot be made from what the edition asks for. */

@@ -115,6 +115,32 @@ function toDisk(cache: BuildCache | undefined, kind: string, key: string, value:
   cache?.putSync(kind, key, Buffer.from(JSON.stringify(value), 'utf8'));
 }
 
+/** Small values of a book's volumes by their keys, read from one cache entry and written back whole when one was added. */
+interface DiskTable<T> {
+  get(key: string): T | undefined;
+  /** Adds a value (returned). */
+  set(key: string, value: T): T;
+  /** Writes the table with these keys only (the book's volumes now), if a value was added or one is no longer wanted. */
+  keep(keys: readonly string[]): void;
+}
+
+function diskTable<T>(cache: BuildCache | undefined, kind: string, key: string): DiskTable<T> {
+  const kept = new Map(Object.entries(fromDisk<Record<string, T>>(cache, kind, key) ?? {}));
+  let added = false;
+  return {
+    get: (k) => kept.get(k),
+    set(k, value) {
+      kept.set(k, value);
+      added = true;
+      return value;
+    },
+    keep(keys) {
+      if (!added && keys.length === kept.size && keys.every((k) => kept.has(k))) return;
+      toDisk(cache, kind, key, Object.fromEntries(keys.filter((k) => kept.has(k)).map((k) => [k, kept.get(k)])));
+    },
+  };
+}
+
 /** Entries kept per map: a session's edition, with room for a few versions of each volume. */
 const MAX_ENTRIES = 256;
 
@@ -179,6 +205,9 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
       const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), JSON.stringify(parsedTree.layers ?? []));
       // What a volume's stages see of the book (not its volumes: a remembered stage keeps no other volume alive).
       const book: Root = { ...tree, children: [] };
+      // Each volume's counts and split, kept on disk in one table a book (a work in a thousand 卷 is not a thousand files).
+      const counts = diskTable<CommentatorCounts>(cache, 'classify', hashKey('classify', salt, tree.edition.id));
+      const splitsKept = diskTable<CommentatorSplit>(cache, 'split', hashKey('split', salt, tree.edition.id));
       // 1. Layers told apart, a volume at a time.
       function classifyOne(volume: Volume, i: number): Classified {
         let id = owned.has(i) ? undefined : volumeKeys.get(volume);
@@ -188,28 +217,33 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         }
         const key = hashKey(salt, id);
         const known = classified.get(key);
-        if (known) return known;
+        if (known) {
+          if (!counts.get(key)) counts.set(key, known.counts);
+          return known;
+        }
         const classify = once((): Volume => {
           const one: Root = { ...book, children: [owned.has(i) ? volume : structuredClone(volume)] };
           classifyLayers(one, config.layerRules);
           return one.children[0];
         });
         // The counts are all the book's decision needs of a volume: kept on disk, the volume is classified only if it must be converted.
-        let counts = fromDisk<CommentatorCounts>(cache, 'classify', key);
-        if (!counts) toDisk(cache, 'classify', key, (counts = countCommentators(classify())));
-        return remember(classified, key, { volume: classify, key, counts });
+        return remember(classified, key, { volume: classify, key, counts: counts.get(key) ?? counts.set(key, countCommentators(classify())) });
       }
       const stage1: Classified[] = [];
       for (const [i, volume] of tree.children.entries()) {
         await turn();
         stage1.push(classifyOne(volume, i));
       }
+      counts.keep(stage1.map((c) => c.key));
       // 2. The 集注 decision over the whole book, then each volume split by it.
       const decision = decideCommentators(addCounts(stage1.map((c) => c.counts)));
       const stage2 = stage1.map((c): Split => {
         const key = hashKey(c.key, JSON.stringify(decision));
         const known = split.get(key);
-        if (known) return known;
+        if (known) {
+          if (known.split && !splitsKept.get(key)) splitsKept.set(key, known.split);
+          return known;
+        }
         // No 集注: nothing to split, and nothing changes the classified volume (the conversion works on a copy).
         if (!decision) return remember(split, key, { volume: c.volume, key, split: null });
         // The classified volume stays as it is (another decision may come): the split works on a copy.
@@ -219,13 +253,14 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
           made = splitByDecision(one, decision);
           return one.children[0];
         });
-        let splitDone = fromDisk<CommentatorSplit>(cache, 'split', key);
+        let splitDone = splitsKept.get(key);
         if (!splitDone) {
           volume();
-          toDisk(cache, 'split', key, (splitDone = made!));
+          splitDone = splitsKept.set(key, made!);
         }
         return remember(split, key, { volume, key, split: splitDone });
       });
+      if (decision) splitsKept.keep(stage2.map((c) => c.key));
       const splits = stage2.map((t) => t.split ?? { counts: [] });
       // 3. Each volume converted, as transformTree converts: after the commentators are declared, so that their names are kept (○咸曰).
       const declared: Root = { ...tree, layers: tree.layers ? [...tree.layers] : undefined };
