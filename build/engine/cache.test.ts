@@ -55,3 +55,20 @@ test('prune keeps the store under its limit, oldest first, and scans it only whe
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a store made by this process is known to hold what it wrote: its first prune does not scan it', async () => {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'diaoban-cache-')), 'store');
+  try {
+    const cache = new BuildCache(dir);
+    await cache.put('layout', 'a'.padEnd(64, '0'), new Uint8Array(KB));
+    // Slipped in behind the store's back: a scan would see the store over its limit.
+    await mkdir(path.join(dir, 'layout', 'zz'), { recursive: true });
+    await writeFile(path.join(dir, 'layout', 'zz', 'z'.padEnd(64, 'z')), new Uint8Array(100 * KB));
+    assert.equal(await cache.prune(50 * KB), 0);
+    // Negative control: a store opened again by a process that did not make it (and finds no usage.json) is scanned.
+    await rm(path.join(dir, 'usage.json'));
+    assert.ok((await new BuildCache(dir).prune(50 * KB)) > 0);
+  } finally {
+    await rm(path.dirname(dir), { recursive: true, force: true });
+  }
+});

@@ -13,7 +13,7 @@
  * the store is opened.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,10 +72,13 @@ export class BuildCache {
   private static readonly RECENT_MAX = 16 << 20;
   /** Bytes this process wrote into the store since prune last looked (for its estimate of the store's size). */
   private added = 0;
+  /** The store was made by this instance (empty then). */
+  private readonly madeNow: boolean;
 
   constructor(readonly dir: string = DEFAULT_CACHE_DIR) {
     this.tmp = join(dir, 'tmp');
-    mkdirSync(this.tmp, { recursive: true });
+    // A store made now is empty: prune knows its size without scanning it.
+    this.madeNow = mkdirSync(this.tmp, { recursive: true }) !== undefined && !existsSync(join(dir, 'usage.json')) && readdirSync(dir).length === 1;
     trackOwnedFolder(this.tmp);
     this.removeStaleTemps();
   }
@@ -284,7 +287,10 @@ export class BuildCache {
    */
   async prune(maxBytes: number, keepKinds: readonly string[] = ['manifest']): Promise<number> {
     const usageFile = join(this.dir, 'usage.json');
-    const usage = await readFile(usageFile, 'utf8').then((t) => JSON.parse(t) as { bytes: number; time: number }, () => undefined);
+    const usage = await readFile(usageFile, 'utf8').then(
+      (t) => JSON.parse(t) as { bytes: number; time: number },
+      () => (this.madeNow ? { bytes: 0, time: Date.now() } : undefined),
+    );
     const added = this.added;
     this.added = 0;
     if (usage && Number.isFinite(usage.bytes) && Date.now() - usage.time < 3_600_000 && usage.bytes + added <= maxBytes * 0.9) {
