@@ -11,7 +11,12 @@
  * same run. Rebuilds are checked against a clean build of the same
  * manuscript: the PDF and the EPUB must be byte-identical.
  * Targets: one character ≤ 10 %, nothing changed ≤ 3 % of clean.
+ *
+ * Beside them, the floor of any rebuild that prints (bench/printer-start.mjs:
+ * a process that starts Node, the printing modules, Chromium and one tab
+ * with Paged.js, and prints nothing), timed in the same rounds.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +55,7 @@ export async function run(): Promise<Record<string, number | string>> {
     const spots: string[] = [];
     for (let k = 0; k < REPEAT; k++) spots.push(await uniqueSpot(dir, 8, k));
 
+    const starts: number[] = [];
     const cleans: Built[] = [];
     const nones: Built[] = [];
     const ones: Built[] = [];
@@ -62,6 +68,7 @@ export async function run(): Promise<Record<string, number | string>> {
       fixes += fixEntry(spots[k], '之', '一字之改');
       await setCorrections(fixes);
       ones.push(await build(session));
+      starts.push(await printerStart());
     }
     identity.push(`one-char ${same(ones[REPEAT - 1], await clean())}`);
 
@@ -78,12 +85,24 @@ export async function run(): Promise<Record<string, number | string>> {
       one_char_cold_ms: Math.round(oneMs),
       one_char_cold_runs_ms: ones.map((b) => Math.round(b.ms)).join(' '),
       one_char_cold_pct_of_clean: pct(oneMs),
+      printer_start_ms: Math.round(median(starts)),
+      printer_start_pct_of_clean: pct(median(starts)),
       one_char_cold_report: (ones[1].stderr.split('\n').find((l) => /changed \(/.test(l)) ?? '').trim(),
       identical_to_clean_cold: identity.join(', '),
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** bench/printer-start.mjs in a process of its own, timed from spawn to exit (ms). */
+function printerStart(): Promise<number> {
+  return new Promise((done, fail) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [new URL('./printer-start.mjs', import.meta.url).pathname], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? done(performance.now() - t0) : fail(new Error(`printer-start.mjs exited ${code}`))));
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
