@@ -42,8 +42,10 @@ export function fileStamp(file: string): string {
  * refused). The stack's own files are the tool's, read as they are.
  */
 function readFont(spec: FontSpec): Promise<Uint8Array> {
-  return FONT_STACK.some((f) => f.file === spec.file) ? readFile(spec.file) : readCheckedFile(spec.file);
+  return isStackFile(spec) ? readFile(spec.file) : readCheckedFile(spec.file);
 }
+
+const isStackFile = (spec: FontSpec): boolean => FONT_STACK.some((f) => f.file === spec.file);
 
 export function loadFontsOnce(specs: readonly FontSpec[]): Promise<LoadedFont[]> {
   const key = JSON.stringify(specs.map((s) => [s.family, s.face ?? '', fileStamp(s.file)]));
@@ -55,8 +57,6 @@ export function loadFontsOnce(specs: readonly FontSpec[]): Promise<LoadedFont[]>
   }
   return fonts;
 }
-
-const isStackFile = (spec: FontSpec): boolean => FONT_STACK.some((f) => f.file === spec.file);
 
 async function loadFace(spec: FontSpec): Promise<LoadedFont> {
   const kept = isStackFile(spec) ? readJsonFile(factsFile(spec), isFacts) : undefined;
