@@ -22,7 +22,7 @@ import { planPages, volumeLabel } from '../render/pdf/index.js';
 import { fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
 import type { EditionConfig } from '../tree/edition.js';
-import { BuildCache, hashKey, toolVersion } from './cache.js';
+import { BuildCache, hashKey, keptTable, toolVersion } from './cache.js';
 import { checkUpToDate, defaultCache, restoreMessage, sha256, storeMessage, type UpToDate } from './up-to-date.js';
 // What other modules took from here before the up-to-date check had a module of its own.
 export { defaultCache, editionDigest, inputKey, manifestKey, restoreMessage, storeMessage } from './up-to-date.js';
@@ -158,32 +158,29 @@ async function printPages(tree: Root, layout: BookLayout, config: EditionConfig,
   const template = await loadTemplate(config.meta.template);
   const style = template.definition.banxin ? 'leaf' : 'folio';
   const kind = template.definition.banxin ? '四庫全書版式' : '現代版式';
-  const tableKey = hashKey('page-starts', toolVersion(), config.meta.id);
-  const kept = cache?.getSync('page-starts', tableKey);
-  const table = new Map(Object.entries(kept ? (JSON.parse(Buffer.from(kept).toString('utf8')) as Record<string, StoredStarts>) : {}));
+  const table = keptTable<StoredStarts>(cache, 'page-starts', hashKey('page-starts', toolVersion(), config.meta.id));
   const used: string[] = [];
-  let added = false;
   const startsOf = (volume: Volume, laid: VolumeLayout): VolumeStarts => {
     const columns = laid.pages[0]?.columns;
     const layoutKey = columns ? layoutKeys.get(columns) : undefined;
     const key = layoutKey ? hashKey(volumeDigest(volume), layoutKey) : undefined;
-    if (key) used.push(key);
     const known = pageStartMemory.get(volume);
-    const keep = (found: VolumeStarts): VolumeStarts => {
-      if (key && !table.has(key)) {
-        table.set(key, { starts: found.starts.map((s) => s ?? null), units: found.units });
-        added = true;
-      }
-      if (columns) pageStartMemory.set(volume, { columns, found });
-      return found;
-    };
-    if (known && columns && known.columns === columns && known.found.starts.length === laid.pages.length) return keep(known.found);
     const stored = key ? table.get(key) : undefined;
-    if (stored && stored.starts.length === laid.pages.length) return keep({ starts: stored.starts.map((s) => s ?? undefined), units: stored.units });
-    return keep(volumeStarts(volume, laid));
+    const found =
+      known && columns && known.columns === columns && known.found.starts.length === laid.pages.length
+        ? known.found
+        : stored && stored.starts.length === laid.pages.length
+          ? { starts: stored.starts.map((s) => s ?? undefined), units: stored.units }
+          : volumeStarts(volume, laid);
+    if (key) {
+      used.push(key);
+      if (!stored) table.set(key, { starts: found.starts.map((s) => s ?? null), units: found.units });
+    }
+    if (columns) pageStartMemory.set(volume, { columns, found });
+    return found;
   };
   const list = printPageList(tree, layout, { style, source: `diaoban PDF 印本（${config.meta.id}.pdf，${kind}）`, startsOf });
-  if (cache && (added || used.length !== table.size)) cache.putSync('page-starts', tableKey, Buffer.from(JSON.stringify(Object.fromEntries(used.filter((k) => table.has(k)).map((k) => [k, table.get(k)]))), 'utf8'));
+  table.keep(used);
   return list;
 }
 

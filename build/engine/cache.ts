@@ -63,6 +63,16 @@ export interface CacheStats {
   corrupt: number;
 }
 
+/** An entry's payload as JSON; undefined when there is none or it is not JSON. */
+function parseJson<T>(bytes: Uint8Array | undefined): T | undefined {
+  if (!bytes) return undefined;
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
 export class BuildCache {
   readonly stats: CacheStats = { hits: 0, misses: 0, corrupt: 0 };
   private readonly tmp: string;
@@ -252,17 +262,21 @@ export class BuildCache {
   }
 
   async getJson<T>(kind: string, key: string): Promise<T | undefined> {
-    const bytes = await this.get(kind, key);
-    if (!bytes) return undefined;
-    try {
-      return JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
-    } catch {
-      return undefined;
-    }
+    return parseJson<T>(await this.get(kind, key));
   }
 
   putJson(kind: string, key: string, value: unknown): Promise<void> {
     return this.put(kind, key, Buffer.from(JSON.stringify(value), 'utf8'));
+  }
+
+  /** getJson, read at once (getSync). */
+  getJsonSync<T>(kind: string, key: string): T | undefined {
+    return parseJson<T>(this.getSync(kind, key));
+  }
+
+  /** putJson, written at once (putSync). */
+  putJsonSync(kind: string, key: string, value: unknown): void {
+    this.putSync(kind, key, Buffer.from(JSON.stringify(value), 'utf8'));
   }
 
   /** The cached value, or computes, stores and returns it. */
@@ -338,6 +352,36 @@ export class BuildCache {
       await removeTemp(temp);
     }
   }
+}
+
+/** Small values of a book's volumes by their keys, read from one cache entry and written back whole when one was added. */
+export interface KeptTable<T> {
+  get(key: string): T | undefined;
+  /** Adds a value (returned). */
+  set(key: string, value: T): T;
+  /** Writes the table with these keys only (the book's volumes now), if a value was added or one is no longer wanted. */
+  keep(keys: readonly string[]): void;
+}
+
+/**
+ * A table of small per-volume values in one entry of `cache` (none: a table
+ * in memory only): a work in a thousand 卷 is not a thousand files.
+ */
+export function keptTable<T>(cache: BuildCache | undefined, kind: string, key: string): KeptTable<T> {
+  const kept = new Map(Object.entries(cache?.getJsonSync<Record<string, T>>(kind, key) ?? {}));
+  let added = false;
+  return {
+    get: (k) => kept.get(k),
+    set(k, value) {
+      kept.set(k, value);
+      added = true;
+      return value;
+    },
+    keep(keys) {
+      if (!added && keys.length === kept.size && keys.every((k) => kept.has(k))) return;
+      cache?.putJsonSync(kind, key, Object.fromEntries(keys.filter((k) => kept.has(k)).map((k) => [k, kept.get(k)])));
+    },
+  };
 }
 
 let version: string | undefined;

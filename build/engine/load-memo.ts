@@ -27,7 +27,7 @@ import type { TransformOptions } from '../transform/index.js';
 import { classifyLayers } from '../transform/layers.js';
 import { reporterFor } from '../transform/report.js';
 import { convertScript, convertTreeNames, prepareConversion, protectNames } from '../transform/script.js';
-import { hashKey, toolVersion, type BuildCache } from './cache.js';
+import { hashKey, keptTable, toolVersion, type BuildCache } from './cache.js';
 
 export interface LoadMemo {
   parseEdition(config: EditionConfig, files: VFile[], format?: SourceFormat): { tree: Root; sources: ParsedSource[] };
@@ -100,47 +100,6 @@ export function loadMemo(cache: BuildCache): LoadMemo {
   return memo;
 }
 
-/** A value kept in the build cache on disk as JSON (a new process finds what the last one parsed and converted). */
-function fromDisk<T>(cache: BuildCache | undefined, kind: string, key: string): T | undefined {
-  const bytes = cache?.getSync(kind, key);
-  if (!bytes) return undefined;
-  try {
-    return JSON.parse(Buffer.from(bytes).toString('utf8')) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-function toDisk(cache: BuildCache | undefined, kind: string, key: string, value: unknown): void {
-  cache?.putSync(kind, key, Buffer.from(JSON.stringify(value), 'utf8'));
-}
-
-/** Small values of a book's volumes by their keys, read from one cache entry and written back whole when one was added. */
-interface DiskTable<T> {
-  get(key: string): T | undefined;
-  /** Adds a value (returned). */
-  set(key: string, value: T): T;
-  /** Writes the table with these keys only (the book's volumes now), if a value was added or one is no longer wanted. */
-  keep(keys: readonly string[]): void;
-}
-
-function diskTable<T>(cache: BuildCache | undefined, kind: string, key: string): DiskTable<T> {
-  const kept = new Map(Object.entries(fromDisk<Record<string, T>>(cache, kind, key) ?? {}));
-  let added = false;
-  return {
-    get: (k) => kept.get(k),
-    set(k, value) {
-      kept.set(k, value);
-      added = true;
-      return value;
-    },
-    keep(keys) {
-      if (!added && keys.length === kept.size && keys.every((k) => kept.has(k))) return;
-      toDisk(cache, kind, key, Object.fromEntries(keys.filter((k) => kept.has(k)).map((k) => [k, kept.get(k)])));
-    },
-  };
-}
-
 /** Entries kept per map: a session's edition, with room for a few versions of each volume. */
 const MAX_ENTRIES = 256;
 
@@ -161,7 +120,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
   const parseOne = (file: VFile, fallbackTitle: string, options: ParseOptions): ParsedSource => {
     const bytes = file.value instanceof Uint8Array ? file.value : String(file.value ?? '');
     const key = hashKey('parse', toolVersion(), file.path ?? '', bytes, fallbackTitle, JSON.stringify(options));
-    const known = parsed.get(key) ?? fromDisk<ParseEntry>(cache, 'parse', key);
+    const known = parsed.get(key) ?? cache?.getJsonSync<ParseEntry>('parse', key);
     if (known) {
       remember(parsed, key, known);
       replay(file, known.messages);
@@ -171,7 +130,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
     const source = parseSource(file, fallbackTitle, options);
     const { file: _file, ...rest } = source;
     const entry = { source: rest, messages: keep(file, before) };
-    toDisk(cache, 'parse', key, entry);
+    cache?.putJsonSync('parse', key, entry);
     remember(parsed, key, entry);
     return source;
   };
@@ -206,8 +165,8 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
       // What a volume's stages see of the book (not its volumes: a remembered stage keeps no other volume alive).
       const book: Root = { ...tree, children: [] };
       // Each volume's counts and split, kept on disk in one table a book (a work in a thousand 卷 is not a thousand files).
-      const counts = diskTable<CommentatorCounts>(cache, 'classify', hashKey('classify', salt, tree.edition.id));
-      const splitsKept = diskTable<CommentatorSplit>(cache, 'split', hashKey('split', salt, tree.edition.id));
+      const counts = keptTable<CommentatorCounts>(cache, 'classify', hashKey('classify', salt, tree.edition.id));
+      const splitsKept = keptTable<CommentatorSplit>(cache, 'split', hashKey('split', salt, tree.edition.id));
       // 1. Layers told apart, a volume at a time.
       function classifyOne(volume: Volume, i: number): Classified {
         let id = owned.has(i) ? undefined : volumeKeys.get(volume);
@@ -269,7 +228,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
       const stage3: Transformed[] = [];
       for (const c of stage2) {
         const key = hashKey(c.key, layersKey);
-        const known = transformed.get(key) ?? fromDisk<Transformed>(cache, 'transform', key);
+        const known = transformed.get(key) ?? cache?.getJsonSync<Transformed>('transform', key);
         if (known) {
           stage3.push(remember(transformed, key, known));
           continue;
@@ -278,7 +237,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         const one: Root = { ...declared, children: [structuredClone(c.volume())] };
         convertCorrectionsOld(convertScript(one, from, to, config.conversion), from, to, config.conversion);
         const made = { volume: one.children[0] };
-        toDisk(cache, 'transform', key, made);
+        cache?.putJsonSync('transform', key, made);
         stage3.push(remember(transformed, key, made));
       }
       tree.children = stage3.map((t) => t.volume);
