@@ -18,7 +18,7 @@ import { dateFromSourceDateEpoch } from '../render/epub/date.js';
 import { popupLayersFromOption } from '../render/epub/notes-option.js';
 import { printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/pages.js';
 import { epubSeals } from '../render/epub/seals.js';
-import { planPages, volumeLabel } from '../render/pdf/index.js';
+import { pdfMeta, planPages, volumeLabel } from '../render/pdf/index.js';
 import { fontStackFor } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
 import type { EditionConfig } from '../tree/edition.js';
@@ -338,7 +338,7 @@ async function buildLoaded(
   const id = config.meta.id;
   const tree = loaded.tree;
   // Chromium's tabs load the edition's page shell and Paged.js while this thread lays the edition out.
-  if (options.targets.pdf && context.browser) void warmPrinter(context.browser, { title: config.meta.title, author: config.meta.author, subject: config.meta.description, language: config.meta.language });
+  if (options.targets.pdf && context.browser) void warmPrinter(context.browser, pdfMeta(config.meta));
   const digests = phase('volume digests', () => tree.children.map((v) => volumeDigest(v as Volume)));
   let ok = true;
   let internal = false;

@@ -32,6 +32,7 @@ import {
   type InkTable,
   lengthToMm,
   outlineEntries,
+  pdfMeta,
   parseTemplateDefinition,
   placeSeals,
   planPages,
@@ -221,12 +222,7 @@ async function computeRenderOptions(
   const fonts = await loadFontsOnce(specs);
   const covers = coverage(fonts);
   const options: RenderOptions = {
-    meta: {
-      title: config.meta.title,
-      author: config.meta.author,
-      subject: config.meta.description,
-      language: config.meta.language,
-    },
+    meta: pdfMeta(config.meta),
     template,
     geometry,
     fonts: fontSourcesWithOverrides(config.fonts.main),

@@ -12,6 +12,7 @@ import { VFile } from 'vfile';
 import { VFileMessage } from 'vfile-message';
 import { parseEditionYaml } from '../parse/edition.js';
 import type { EditionConfig } from '../tree/edition.js';
+import { pdfMeta, type PdfMeta } from '../render/pdf/meta.js';
 import { editionFonts } from '../fonts/stack.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
 import { fileStamp } from './fonts-memo.js';
@@ -136,7 +137,7 @@ export interface UpToDate {
   mKey: string;
   result?: BuildResult;
   /** The PDF's metadata as edition.yaml gives it (read for the key): the browser's tabs can load their page before the edition is. */
-  meta?: { title: string; author: string; subject?: string; language: string };
+  meta?: PdfMeta;
 }
 
 /**
@@ -147,7 +148,7 @@ export async function checkUpToDate(dir: string, options: BuildOptions, cache: B
   const mKey = manifestKey(dir, options.out);
   const previous = await cache?.getJson<Manifest>('manifest', mKey);
   let meta: UpToDate['meta'];
-  const inputs = await phase('inputs', () => inputKey(dir, options, (c) => (meta = { title: c.meta.title, author: c.meta.author, subject: c.meta.description, language: c.meta.language })));
+  const inputs = await phase('inputs', () => inputKey(dir, options, (c) => (meta = pdfMeta(c.meta))));
   if (previous && previous.inputs === inputs && outputIntact(previous.outputs.pdf) && outputIntact(previous.outputs.epub)) {
     const lines = previous.lines.map((l) => l.replace(/: \d+ pages?.*$|: [\d.]+ KiB.*$/, (m) => `${m} (up to date)`));
     return { previous, inputs, mKey, result: { ok: previous.ok, internal: false, messages: previous.messages.map(restoreMessage), lines: [...lines.filter((l) => !/changed \(|no page changed/.test(l)), 'no page changed'], upToDate: true, changes: [], manifest: previous } };

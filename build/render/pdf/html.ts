@@ -18,6 +18,7 @@ import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../la
 import type { PunctuationStandard } from '../../punctuation/index.js';
 import { slotsHtml, slotsOf, type CellContext } from './cells.js';
 import type { PageGeometry, Side } from './geometry.js';
+import type { PdfMeta } from './meta.js';
 import type { InkTable } from './ink.js';
 import { correctionMarksHtml } from './marks.js';
 import { chineseNumeral } from './numerals.js';
@@ -46,13 +47,6 @@ export interface FontSource {
   verticalOrigin?: number;
 }
 
-export interface PdfMeta {
-  title: string;
-  author: string;
-  subject?: string;
-  /** BCP 47 (zh-Hant). */
-  language: string;
-}
 
 export interface RenderOptions {
   meta: PdfMeta;

@@ -32,8 +32,8 @@ export {
   type PageFill,
   type PlannedPage,
   type FontSource,
-  type PdfMeta,
 } from './html.js';
+export { pdfMeta, type PdfMeta } from './meta.js';
 export { computeGeometry, parsePageSize, lengthToMm, cellBox, noteBox, type PageGeometry, type Side } from './geometry.js';
 export { parseTemplateDefinition, fillFields, escapeHtml, type Template, type TemplateDefinition } from './template.js';
 export {
