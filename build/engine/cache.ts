@@ -13,7 +13,7 @@
  * the store is opened.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { copyFile, link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,13 +82,14 @@ export class BuildCache {
   private static readonly RECENT_MAX = 16 << 20;
   /** Bytes this process wrote into the store since prune last looked (for its estimate of the store's size). */
   private added = 0;
-  /** The store was made by this instance (empty then). */
-  private readonly madeNow: boolean;
+  /** The store held nothing when this instance opened it. */
+  private readonly emptyAtOpen: boolean;
 
   constructor(readonly dir: string = DEFAULT_CACHE_DIR) {
     this.tmp = join(dir, 'tmp');
-    // A store made now is empty: prune knows its size without scanning it.
-    this.madeNow = mkdirSync(this.tmp, { recursive: true }) !== undefined && !existsSync(join(dir, 'usage.json')) && readdirSync(dir).length === 1;
+    mkdirSync(this.tmp, { recursive: true });
+    // A store that holds nothing but its tmp/ is empty: prune knows its size without scanning it.
+    this.emptyAtOpen = readdirSync(dir).length === 1;
     trackOwnedFolder(this.tmp);
     this.removeStaleTemps();
   }
@@ -303,7 +304,7 @@ export class BuildCache {
     const usageFile = join(this.dir, 'usage.json');
     const usage = await readFile(usageFile, 'utf8').then(
       (t) => JSON.parse(t) as { bytes: number; time: number },
-      () => (this.madeNow ? { bytes: 0, time: Date.now() } : undefined),
+      () => (this.emptyAtOpen ? { bytes: 0, time: Date.now() } : undefined),
     );
     const added = this.added;
     this.added = 0;
