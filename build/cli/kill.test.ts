@@ -20,6 +20,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until as waitUntil } from '../engine/until.test-util.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -79,13 +80,8 @@ function start(): { child: ChildProcess; done: Promise<number | null>; stderr: (
   return { child, done, stderr: () => stderr };
 }
 
-async function until(what: string, condition: () => boolean, ms = 180_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** The moment a kill lands matters: looked at every 10 ms. */
+const until = (what: string, condition: () => boolean): Promise<void> => waitUntil(what, condition, { ms: 180_000, every: 10 });
 
 /**
  * Until no process of the build is left, and none for `hold` ms: a process

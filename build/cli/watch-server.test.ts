@@ -10,6 +10,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { until as waitUntil } from '../engine/until.test-util.js';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,9 +34,7 @@ test('a request target is read as a path on this host, or refused', () => {
   for (const bad of [undefined, '', '*', 'http://127.0.0.1/state', 'evil.example:80', '?q']) assert.equal(requestPath(bad), undefined, String(bad));
 });
 
-async function until(what: string, condition: () => boolean, ms = 30_000): Promise<void> {
-  for (const end = Date.now() + ms; !condition(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-}
+const until = (what: string, condition: () => boolean): Promise<void> => waitUntil(what, condition, { ms: 30_000, every: 20 });
 
 test('a file watcher that fails (EMFILE) is said, started again a second later, and sees the next save', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'diaoban-watchtree-'));

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { smallCollection } from './collection.test-util.js';
 import { REPO } from './samples.js';
+import { until } from './until.test-util.js';
 
 const CLI = path.join(REPO, 'bin', 'diaoban.js');
 const COUNT = 8;
@@ -47,13 +48,6 @@ async function children(pid: number): Promise<number[]> {
   return found;
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 600_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 before(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'diaoban-jobs-'));

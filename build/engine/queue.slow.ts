@@ -20,6 +20,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { BROKEN_LINE, smallCollection } from './collection.test-util.js';
 import { REPO } from './samples.js';
+import { until as waitUntil } from './until.test-util.js';
 
 const CLI = path.join(REPO, 'bin', 'diaoban.js');
 const COUNT = 12;
@@ -65,13 +66,8 @@ function startWorker(out: string, cache: string, drain = false): { child: ChildP
   return { child, log: () => text };
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 900_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** Workers and Redis are looked at four times a second; a whole collection may take 15 minutes. */
+const until = (what: string, check: () => Promise<boolean> | boolean, ms = 900_000): Promise<void> => waitUntil(what, check, { ms, every: 250 });
 
 before(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'diaoban-queue-'));
