@@ -19,12 +19,12 @@ const CLI = path.join(REPO, 'bin', 'diaoban.js');
 const COUNT = 8;
 let root: string;
 
-function env(): NodeJS.ProcessEnv {
-  return { ...process.env, SOURCE_DATE_EPOCH: '1767225600', DIAOBAN_FONT_CACHE: path.join(root, 'fonts'), DIAOBAN_CACHE: path.join(root, 'cache') };
+function env(cache: string): NodeJS.ProcessEnv {
+  return { ...process.env, SOURCE_DATE_EPOCH: '1767225600', DIAOBAN_FONT_CACHE: path.join(root, 'fonts'), DIAOBAN_CACHE: path.join(root, cache) };
 }
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: root, env: env(), encoding: 'utf8', timeout: 1_200_000 });
+function cli(args: string[], cache: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: root, env: env(cache), encoding: 'utf8', timeout: 1_200_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -59,13 +59,14 @@ after(async () => {
 });
 
 test('build DIR --jobs 2: a killed build process fails its edition alone; the next build builds it alone, and a correction alone', { timeout: 3_600_000 }, async () => {
-  const one = cli(['build', 'coll', '--jobs', '1', '--out', 'one']);
+  const one = cli(['build', 'coll', '--jobs', '1', '--out', 'one'], 'cache-one');
   assert.equal(one.status, 0, one.stderr);
   const reference = await outputs(path.join(root, 'one'));
   assert.equal(reference.size, 2 * COUNT);
 
-  // --jobs 2 into its own folder (the cache is one's: the editions are assembled again, not printed); one build process killed.
-  const child = spawn(process.execPath, [CLI, 'build', 'coll', '--jobs', '2', '--out', 'two'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  // --jobs 2 into its own folder with its own cache, so that every edition is printed: from one's cache the editions
+  // were only assembled, and a fast machine finished them all before the kill could land in one. One build process killed.
+  const child = spawn(process.execPath, [CLI, 'build', 'coll', '--jobs', '2', '--out', 'two'], { cwd: root, env: env('cache-two'), stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -99,7 +100,7 @@ test('build DIR --jobs 2: a killed build process fails its edition alone; the ne
   assert.equal(catalogue.editions.find((e) => e.name === killed)?.status, 'failed', 'the lost edition as failed');
 
   // The next build builds the lost edition alone.
-  const again = cli(['build', 'coll', '--jobs', '2', '--out', 'two']);
+  const again = cli(['build', 'coll', '--jobs', '2', '--out', 'two'], 'cache-two');
   assert.equal(again.status, 0, again.stderr);
   const fresh = (text: string): string[] => [...text.matchAll(/^(ed\d\d)\s.*\sbuilt\s{2}/gm)].map((m) => m[1]!);
   // The lost edition is built again, no other — or none, when the kill came after its outputs and its manifest were
@@ -114,7 +115,7 @@ test('build DIR --jobs 2: a killed build process fails its edition alone; the ne
   // A one-character correction: that edition alone is built again.
   const fixed = path.join(root, 'coll', 'ed03', 'text.txt');
   await writeFile(fixed, (await readFile(fixed, 'utf8')).replace('禮書選', '禮書撰'));
-  const corrected = cli(['build', 'coll', '--jobs', '2', '--out', 'two']);
+  const corrected = cli(['build', 'coll', '--jobs', '2', '--out', 'two'], 'cache-two');
   assert.equal(corrected.status, 0, corrected.stderr);
   assert.deepEqual(fresh(corrected.stdout), ['ed03'], corrected.stdout);
   const after = await outputs(path.join(root, 'two'));
