@@ -39,7 +39,7 @@ import { PdfError, loadTemplate, warmPrinter, writePdf, type BrowserSource } fro
 import { BrowserError } from './browser.js';
 import { removeStale } from './cleanup.js';
 import { FONT_CACHE } from './print-fonts.js';
-import { writeFileAtomic } from './write.js';
+import { ungated, writeFileAtomic, type OutputGate } from './write.js';
 import { killPoint } from './kill-point.js';
 import { phase } from './timing.js';
 
@@ -75,6 +75,8 @@ export interface BuildOptions {
   shared?: SharedSettings;
   /** The PDF's standard instead of edition.yaml's `pdf:` (`--pdf-standard`). */
   pdfStandard?: PdfSettings;
+  /** Lets each output and the manifest be written, or not: a queue worker's, refusing once a later version of the edition is enqueued. */
+  gate?: OutputGate;
 }
 
 /** Told how far an output is: volumes done of all. */
@@ -95,6 +97,8 @@ export interface BuildResult {
   lines: string[];
   /** Nothing had changed: the outputs were left as they were. */
   upToDate?: boolean;
+  /** The gate refused an output (a later version of the edition is being built): what was refused was left as it was, and no manifest written. */
+  superseded?: boolean;
   /** Pages changed since the previous build (absent at the first). */
   changes?: VolumeChange[];
   /** The manifest of this build. */
@@ -342,6 +346,11 @@ async function buildLoaded(
   const digests = phase('volume digests', () => tree.children.map((v) => volumeDigest(v as Volume)));
   let ok = true;
   let internal = false;
+  let superseded = false;
+  const refused = (out: string): void => {
+    superseded = true;
+    lines.push(`${out}: not written: a later version of the edition was enqueued, whose build writes it`);
+  };
   const describe = (error: unknown): string => {
     const message = error instanceof Error ? error.message : String(error);
     if (!isInternal(error)) return message;
@@ -381,7 +390,9 @@ async function buildLoaded(
         // A rebuild keeps Paged.js's pages of the runs it prints: the editor's next fix is often in the same run.
         keepPages: previous !== undefined,
         onVolume: options.progress ? options.progress(`${id}.pdf `) : undefined,
+        ...(options.gate ? { gate: options.gate } : {}),
       }));
+      if (!result.written) return refused(out);
       const digest = result.sha256;
       let kept: string | undefined;
       if (cache) {
@@ -440,7 +451,7 @@ async function buildLoaded(
       const volumeKeys = digests.map((digest, i) => hashKey(volumeSalt, String(i), digest, JSON.stringify(pageList?.volumes[i] ?? null)));
       const render = (): Promise<Uint8Array> => renderEpubInThread(tree, { ...epubOptions, seals }, specs, cache?.dir, progress, volumeKeys);
       const { bytes, cached } = cache ? await phase('epub', () => cache.memo('epub', key, render)) : { bytes: await render(), cached: false };
-      await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'));
+      if (!(await writeFileAtomic(out, bytes, () => killPoint('epub-output-temp'), options.gate))) return refused(out);
       outputs.epub = { path: path.resolve(out), sha256: sha256(bytes), stamp: fileStamp(out) };
       lines.push(`${out}: ${(bytes.byteLength / 1024).toFixed(0)} KiB${cached ? ' (from the cache)' : ''}`);
     } catch (error) {
@@ -475,9 +486,9 @@ async function buildLoaded(
     lines: lines.filter((l) => !/changed \(|^no page changed$/.test(l)),
     ...(previous ? { previous: { pages: previous.pages, collation: previous.collation, ...(previous.outputs.pdf ? { pdf: previous.outputs.pdf } : {}) } } : {}),
   };
-  if (cache) {
-    await cache.putJson('manifest', mKey, manifest);
-    await phase('prune', () => cache.prune(Number(process.env.DIAOBAN_CACHE_MAX_MB ?? 1024) * 1024 * 1024));
-  }
+  // Superseded, the manifest would record outputs that are not there: the later version's build writes its own.
+  const kept = !superseded && (!cache || (await (options.gate ?? ungated)(() => cache.putJson('manifest', mKey, manifest))));
+  if (!kept) return { ok, internal, messages: loaded.messages, lines, changes, superseded: true };
+  if (cache) await phase('prune', () => cache.prune(Number(process.env.DIAOBAN_CACHE_MAX_MB ?? 1024) * 1024 * 1024));
   return { ok, internal, messages: loaded.messages, lines, changes, manifest };
 }

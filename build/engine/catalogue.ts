@@ -12,7 +12,7 @@ import type { VFileMessage } from 'vfile-message';
 import { escapeHtml } from '../render/escape.js';
 import type { BuildResult } from './build.js';
 import { countBySeverity, formatMessage, sortMessages } from './report.js';
-import { writeFileAtomic } from './write.js';
+import { ungated, writeFileAtomic, type OutputGate } from './write.js';
 
 export const CATALOGUE_DIR = 'catalogue';
 
@@ -57,8 +57,8 @@ async function sizeOf(file: string): Promise<number | undefined> {
   }
 }
 
-/** The record of one build, and its diagnostics, written into the output folder. */
-export async function recordBuild(out: string, name: string, result: BuildResult, digest?: string): Promise<CatalogueEntry> {
+/** The record of one build, and its diagnostics, written into the output folder (unless the gate refuses: `recorded` false). */
+export async function recordBuild(out: string, name: string, result: BuildResult, digest?: string, gate: OutputGate = ungated): Promise<{ entry: CatalogueEntry; recorded: boolean }> {
   const manifest = result.manifest;
   const id = manifest?.edition ?? path.basename(name);
   const counts = countBySeverity(result.messages);
@@ -84,9 +84,11 @@ export async function recordBuild(out: string, name: string, result: BuildResult
     diagnostics,
     ...(digest ? { digest } : {}),
   };
-  await writeFileAtomic(path.join(out, diagnostics), diagnosticsText(result.messages, result.lines));
-  await writeFileAtomic(path.join(out, CATALOGUE_DIR, `${id}.json`), JSON.stringify(entry, null, 1) + '\n');
-  return entry;
+  const recorded = await gate(async () => {
+    await writeFileAtomic(path.join(out, diagnostics), diagnosticsText(result.messages, result.lines));
+    await writeFileAtomic(path.join(out, CATALOGUE_DIR, `${id}.json`), JSON.stringify(entry, null, 1) + '\n');
+  });
+  return { entry, recorded };
 }
 
 /** The record of an edition whose build never ended (its process died): failed, with why, so that the catalogue still lists it. */

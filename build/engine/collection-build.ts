@@ -14,6 +14,9 @@ import { recordBuild, recordFailure, writeCatalogue, type CatalogueEntry } from 
 import type { CollectionEdition } from './collection.js';
 import { lazyBrowser, type LazyBrowser } from './lazy-browser.js';
 import type { SharedSettings } from './load.js';
+import type { OutputGate } from './write.js';
+
+const refuse: OutputGate = async () => false;
 
 /** What a collection build asks of each edition's build: plain data, sent to the build processes as it is. */
 export interface CollectionBuildOptions {
@@ -40,6 +43,8 @@ export interface EditionOutcome {
   ok: boolean;
   internal: boolean;
   upToDate: boolean;
+  /** A later version of the edition was enqueued while this one was built: not all of its outputs were written, nor its record. */
+  superseded: boolean;
   /** Pages printed (0 when up to date). */
   pagesBuilt: number;
 }
@@ -53,7 +58,12 @@ function cacheAt(dir: string | undefined): BuildCache | undefined {
 }
 
 /** One edition of a collection built and recorded in the output folder's catalogue (not the index: the caller writes that). */
-export async function buildCollectionEdition(edition: CollectionEdition, options: CollectionBuildOptions, browser?: LazyBrowser, digest?: string): Promise<{ result: BuildResult; outcome: EditionOutcome }> {
+export async function buildCollectionEdition(
+  edition: CollectionEdition,
+  options: CollectionBuildOptions,
+  browser?: LazyBrowser,
+  queued?: { digest: string; gate: OutputGate },
+): Promise<{ result: BuildResult; outcome: EditionOutcome }> {
   const cache = cacheAt(options.cacheDir);
   const result = await buildEdition(edition.dir, {
     out: options.out,
@@ -65,8 +75,10 @@ export async function buildCollectionEdition(edition: CollectionEdition, options
     ...(cache ? { cache } : {}),
     ...(options.fontCache ? { fontCache: options.fontCache } : {}),
     ...(browser ? { browser: browser.get } : {}),
+    ...(queued ? { gate: queued.gate } : {}),
   });
-  const entry = await recordBuild(options.out, edition.name, result, digest);
+  // A superseded build records nothing: the catalogue is the later version's to write.
+  const { entry, recorded } = await recordBuild(options.out, edition.name, result, queued?.digest, result.superseded ? refuse : queued?.gate);
   const outcome: EditionOutcome = {
     name: edition.name,
     entry,
@@ -75,6 +87,7 @@ export async function buildCollectionEdition(edition: CollectionEdition, options
     ok: result.ok,
     internal: result.internal,
     upToDate: result.upToDate === true,
+    superseded: !recorded,
     pagesBuilt: result.upToDate ? 0 : entry.pages,
   };
   return { result, outcome };
@@ -83,7 +96,7 @@ export async function buildCollectionEdition(edition: CollectionEdition, options
 /** An outcome for an edition whose build process died under it: a fault of the machine, not the edition's; recorded as failed in the catalogue. */
 async function deadOutcome(edition: CollectionEdition, why: string, out: string): Promise<EditionOutcome> {
   const line = `${edition.name}: not built: ${why}`;
-  return { name: edition.name, entry: await recordFailure(out, edition.name, line), messages: [], lines: [line], ok: false, internal: false, upToDate: false, pagesBuilt: 0 };
+  return { name: edition.name, entry: await recordFailure(out, edition.name, line), messages: [], lines: [line], ok: false, internal: false, upToDate: false, superseded: false, pagesBuilt: 0 };
 }
 
 /**

@@ -59,7 +59,7 @@ import { hashKey, toolVersion, type BuildCache } from './cache.js';
 import { FONT_CACHE, printFontSources, printFontSourcesFor, warmConverters } from './print-fonts.js';
 import { phase } from './timing.js';
 import { killPoint } from './kill-point.js';
-import { writeFileAtomic } from './write.js';
+import { writeFileAtomic, type OutputGate } from './write.js';
 
 export { printFontSources, FONT_CACHE };
 
@@ -131,6 +131,8 @@ export interface WritePdfOptions {
    * the last (a clean build does not pay for keeping it).
    */
   keepPages?: boolean;
+  /** Lets the finished PDF replace the output, or not (write.ts). */
+  gate?: OutputGate;
 }
 
 export interface PdfResult {
@@ -146,6 +148,8 @@ export interface PdfResult {
   replayed: number;
   /** SHA-256 of the PDF written. */
   sha256: string;
+  /** False when the gate refused it: the output was left as it was. */
+  written: boolean;
   /** What a print shop's preflight would flag that the build cannot mend (a seal's resolution). */
   warnings: string[];
 }
@@ -644,7 +648,7 @@ async function closePrinter(printer: Printer): Promise<void> {
 }
 
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
-export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256'>> {
+export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256' | 'written'>> {
   const config = pageForStandard(edition);
   const { options: given, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
   // A rebuild's new subset (a fix's 校勘記 run, most often) should not wait for Python and the glyph bank to load; a
@@ -829,8 +833,9 @@ export async function writePdf(
   options: WritePdfOptions = {},
 ): Promise<PdfResult> {
   const result = await buildPdf(layout, config, options);
+  let written: boolean;
   try {
-    await phase('pdf write', () => writeFileAtomic(outPath, result.bytes, () => killPoint('pdf-output-temp')));
+    written = await phase('pdf write', () => writeFileAtomic(outPath, result.bytes, () => killPoint('pdf-output-temp'), options.gate));
   } catch (error) {
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }
@@ -844,6 +849,7 @@ export async function writePdf(
     replayed: result.replayed,
     warnings: result.warnings,
     sha256: createHash('sha256').update(result.bytes).digest('hex'),
+    written,
   };
 }
 

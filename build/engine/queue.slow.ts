@@ -7,19 +7,21 @@
  * taken again by another), the broken edition fails with its file:line:col
  * message, no temp file of a live worker is left, after one edition is
  * corrected `queue add` enqueues that one alone, and after the correction is
- * reverted, that one again.
+ * reverted, that one again. A worker stalled (SIGSTOP) with an older version's
+ * PDF made, before it is written, writes nothing once resumed if a newer
+ * version was enqueued and built meanwhile.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { BROKEN_LINE, smallCollection } from './collection.test-util.js';
 import { REPO } from './samples.js';
+import { startRedis } from './redis.test-util.js';
 import { until as waitUntil } from './until.test-util.js';
 
 const CLI = path.join(REPO, 'bin', 'diaoban.js');
@@ -30,17 +32,6 @@ let coll: string;
 let redis: ChildProcess | undefined;
 let url: string;
 const workers: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, SOURCE_DATE_EPOCH: '1767225600', DIAOBAN_FONT_CACHE: path.join(root, 'fonts'), ...extra };
@@ -58,8 +49,10 @@ async function outputs(dir: string): Promise<Map<string, Buffer>> {
   return files;
 }
 
-function startWorker(out: string, cache: string, drain = false): { child: ChildProcess; log: () => string } {
-  const child = spawn(process.execPath, [CLI, 'worker', '--redis', url, '--out', out, '--cache', cache, ...(drain ? ['--drain'] : [])], { cwd: root, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+/** A worker process on the test's Redis; `queue`: another queue than the default; `extra`: its environment's additions. */
+function startWorker(out: string, cache: string, { queue, extra }: { queue?: string; extra?: Record<string, string> } = {}): { child: ChildProcess; log: () => string } {
+  const args = ['worker', '--redis', url, ...(queue ? ['--queue', queue] : []), '--out', out, '--cache', cache];
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: root, env: env(extra), stdio: ['ignore', 'ignore', 'pipe'] });
   let text = '';
   child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
   workers.push(child);
@@ -73,21 +66,7 @@ before(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'diaoban-queue-'));
   coll = path.join(root, 'coll');
   await smallCollection(coll, COUNT, BROKEN);
-  const port = await freePort();
-  url = `redis://127.0.0.1:${port}`;
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  await until('redis-server', async () => {
-    try {
-      if (probe.status !== 'ready') await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      probe.disconnect();
-      return false;
-    }
-  }, 30_000);
-  probe.disconnect();
+  ({ url, server: redis } = await startRedis());
 });
 
 after(async () => {
@@ -200,24 +179,58 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
   }
 });
 
-test('a worker waits while Redis is down and takes jobs again once it is back', { timeout: 1_200_000 }, async () => {
-  const port = await freePort();
-  const own = `redis://127.0.0.1:${port}`;
-  const start = (): ChildProcess => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const alive = async (): Promise<boolean> => {
-    const probe = new Redis(own, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
+test('an older version still building when a correction is enqueued writes nothing once the correction is there, even when it ends last', { timeout: 1_200_000 }, async () => {
+  const dir = path.join(root, 'race', 'ed01');
+  await smallCollection(path.join(root, 'race'), 1);
+  const source = path.join(dir, 'text.txt');
+  const first = await readFile(source, 'utf8');
+  const cache = path.join(root, 'race-cache');
+  const queueArgs = ['--redis', url, '--queue', 'race'];
+  const local = cli(['build', 'race', '--out', 'race-one'], { DIAOBAN_CACHE: cache });
+  assert.equal(local.status, 0, local.stderr);
+  const reference = await outputs(path.join(root, 'race-one'));
+
+  const qout = path.join(root, 'race-q');
+  const state = async (pid: number): Promise<string> => {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '';
   };
-  let server = start();
-  await until('redis-server', alive, 30_000);
+  // A second version; its worker stops (SIGSTOP) with its PDF made, before the PDF replaces the output: as a machine that stalls.
+  await writeFile(source, first.replace('禮書選1', '禮書選一'));
+  assert.match(cli(['queue', 'add', 'race', ...queueArgs]).stdout, /^ed01: enqueued$/m);
+  const older = startWorker(qout, cache, { queue: 'race', extra: { DIAOBAN_STOP_AT: 'pdf-output-temp' } });
+  await until('the second version’s worker stopped before its PDF is written', async () => (await state(older.child.pid!)) === 'T', 300_000);
+  // Reverted meanwhile: the first version is enqueued again, and another worker builds it.
+  await writeFile(source, first);
+  assert.match(cli(['queue', 'add', 'race', ...queueArgs]).stdout, /^ed01: enqueued$/m);
+  const newer = startWorker(qout, cache, { queue: 'race' });
+  await until('the first version built', () => /^ed01: (built|failed)/m.test(newer.log()), 300_000);
+  assert.match(newer.log(), /^ed01: built \(/m, newer.log());
+  // The stalled worker goes on: its PDF, its EPUB if not written yet, and its record are refused.
+  older.child.kill('SIGCONT');
+  await until('the second version’s job ended', () => /^ed01: (built|superseded|failed)/m.test(older.log()), 300_000);
+  assert.match(older.log(), /^ed01: superseded \(job [0-9a-f]{12}\): a later version was enqueued/m, older.log());
+  assert.deepEqual(await outputs(qout), reference, 'the outputs are the version enqueued last');
+  assert.deepEqual((await readdir(qout)).filter((n) => n.endsWith('.tmp')), [], 'the refused outputs’ temp files removed');
+  const [record] = (JSON.parse(await readFile(path.join(qout, 'catalogue.json'), 'utf8')) as { editions: Array<{ digest: string }> }).editions;
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  const queue = new Queue('race', { connection });
+  try {
+    const built = (await queue.getCompleted()).filter((j) => (j.returnvalue as { status: string }).status !== 'superseded');
+    assert.equal(built.length, 1, 'one job built the edition');
+    assert.equal(record?.digest, built[0]?.id, 'the catalogue records the version enqueued last');
+  } finally {
+    await queue.close();
+    connection.disconnect();
+    older.child.kill('SIGTERM');
+    newer.child.kill('SIGTERM');
+  }
+});
+
+test('a worker waits while Redis is down and takes jobs again once it is back', { timeout: 1_200_000 }, async () => {
+  const started = await startRedis();
+  const own = started.url;
+  let server = started.server;
   const one = path.join(root, 'one-edition');
   await smallCollection(one, 1);
   const child = spawn(process.execPath, [CLI, 'worker', '--redis', own, '--out', path.join(root, 'reconnect'), '--cache', path.join(root, 'qcache')], { cwd: root, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
@@ -230,8 +243,7 @@ test('a worker waits while Redis is down and takes jobs again once it is back', 
     await new Promise((r) => server.once('exit', r));
     await new Promise((r) => setTimeout(r, 3000));
     assert.equal(child.exitCode, null, 'the worker outlives Redis');
-    server = start();
-    await until('redis-server again', alive, 30_000);
+    ({ server } = await startRedis(started.port));
     const add = spawnSync(process.execPath, [CLI, 'queue', 'add', 'one-edition', '--redis', own], { cwd: root, env: env(), encoding: 'utf8' });
     assert.equal(add.status, 0, add.stderr);
     await until('the job built', () => /ed01: built \(/.test(log), 600_000);

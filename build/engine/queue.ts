@@ -16,6 +16,7 @@
  * outputs are still written, as `build` writes them, and the job fails at
  * once with its messages). Redis reconnections are ioredis's.
  */
+import { randomUUID } from 'node:crypto';
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { findChromium, launchBrowser } from './browser.js';
@@ -27,14 +28,54 @@ import { lazyBrowser } from './lazy-browser.js';
 import { formatMessage, sortMessages } from './report.js';
 
 import { DEFAULT_QUEUE } from './queue-names.js';
+import type { OutputGate } from './write.js';
 
 /** Machine faults are tried again this many times in all, waiting 10 s, 20 s … between (BullMQ's exponential backoff). */
 const ATTEMPTS = 3;
 const BACKOFF_MS = 10_000;
 
 /** The Redis hash of each edition's digest as last enqueued (edition name → digest), beside the queue's own keys. */
-function latestKey(queue: string): string {
+export function latestKey(queue: string): string {
   return `diaoban:${queue}:latest`;
+}
+
+/** The Redis key of an edition's write lock: held while a worker checks that its version is the latest and writes an output. */
+export function writeLockKey(queue: string, name: string): string {
+  return `diaoban:${queue}:writing:${name}`;
+}
+
+/** Deletes the lock only if it is still this holder's (it may have expired and been taken by another). */
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+/** A write lock expires after this (a worker killed holding it); a write under it is one rename or two small files. */
+const WRITE_LOCK_MS = 30_000;
+
+/**
+ * The gate of a job's outputs: each write happens only if the job's version
+ * is still the edition's latest enqueued, checked and written under the
+ * edition's write lock (Redis's single-instance lock: SET NX PX, released by
+ * its holder alone). An older job still building when a correction is
+ * enqueued can no longer overwrite the newer outputs, whichever finishes last.
+ */
+export function latestOnly(client: Redis, queue: string, name: string, digest: string): OutputGate {
+  return async (write) => {
+    const key = writeLockKey(queue, name);
+    const holder = `${process.pid}:${randomUUID()}`;
+    const giveUp = Date.now() + 2 * WRITE_LOCK_MS;
+    while ((await client.set(key, holder, 'PX', WRITE_LOCK_MS, 'NX')) !== 'OK') {
+      // Another worker's lock outlasting its own expiry means Redis is not answering as it should: a machine fault, retried.
+      if (Date.now() > giveUp) throw new Error(`${name}: the write lock in Redis was not free for ${(2 * WRITE_LOCK_MS) / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    try {
+      const latest = await client.hget(latestKey(queue), name);
+      if (latest !== null && latest !== digest) return false;
+      await write();
+      return true;
+    } finally {
+      await client.eval(RELEASE, 1, key, holder);
+    }
+  };
 }
 
 /** What a job carries: the edition (on storage every worker sees) and how to build it. */
@@ -159,20 +200,23 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   const executablePath = findChromium(options.chromium);
   const browser = lazyBrowser(() => launchBrowser({ executablePath }));
   const id = `${process.pid}`;
+  const queueName = options.queue ?? DEFAULT_QUEUE;
   const processor = async (job: Job<EditionJob, EditionJobResult>): Promise<EditionJobResult> => {
     const { edition, digest } = job.data;
     // Another version of the edition was enqueued since: its job writes the outputs (this one would only be overwritten, or overwrite them).
-    const latest = await client.hget(latestKey(options.queue ?? DEFAULT_QUEUE), edition.name);
+    const latest = await client.hget(latestKey(queueName), edition.name);
     if (latest !== null && latest !== digest) return { name: edition.name, status: 'superseded', pages: 0, upToDate: false, worker: id };
     options.log(`${edition.name}: building (job ${digest.slice(0, 12)}, attempt ${job.attemptsMade + 1})`);
     const buildOptions: CollectionBuildOptions = { ...job.data.options, out: options.out, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options.fontCache ? { fontCache: options.fontCache } : {}), chromium: executablePath };
     let outcome: EditionOutcome;
     try {
-      ({ outcome } = await buildCollectionEdition(edition, buildOptions, browser, digest));
+      ({ outcome } = await buildCollectionEdition(edition, buildOptions, browser, { digest, gate: latestOnly(client, queueName, edition.name, digest) }));
     } catch (error) {
       // Reading the edition failed (its folder is not on this machine's storage …): another worker may do better.
       throw new Error(`${edition.name}: ${(error as Error).message}`);
     }
+    // Enqueued again at another version while it was built: the later job writes the outputs and the record (checked under the edition's write lock).
+    if (outcome.superseded) return { name: edition.name, status: 'superseded', pages: 0, upToDate: false, worker: id };
     await writeCatalogue(options.out);
     for (const line of outcome.messages.map(restoreMessage).map((m) => formatMessage(m))) await job.log(line);
     for (const line of outcome.lines) await job.log(line);
@@ -196,7 +240,9 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     autorun: false,
   });
   // Said when BullMQ has taken the job as done (a job whose lock was lost meanwhile is not done by this worker).
-  worker.on('completed', (job, result) => options.log(result.status === 'superseded' ? `${result.name}: not built (job ${job.id?.slice(0, 12)}): a later version was enqueued` : `${result.name}: built (${result.pages} pages${result.upToDate ? ', up to date' : ''})`));
+  worker.on('completed', (job, result) =>
+    options.log(result.status === 'superseded' ? `${result.name}: superseded (job ${job.id?.slice(0, 12)}): a later version was enqueued, whose job writes the outputs` : `${result.name}: built (${result.pages} pages${result.upToDate ? ', up to date' : ''})`),
+  );
   worker.on('failed', (job, error) => options.log(`${job?.data.edition.name ?? '?'}: failed: ${error.message.split('\n')[0]}`));
   // Redis gone: ioredis reconnects; BullMQ reports the errors meanwhile.
   let lastError = '';

@@ -8,15 +8,32 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { removeTemp, tempName, trackTemp, untrackTemp } from './cleanup.js';
 
-export async function writeFileAtomic(target: string, data: string | Uint8Array, beforeRename?: () => void): Promise<void> {
+/**
+ * Lets a write happen or refuses it (false): the queue's workers refuse an
+ * older version of an edition once a later one is enqueued. The write runs
+ * inside the gate, so that the check and the rename are one step for every
+ * writer asking the same gate.
+ */
+export type OutputGate = (write: () => Promise<void>) => Promise<boolean>;
+
+/** The gate of a build that is the only writer of its outputs: every write happens. */
+export const ungated: OutputGate = async (write) => {
+  await write();
+  return true;
+};
+
+/** Writes `target` whole or not at all; false when the gate refused it (the temp file removed, the old output left). */
+export async function writeFileAtomic(target: string, data: string | Uint8Array, beforeRename?: () => void, gate: OutputGate = ungated): Promise<boolean> {
   await mkdir(path.dirname(target), { recursive: true });
   const temp = tempName(target);
   trackTemp(temp);
   try {
     await writeFile(temp, data);
     beforeRename?.();
-    await rename(temp, target);
-    untrackTemp(temp);
+    const written = await gate(() => rename(temp, target));
+    if (written) untrackTemp(temp);
+    else await removeTemp(temp);
+    return written;
   } catch (error) {
     await removeTemp(temp);
     throw error;
