@@ -306,3 +306,17 @@ test('pandoc\'s title block (% 書名, % 作者) is data: not printed, the title
   assert.match(mainText(s.volumes), /五%也/u);
   assert.equal(reportOf(s).title?.text, '某衡');
 });
+
+test('Kanripo lines as the print\'s columns: a column at another depth starts a paragraph (a piece\'s title two cells down), a column with gaps inside is a line of its own (a row of a table)', () => {
+  const col = (k: number) => `某某某某某某某某某某某某某某某某某某第${'一二三四五六七八九十'[k % 10]}`;
+  const head = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某集', '<pb:KR0000_SBCK_001-1a>¶'];
+  // Twenty-two full columns of prose, each ending a print line; a second witness's page marker after one of them.
+  const prose = Array.from({ length: 22 }, (_, k) => (k === 5 ? `${col(k)}¶<md:KR0000_HFL_001-1b>¶` : `${col(k)}¶`));
+  const s = parsed([...head, ...prose, '　　某某詩二首¶', '甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉¶', '　　某某賦¶', '甲天乙天丙天丁天　　　　戊帝己帝庚帝辛帝¶', '壬天癸天子天丑天　　　　寅帝卯帝辰帝巳帝¶', '某某某某某某某某某某某某某某某某某某某某¶', '某某某某。¶', ''].join('\n'));
+  const paragraphs = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text').map((b) => plain(b.children).replace(/¶/gu, ''));
+  assert.deepEqual(paragraphs.slice(1), ['某某詩二首', '甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉', '某某賦', '甲天乙天丙天丁天　　　　戊帝己帝庚帝辛帝', '壬天癸天子天丑天　　　　寅帝卯帝辰帝巳帝', '某某某某某某某某某某某某某某某某某某某某某某某某。']);
+  assert.equal(paragraphs[0], prose.map((_, k) => col(k)).join(''), 'the prose one paragraph, all its columns');
+  // Negative control: where ¶ does not end the file's lines (they are not the print's columns), lines at another depth run on.
+  const loose = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某集', ...Array.from({ length: 22 }, (_, k) => `某某某¶某某某某${k}某某某`), '　　某某詩二首', '甲乙丙丁', ''].join('\n'));
+  assert.equal(loose.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text').length, 1);
+});

@@ -79,3 +79,25 @@ test('more places a work and its byline stand: a running volume line, pandoc\'s 
   assert.equal(found('尔雅注疏\n晋郭璞注　宋邢昺疏\n　　●卷一释诂第一\n', '尔雅注疏'), '尔雅注疏|metadata|晋 郭璞 注;宋 邢昺 疏');
   assert.equal(found('# 南征錄\n\n## 卷一 武帝紀第一\n\n某某。\n'), '南征錄|heading|');
 });
+
+test('a preface\'s or a commentary\'s heading is no byline, though it ends in 序 or 疏; a byline after the work\'s title and a gap is', () => {
+  // 書名序, 書名原序, 御製重刻書名序, and 書名原疏 in a work called 書名解說: the work, not a person, before the role.
+  assert.equal(found('#+TITLE: 某子\n某子序¶\n　某子者某國人也¶\n', '某子'), '某子|metadata|');
+  assert.equal(found('#+TITLE: 某子\n某子原序¶\n文¶\n', '某子'), '某子|metadata|');
+  assert.equal(found('#+TITLE: 某典\n御製重刻某典序¶\n文¶\n', '某典'), '某典|metadata|');
+  assert.equal(found('# 某樂本解說\n\n　　某樂本原疏\n\n文。\n'), '某樂本解說|heading|');
+  // The byline under the preface heading is still read.
+  assert.equal(found('#+TITLE: 某子\n某子序¶\n　　唐　某甲　注¶\n', '某子'), '某子|metadata|唐 某甲 注');
+  // Negative control: an author whose name the title begins with (韓非 撰 韓非子) is a person.
+  assert.equal(found('韓非子　韓非撰\n文。\n'), '韓非子|first line|韓非 撰');
+  // The title, a gap, the byline (鬻子　　唐　逄行珪　注): the byline alone.
+  assert.equal(found('#+TITLE: 某子\n欽定四庫全書¶\n　某子　　　　唐　某甲　注¶\n', '某子'), '某子|metadata|唐 某甲 注');
+});
+
+test('far from the title, only a byline with its dynasty: not a sentence ending in a role\'s character, nor a row of contents', () => {
+  const body = Array.from({ length: 8 }, () => '文文文文文文文文。').join('\n');
+  assert.equal(found(`#+TITLE: 某書\n${body}\n　　解說此敬述\n`, '某書'), '某書|metadata|');
+  assert.equal(found(`#+TITLE: 某書\n${body}\n　　相魯　始誅　王言解¶\n`, '某書'), '某書|metadata|');
+  // Control: the same place, a byline with its dynasty, is read.
+  assert.equal(found(`#+TITLE: 某書\n${body}\n　　明　某某　撰\n`, '某書'), '某書|metadata|明 某某 撰');
+});

@@ -190,45 +190,76 @@ const VOLUME_LINE = new RegExp(`^(\\p{Script=Han}{1,16}?)[卷巻][第之]?[${NUM
 const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
 
 /**
+ * Whether a byline's name is the work's title, not a person: a preface's or
+ * a commentary's heading reads as a name and a role (孔子家語序, 鬻子原序,
+ * 御製重刻通典序, 圣谕乐本原疏 in 圣谕乐本解说). A name that holds the
+ * title, or that goes on past two or more characters it shares with the
+ * title's start, names the work; one the title begins with is an author's
+ * (韓非 撰 韓非子).
+ */
+export function namesTheWork(name: string, title: string): boolean {
+  if (name.includes(title)) return true;
+  const a = Array.from(name);
+  const b = Array.from(title);
+  let shared = 0;
+  while (shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
+  return shared >= 2 && shared < a.length;
+}
+
+/**
+ * A byline line of a work, not its preface's heading (namesTheWork); after
+ * the work's title and a gap, what follows it (鬻子　　唐　逄行珪　注).
+ */
+function bylineOf(line: string, title: string): Contributor[] | null {
+  const gap = line.startsWith(title) ? /^[\s\u3000]+/u.exec(line.slice(title.length)) : null;
+  const found = bylineIn(gap ? line.slice(title.length + gap[0].length) : line);
+  return found && !found.some((c) => namesTheWork(c.name, title)) ? found : null;
+}
+
+/**
  * The work's title and byline from the head of a text (its first 80 lines) and
  * the metadata the importer read. Null when the text names no work.
  */
 export function findTitle(text: string, metaTitle?: string): TitleFinding | null {
   const lines = text.replace(/\r\n?/g, '\n').split('\n').slice(0, 80);
   // The byline on the next lines, else the first in the head (a 四庫 text's stands under its volume title, after the 提要).
-  const contributorsNear = (i: number): Contributor[] => {
+  const contributorsNear = (i: number, title: string): Contributor[] => {
     for (let k = i + 1; k < Math.min(lines.length, i + 4); k++) {
-      const b = bylineIn(bare(lines[k]));
+      const b = bylineOf(bare(lines[k]), title);
       if (b) return b;
     }
-    // Not the title's own line: 南征錄 reads as a name (南征) and a role (錄).
-    return lines.map((l, k) => (k === i ? null : bylineIn(bare(l)))).find((b) => b !== null) ?? [];
+    // Not the title's own line: 南征錄 reads as a name (南征) and a role (錄). So far from the title, only a byline with
+    // its dynasty: a line of text that ends in a role's character (解说此敬述) or a row of a contents list (相魯　始誅　王言解) is none.
+    return lines.map((l, k) => (k === i ? null : bylineOf(bare(l), title))).find((b) => b !== null && b[0].dynasty !== undefined) ?? [];
   };
   // An importer's title may be a first line 書名目录: the work is what stands before 目录.
   const meta = metaTitle ? withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle) : undefined;
   if (meta && isTitle(meta)) {
-    // Not the title's own line (尔雅注疏 reads as a name, 尔雅, and a role, 注疏).
-    const found = lines.map((l) => (withoutVolume(bare(l)) === meta ? null : bylineIn(bare(l)))).find((b) => b !== null);
+    // Under a line that names the work (某傳卷第一), else anywhere with its dynasty; not the title's own line (尔雅注疏
+    // reads as a name, 尔雅, and a role, 注疏).
+    const named = lines.findIndex((l) => withoutVolume(bare(l)) === meta);
+    const near = named >= 0 ? lines.slice(named + 1, named + 4).map((l) => (withoutVolume(bare(l)) === meta ? null : bylineOf(bare(l), meta))).find((b) => b !== null) : undefined;
+    const found = near ?? lines.map((l) => (withoutVolume(bare(l)) === meta ? null : bylineOf(bare(l), meta))).find((b) => b !== null && b[0].dynasty !== undefined);
     return { title: meta, from: 'metadata', contributors: found ?? [] };
   }
   for (const [i, line] of lines.entries()) {
     const m = SIKU_PATH.exec(line.trim());
-    if (m && isTitle(m[1])) return { title: m[1], from: 'siku header', line: i + 1, contributors: contributorsNear(i) };
+    if (m && isTitle(m[1])) return { title: m[1], from: 'siku header', line: i + 1, contributors: contributorsNear(i, m[1]) };
   }
   for (const [i, line] of lines.entries()) {
     const m = TIYAO.exec(line);
-    if (m && isTitle(m[1])) return { title: m[1], from: 'tiyao', line: i + 1, contributors: tiyaoByline(line.slice((m.index ?? 0) + m[0].length)) ?? contributorsNear(i) };
+    if (m && isTitle(m[1])) return { title: m[1], from: 'tiyao', line: i + 1, contributors: tiyaoByline(line.slice((m.index ?? 0) + m[0].length)) ?? contributorsNear(i, m[1]) };
   }
   for (const [i, line] of lines.entries()) {
     const m = CONTENTS.exec(bare(line));
-    if (m && isTitle(withoutVolume(m[1]))) return { title: withoutVolume(m[1]), from: 'contents line', line: i + 1, contributors: contributorsNear(i) };
+    if (m && isTitle(withoutVolume(m[1]))) return { title: withoutVolume(m[1]), from: 'contents line', line: i + 1, contributors: contributorsNear(i, withoutVolume(m[1])) };
   }
   // The 四庫 banner: the line after it names the work (and the volume).
   for (const [i, line] of lines.entries()) {
     if (!/^[\s\u3000]*(?:欽定四庫全書|钦定四库全书)/u.test(line)) continue;
     for (let k = i + 1; k < Math.min(lines.length, i + 4); k++) {
       const found = splitTitleLine(lines[k]);
-      if (found) return { ...found, from: 'siku header', line: k + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(k) };
+      if (found) return { ...found, from: 'siku header', line: k + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(k, found.title) };
     }
   }
   // The first line of text, or the first heading.
@@ -236,12 +267,12 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
   for (const [i, line] of lines.entries()) {
     if (i !== first && !/^#{1,3}\s/u.test(line)) continue;
     const found = splitTitleLine(line.replace(/<[^>]*>/gu, ''));
-    if (found) return { ...found, from: /^#/u.test(line) ? 'heading' : 'first line', line: i + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(i) };
+    if (found) return { ...found, from: /^#/u.test(line) ? 'heading' : 'first line', line: i + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(i, found.title) };
   }
   // Last, a volume line that names its work (墨子卷之二, 某書卷第三) where nothing else does.
   for (const [i, line] of lines.entries()) {
     const m = VOLUME_LINE.exec(bare(line));
-    if (m && isTitle(m[1])) return { title: m[1], from: 'volume line', line: i + 1, contributors: contributorsNear(i) };
+    if (m && isTitle(m[1])) return { title: m[1], from: 'volume line', line: i + 1, contributors: contributorsNear(i, m[1]) };
   }
   return null;
 }

@@ -45,6 +45,18 @@ test('疏曰 splits even without a space; a short trailing word is the source ci
   assert.deepEqual(notes(tree).map((n) => `${n.layer}:${treeText(n)}`), ['zhu:容謂之乏', 'yinyi:為于偽反獲如字', 'shu:疏曰乏參侯道者', 'zhu:序州黨之學也', 'chuchu:地官']);
 });
 
+test('the 音 a ○ (or 〇) opens after a 注 is 音義, a tone (去聲) too; a ○ before anything else, or a 〇 in a numeral, splits nothing', () => {
+  const { tree } = treeOf('孝【爲德本○夫音符後竝同】行【○行下孟反】言【曾參起對故使復坐○語去聲】且【集注○祕曰某某也】年【凡二〇五年】');
+  const before = treeText(tree.children[0]);
+  classifyLayers(tree);
+  assert.deepEqual(notes(tree).map((n) => `${n.layer}:${treeText(n)}`), ['zhu:爲德本', 'yinyi:○夫音符後竝同', 'yinyi:○行下孟反', 'zhu:曾參起對故使復坐', 'yinyi:○語去聲', 'zhu:集注○祕曰某某也', 'zhu:凡二〇五年']);
+  assert.equal(treeText(tree.children[0]), before, 'not a character added or lost');
+  // 〇, as transcribers type the circle (U+3007), is read as ○ (U+25CB) is.
+  const { tree: zero } = treeOf('孝【爲德本〇夫音符】');
+  classifyLayers(zero);
+  assert.deepEqual(notes(zero).map((n) => `${n.layer}:${treeText(n)}`), ['zhu:爲德本', 'yinyi:〇夫音符']);
+});
+
 test('案 remarks, unknown segments stay 注, same-layer segments rejoin with their space', () => {
   const rules = compileRules([]);
   assert.equal(classifySegment('今按周禮梓人有皮侯', false, rules), 'an');

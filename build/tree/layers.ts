@@ -61,15 +61,15 @@ export function footnoteLayer(text: string): LayerId {
 export const LAYER_RULES: readonly LayerRule[] = [
   { layer: 'shu', pattern: /^疏曰/u, label: true },
   { layer: 'an', pattern: /^(?:今|謹|谨|愚)?[案按]/u, label: true },
-  // 反切 (食亦反), 音某, 如字 at the head of a short segment.
   // 反切 (食亦反), 音某, 如字 at the head of a short segment: 射食亦反, 為于偽反獲如字, 拭音式.
-  { layer: 'yinyi', pattern: /^(?=\S{2,24}$)\p{Script=Han}{1,2}(?:\p{Script=Han}{2}反|音\p{Script=Han}|如字)/u },
+  // After the ○ (or 〇, as transcribers type it) that opens the 音 after a 注: ○女音汝, ○語去聲 (a reading by its tone).
+  { layer: 'yinyi', pattern: /^[○〇]?(?=\S{2,24}$)\p{Script=Han}{1,2}(?:\p{Script=Han}{2}反|音\p{Script=Han}|如字|[平上去入]聲)/u },
   // A short last segment names the source: 地官, 王制, 同上 (not a count such as 附補九條).
   { layer: 'chuchu', pattern: /^\p{Script=Han}{1,4}(?<![条條])$/u, trailing: true },
 ];
 
-/** Where a note's text is split into segments besides white space: before 疏曰. */
-export const SEGMENT_BREAK_BEFORE = /(?<=\S)(?=疏曰)/gu;
+/** Where a note's text is split into segments besides white space: before 疏曰, and before a ○ (or 〇 not in a numeral) that opens a part (爲德本○夫音符). */
+export const SEGMENT_BREAK_BEFORE = /(?<=\S)(?=疏曰)|(?<=[^\s〇零一二三四五六七八九十百千])(?=[○〇])/gu;
 
 export const DEFAULT_LAYER: LayerId = 'zhu';
 

@@ -253,9 +253,11 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     let inside = 0;
     for (const l of lines) {
       if (!l.content) continue;
-      const k = l.content.indexOf(anchor);
+      // A second witness's page marker and its ¶ after the line's own (東方八天¶<md:…_HFL_…>¶) leave the line's end where it was.
+      const bare = l.content.replace(/<[^<>]*>/gu, '').split(anchor + anchor).join(anchor);
+      const k = bare.indexOf(anchor);
       if (k < 0) continue;
-      if (k === l.content.length - anchor.length) ends++;
+      if (k === bare.length - anchor.length) ends++;
       else inside++;
     }
     sourceColumns = ends > 20 && inside * 50 < ends;
@@ -279,7 +281,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   // A first line that is a title with its byline (周礼正义　（清）孙诒让撰, 仪礼注疏汉郑玄注、唐贾公彦疏): where the byline starts.
   const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStart(texts[0].content) : undefined;
 
-  let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean } | null = null;
+  let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number } | null = null;
+  // Cells a line stands down from the column's head: a paragraph's columns in a print all start at one depth.
+  const depthOf = (l: PhysicalLine): number => {
+    let k = l.start;
+    while (k > 0 && text[k - 1] === '\u3000') k--;
+    return l.start - k;
+  };
   let pendingAnchors: Inline[] = [];
   let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
@@ -504,13 +512,19 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     if (paragraphMode === 'blank') {
       // 注 by indentation: a run of lines one cell down is the commentary on the text before it.
       const indented = indentLayer !== undefined && isIndented(line);
-      if (para && Boolean(para.indented) !== indented) flush();
+      // The print's columns (Kanripo ¶): a column that starts at another depth starts another paragraph (a section title set
+      // four cells down, a table under it).
+      const depth = sourceColumns ? depthOf(line) : undefined;
+      if (para && (Boolean(para.indented) !== indented || para.depth !== depth)) flush();
       if (para) para.end = full.end;
-      else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}) };
+      else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}), ...(depth !== undefined ? { depth } : {}) };
       // The source's column ended early: its paragraph ends there.
       if (sourceColumns && typical > 0 && inline.notes[0] && lineCells(content, inline.notes[0].open, inline.notes[0].close, inline.split) < typical - 2) {
         // Not when a note runs on to the next line.
         if (!/\)¶?$/u.test(content) || !/^\(/u.test(lines[line.number]?.content ?? '')) flush();
+      } else if (sourceColumns && /\p{Script=Han}\u3000{2,}\p{Script=Han}/u.test(content)) {
+        // A column set out with gaps inside (a row of a table, a verse with its caesura) is a line of its own, however full.
+        flush();
       }
     } else {
       add(textParagraph(line.start, full.end));

@@ -26,7 +26,7 @@ import { loadSystemFonts } from '../../fonts/load.js';
 import type { LoadedFont } from '../../fonts/types.js';
 import { loadSample } from '../../engine/samples.js';
 import { bookEpub } from './books.test-util.js';
-import { ENGINES, click, openToFirstVolume, reach, settle, shoot, writeReaderPages, type Engine, type Screens } from './reader.test-util.js';
+import { ENGINES, click, follow, openToFirstVolume, reach, settle, shoot, writeReaderPages, type Engine, type Screens } from './reader.test-util.js';
 
 const SHOTS = path.join(tmpdir(), 'diaoban-epub-reader', 'themes');
 const SIZES = [
@@ -196,17 +196,7 @@ for (const engine of ENGINES) {
               t.diagnostic(JSON.stringify(await page.evaluate(`(() => { const el = R.doc().getElementById(${JSON.stringify(ref)}); return { rect: H.rect(el), clip: H.clip(R.doc()), where: R.where() }; })()`)));
             }
             assert.ok(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`), `${engine} ${book} ${size.name}: noteref ${ref} on screen`);
-            await click(page, `R.doc().getElementById(${JSON.stringify(ref)})`);
-            await page
-              .waitForFunction(`(() => { const d = R.popupDoc(); if (d && d.body && d.body.textContent.trim()) return true; const el = R.doc().getElementById(${JSON.stringify(note)}); return !!el && H.visible(el); })()`, { timeout: 15_000 })
-              .catch(() => undefined);
-            await settle(page);
-            const shown = (await page.evaluate(`(() => {
-              const pop = R.popupDoc();
-              if (pop) return { how: 'pop-up', text: pop.body.textContent.trim() };
-              const el = R.doc().getElementById(${JSON.stringify(note)});
-              return el && H.visible(el) ? { how: 'page', text: el.textContent.trim(), where: R.where() } : null;
-            })()`)) as { how: string; text: string; where?: string } | null;
+            const shown = await follow(page, `R.doc().getElementById(${JSON.stringify(ref)})`, note, 15_000);
             assert.ok(shown, `${engine} ${book} ${size.name}: clicking ${ref} (${label}) shows its note`);
             // The note shown is the one referred to: it begins with the reference's label and number.
             assert.ok(shown.text.startsWith(`〔${label}〕`), `${engine} ${book} ${size.name}: the note shown is ${label}'s (${shown.text.slice(0, 12)}…)`);

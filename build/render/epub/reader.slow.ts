@@ -225,20 +225,10 @@ async function readBook(engine: 'epubjs' | 'foliate', workName: string, t: { dia
       await settle(page);
       assert.ok(await page.evaluate(`H.visible(R.doc().getElementById(${JSON.stringify(ref)}))`), `${engine} ${workName}: noteref ${ref} on screen`);
       await shoot(page, s, `${workName}-05-note-closed`);
-      await click(page, `R.doc().getElementById(${JSON.stringify(ref)})`);
-      // A pop-up opens the book again in a view of its own: give it time.
-      await page
-        .waitForFunction(`(() => { const d = R.popupDoc(); if (d && d.body && d.body.textContent.trim()) return true; const el = R.doc().getElementById(${JSON.stringify(note)}); return !!el && H.visible(el); })()`, { timeout: 10_000 })
-        .catch(() => undefined);
-      await settle(page);
-      const opened = (await page.evaluate(`(() => {
-        const pop = R.popupDoc();
-        if (pop) return { how: 'pop-up', text: pop.body.textContent };
-        const aside = R.doc().getElementById(${JSON.stringify(note)});
-        return aside && H.visible(aside) ? { how: 'page', text: aside.textContent } : null;
-      })()`)) as { how: string; text: string } | null;
+      // A pop-up opens the book again in a view of its own: follow gives it time.
+      const opened = await follow(page, `R.doc().getElementById(${JSON.stringify(ref)})`, note);
       assert.ok(opened, `${engine} ${workName}: clicking ${ref} shows note ${note}`);
-      assert.ok(opened.text.trim().startsWith(`〔${label}〕`), `${engine} ${workName}: the note shown is ${label}'s`);
+      assert.ok(opened.text.startsWith(`〔${label}〕`), `${engine} ${workName}: the note shown is ${label}'s`);
       t.diagnostic(`${engine} ${workName}: note ${label} shown as a ${opened.how}`);
       await shoot(page, s, `${workName}-06-note-open`);
       await click(page, opened.how === 'pop-up' ? `R.popupDoc().querySelector('a.backlink')` : `R.doc().getElementById(${JSON.stringify(note)}).querySelector('a.backlink')`);

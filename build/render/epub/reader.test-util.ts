@@ -231,11 +231,11 @@ export interface Shown {
 }
 
 /** Clicks a link as a reader would; its target as shown, or null when it is neither in a pop-up nor on screen. */
-export async function follow(page: Page, linkJs: string, targetId: string): Promise<Shown | null> {
+export async function follow(page: Page, linkJs: string, targetId: string, timeout = 10_000): Promise<Shown | null> {
   await click(page, linkJs);
   const id = JSON.stringify(targetId);
   await page
-    .waitForFunction(`(() => { const d = R.popupDoc(); if (d && d.body && d.body.textContent.trim()) return true; return ${visibleJs(targetId)}; })()`, { timeout: 10_000 })
+    .waitForFunction(`(() => { const d = R.popupDoc(); if (d && d.body && d.body.textContent.trim()) return true; return ${visibleJs(targetId)}; })()`, { timeout })
     .catch(() => undefined);
   await settle(page);
   return (await page.evaluate(`(() => {
