@@ -259,6 +259,13 @@ test('注 by indentation: where the whole text sets lines one cell down, each ru
   // Negative control: two indented lines in a text that sets everything flush are text.
   const flush = parsed([...head, ...Array.from({ length: 12 }, (_, k) => `經文第${k}句某某某某某某某某某某某某某¶`), '　偶有一行低一格某某某某某某某某¶', '　又一行某某某某某某某某某某某¶', ''].join('\n'));
   assert.equal(flush.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
+  // Negative control: as many lines one cell down, but in two runs (a list of the works bound together at the head, a
+  // postscript of sayings after the end title): no 注 glosses a text there, and they stay text.
+  const list = Array.from({ length: 5 }, (_, k) => `　某某某經第${k}某某某某某某某某某¶`);
+  const postscript = Array.from({ length: 8 }, (_, k) => `　某仙人曰某某某某某某某某某某${k}¶`);
+  const bound = parsed([...head, '某經同卷¶', ...list, ...Array.from({ length: 40 }, (_, k) => `經文第${k}句某某某某某某某某某某某某某¶`), '某經¶', ...postscript, ''].join('\n'));
+  assert.equal(bound.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
+  assert.ok(bound.file.messages.some((m) => m.ruleId === 'indent-reading' && /read as text \(\d+ of \d+ lines in [1-4] runs? only/u.test(m.reason)), bound.file.messages.map((m) => m.reason).join('\n'));
 });
 
 test('國學導航: a title line above its byline line (●文心雕龙 / （南朝梁）刘勰著), a chapter line alone a heading, ●X目录 a contents list; the controls stay text', () => {

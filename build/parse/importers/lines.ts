@@ -234,10 +234,14 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   if (conv.indentedCommentary) {
     const body = lines.filter((l) => l.content && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
     const indented = body.filter(isIndented).length;
-    if (indented >= 10 && indented >= body.length * 0.1) indentLayer = conv.indentedCommentary;
+    // A 注 follows the text it glosses, again and again: runs of indented lines, each after a line of text. A list or a
+    // postscript set one cell down (a 道藏 text's titles bound together, its closing sayings) is a run or two.
+    const runs = body.filter((l, k) => isIndented(l) && k > 0 && !isIndented(body[k - 1])).length;
+    if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5) indentLayer = conv.indentedCommentary;
     if (indented > 0) {
       const first = body.find(isIndented);
-      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines only)`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
+      const why = indented >= 10 && runs < 5 ? `in ${runs} run${runs === 1 ? '' : 's'} only, none a 注 after its text` : 'only';
+      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines ${why})`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
     }
   }
 
