@@ -327,3 +327,10 @@ test('Kanripo lines as the print\'s columns: a column at another depth starts a 
   const loose = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某集', ...Array.from({ length: 22 }, (_, k) => `某某某¶某某某某${k}某某某`), '　　某某詩二首', '甲乙丙丁', ''].join('\n'));
   assert.equal(loose.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text').length, 1);
 });
+
+test('Kanripo juan 0 (序, 提要, 目録 before 卷一) is a volume named by the work alone, not 卷〇; juan 3 is 卷三', () => {
+  const front = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_HFL_000-001a>¶', '某經序¶', '某某某某。¶', ''].join('\n'));
+  assert.deepEqual(front.volumes.map((v) => [v.number, v.title]), [[0, '某經']]);
+  const third = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_HFL_003-001a>¶', '某某某某。¶', ''].join('\n'));
+  assert.deepEqual(third.volumes.map((v) => [v.number, v.title]), [[3, '某經卷三']]);
+});

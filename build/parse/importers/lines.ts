@@ -559,7 +559,8 @@ function nameVolumes(volumes: Volume[], meta: SourceMeta, fallbackTitle: string)
     juan = firstPage ?? meta.juan;
     if (juan !== undefined) {
       v.number = juan;
-      v.title = `${meta.title ?? fallbackTitle}卷${toChineseNumber(juan)}`;
+      // Kanripo's juan 0 is what stands before 卷一 (序, 提要, 目録): the work's name alone, no 卷〇.
+      v.title = juan === 0 ? (meta.title ?? fallbackTitle) : `${meta.title ?? fallbackTitle}卷${toChineseNumber(juan)}`;
     } else if (meta.title) v.title = meta.title;
   }
 }
