@@ -334,3 +334,10 @@ test('Kanripo juan 0 (序, 提要, 目録 before 卷一) is a volume named by th
   const third = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_HFL_003-001a>¶', '某某某某。¶', ''].join('\n'));
   assert.deepEqual(third.volumes.map((v) => [v.number, v.title]), [[3, '某經卷三']]);
 });
+
+test('Kanripo\'s mode line written without its space (#-*- mode: mandoku-view; -*-) is metadata, as with it', () => {
+  for (const mode of ['#-*- mode: mandoku-view; -*-', '# -*- mode: mandoku-view -*-']) {
+    const s = parsed([mode, '#+TITLE: 某經', '<pb:KR0000_T_001-0001a>¶', '如是我聞。¶', ''].join('\n'));
+    assert.equal(mainText(s.volumes).replace(/[¶\s]/gu, ''), '如是我聞。', mode);
+  }
+});
