@@ -341,3 +341,11 @@ test('Kanripo\'s mode line written without its space (#-*- mode: mandoku-view; -
     assert.equal(mainText(s.volumes).replace(/[¶\s]/gu, ''), '如是我聞。', mode);
   }
 });
+
+test('Kanripo tls: a phrase a line, its ¶ the phrase\'s end, not a print column: the phrases of a section run on, a section a paragraph', () => {
+  const section = (k: number) => [`# src: 某 ${k}`, `某某曰其${k}，¶`, '「某某某', '某某也！¶', '某者某某某某某某某某某某，¶', '某。」¶', ''];
+  const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某子', '#+PROPERTY: BASEEDITION tls', '<pb:KR0000_tls_001-1a>¶', '** 1 《某某上》', '', ...Array.from({ length: 8 }, (_, k) => section(k)).flat()].join('\n'));
+  const paragraphs = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text').map((b) => plain(b.children).replace(/¶/gu, ''));
+  assert.equal(paragraphs.length, 8);
+  assert.equal(paragraphs[3], '某某曰其3，「某某某某某也！某者某某某某某某某某某某，某。」');
+});

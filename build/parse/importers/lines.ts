@@ -255,16 +255,21 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   if (anchor && inline.notes[0]) {
     let ends = 0;
     let inside = 0;
+    let punctuated = 0;
     for (const l of lines) {
       if (!l.content) continue;
       // A second witness's page marker and its ¶ after the line's own (東方八天¶<md:…_HFL_…>¶) leave the line's end where it was.
       const bare = l.content.replace(/<[^<>]*>/gu, '').split(anchor + anchor).join(anchor);
       const k = bare.indexOf(anchor);
       if (k < 0) continue;
-      if (k === bare.length - anchor.length) ends++;
-      else inside++;
+      if (k === bare.length - anchor.length) {
+        ends++;
+        if (/[，。、；：！？」』]$/u.test(bare.slice(0, k))) punctuated++;
+      } else inside++;
     }
-    sourceColumns = ends > 20 && inside * 50 < ends;
+    // A print's columns end anywhere in a sentence; lines that mostly end at a mark (tls: a phrase a line, ¶ the phrase's
+    // end) are no columns.
+    sourceColumns = ends > 20 && inside * 50 < ends && punctuated * 2 < ends;
     if (sourceColumns) {
       const { open, close } = inline.notes[0];
       typical = typicalCells(lines.filter((l) => l.content && !l.content.startsWith('<') && !l.content.startsWith('#')).map((l) => lineCells(l.content, open, close, inline.split)));
