@@ -349,3 +349,14 @@ test('Kanripo tls: a phrase a line, its ¶ the phrase\'s end, not a print column
   assert.equal(paragraphs.length, 8);
   assert.equal(paragraphs[3], '某某曰其3，「某某某某某也！某者某某某某某某某某某某，某。」');
 });
+
+test('注 by indentation: the 注 on a chapter\'s title, three cells down right under it (篇題注), is commentary too; three cells down elsewhere is not', () => {
+  const head = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某子', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶'];
+  const chapter = (k: number) => [`　　某某某篇第${'一二三四五六'[k]}¶`, '　　　此篇題之注也某某某某某某某某某某某¶', '　　　篇題注之續某某某某¶', ...Array.from({ length: 3 }, (_, j) => [`經文第${j}句某某某某某某某某某某¶`, '　此注文也某某某某某某某某某某某某某某¶'].flat())].flat();
+  const s = parsed([...head, ...Array.from({ length: 6 }, (_, k) => chapter(k)).flat(), '　　　某某某某某某某某某某¶', ''].join('\n'));
+  const blocks = s.volumes.flatMap((v) => v.children).map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children).replace(/¶/gu, '')}`);
+  assert.deepEqual(blocks.slice(1, 5), ['heading:某某某篇第一', 'commentary:此篇題之注也某某某某某某某某某某某篇題注之續某某某某', 'text:經文第0句某某某某某某某某某某', 'commentary:此注文也某某某某某某某某某某某某某某']);
+  assert.equal(blocks.filter((b) => b.startsWith('commentary:此篇題之注')).length, 6);
+  // Negative control: three cells down after a line of 注, not under a title, is not read as a title's 注.
+  assert.equal(blocks[blocks.length - 1], 'text:某某某某某某某某某某');
+});

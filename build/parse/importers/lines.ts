@@ -291,6 +291,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStart(texts[0].content) : undefined;
 
   let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number } | null = null;
+  /** Right after a heading, until a line stands less than three cells down. */
+  let underHeading = false;
   // Cells a line stands down from the column's head: a paragraph's columns in a print all start at one depth.
   const depthOf = (l: PhysicalLine): number => {
     let k = l.start;
@@ -486,6 +488,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
         else add(heading(src, 2, after[0], after[1], headOptions));
       }
       previous = 'heading';
+      underHeading = true;
       continue;
     }
     if (SIKU_BANNER.test(content)) {
@@ -520,7 +523,11 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     tail = null;
     if (paragraphMode === 'blank') {
       // 注 by indentation: a run of lines one cell down is the commentary on the text before it.
-      const indented = indentLayer !== undefined && isIndented(line);
+      // Where the 注 stands one cell down, the 注 on a chapter's title stands below the title (two cells down): three
+      // cells and more, right after it (篇題注).
+      const onTitle: boolean = indentLayer !== undefined && underHeading && depthOf(line) >= 3;
+      underHeading &&= onTitle;
+      const indented = indentLayer !== undefined && (isIndented(line) || onTitle);
       // The print's columns (Kanripo ¶): a column that starts at another depth starts another paragraph (a section title set
       // four cells down, a table under it).
       const depth = sourceColumns ? depthOf(line) : undefined;
