@@ -11,8 +11,8 @@
  *   (pid and start time) and the next build removes it (removeStale) once
  *   that owner is dead. A running build's files are never touched.
  */
-import { readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -139,9 +139,13 @@ function hookExit(): void {
   });
 }
 
-/** A fresh folder in the temp folder, removed on exit if not before: `diaoban-<owner>-<kind>-XXXXXX`. */
+/**
+ * A fresh folder in the temp folder, removed on exit if not before: `diaoban-<owner>-<kind>-XXXXXX`.
+ * Made synchronously: an exit (Ctrl-C) between an asynchronous mkdtemp's making the folder and its being tracked
+ * would leave it behind.
+ */
 export async function makeTempDir(kind: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), `diaoban-${OWNER}-${kind}-`));
+  const dir = mkdtempSync(path.join(tmpdir(), `diaoban-${OWNER}-${kind}-`));
   trackTemp(dir);
   return dir;
 }

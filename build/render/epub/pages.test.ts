@@ -239,4 +239,9 @@ test('the source edition’s pages: a break at each Kanripo page anchor, labelle
   assert.match(doc.body, /^<section[^>]*>\n<span id="page-WYG-5-1a"[^>]*><\/span><p class="text">士昏禮<small[^>]*>鄭<span id="page-WYG-5-1b"/);
   assert.match(doc.body, /下達<\/p>\n<span id="page-WYG-5-2a"[^>]*><\/span><p class="text">納采/);
   assert.equal(sourcePageList({ ...tree, children: [vol('卷一', 1, p('text', '無頁'))] }), undefined);
+  // A second witness's markers among them (Kanripo's <md:…_SBCK_…>): the list follows the edition most marked alone.
+  const sbck = (leaf: string): Anchor => ({ type: 'anchor', kind: 'page', value: `<md:KR1d0028_SBCK_005-${leaf}>`, edition: 'SBCK', juan: 5, leaf, position: META_POS });
+  const two = sourcePageList({ ...tree, children: [vol('儀禮注疏卷五', 5, p('text', anchor(5, '1a'), '士昏禮', sbck('1a'), '下達', anchor(5, '1b'), '納采', anchor(5, '2a')))] }) as PageList;
+  assert.deepEqual(two.volumes[0].map((b) => b.id), ['page-WYG-5-1a', 'page-WYG-5-1b', 'page-WYG-5-2a']);
+  assert.equal(two.source, '文淵閣四庫全書（WYG）');
 });

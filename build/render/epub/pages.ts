@@ -16,7 +16,7 @@
  */
 import type { BookLayout, NoteChunk, Page, TextRun, VolumeLayout } from '../../layout/types.js';
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
-import type { Anchor, Inline, Root, Volume } from '../../tree/types.js';
+import type { Anchor, Block, Inline, Root, Volume } from '../../tree/types.js';
 import { chineseNumeral } from '../pdf/numerals.js';
 import { own } from '../../tree/append.js';
 
@@ -275,6 +275,8 @@ const sourceEditionName = (id: string): string => (own(SOURCE_EDITIONS, id) ? `$
 export function sourcePageList(tree: Root): PageList | undefined {
   const editions = new Set<string>();
   const ids = new Set<string>();
+  // Two witnesses' markers in one text (Kanripo's <pb:…_WYG_…> and <md:…_SBCK_…>): the list follows one, the most marked.
+  const base = mostMarkedEdition(tree);
   const volumes = tree.children.map((volume): PageBreak[] => {
     const out: PageBreak[] = [];
     let count = 0;
@@ -288,7 +290,7 @@ export function sourcePageList(tree: Root): PageList | undefined {
           count++;
           return;
         case 'anchor':
-          if (node.kind === 'page') out.push(anchorBreak(node, count, ids, editions));
+          if (node.kind === 'page' && (node.edition === undefined || base === undefined || node.edition === base)) out.push(anchorBreak(node, count, ids, editions));
           return;
         case 'raise':
           return;
@@ -301,6 +303,20 @@ export function sourcePageList(tree: Root): PageList | undefined {
   });
   if (!volumes.some((v) => v.length)) return undefined;
   return { source: [...editions].map(sourceEditionName).join('、') || '底本', about: '以底本之卷次及葉次計，如「卷五 1b」', volumes };
+}
+
+/** The edition with the most page markers in the tree (the first marked, of equals); undefined when none names one. */
+function mostMarkedEdition(tree: Root): string | undefined {
+  const counts = new Map<string, number>();
+  const walk = (node: Block | Inline): void => {
+    if (node.type === 'anchor') {
+      if (node.kind === 'page' && node.edition) counts.set(node.edition, (counts.get(node.edition) ?? 0) + 1);
+    } else if ('children' in node) (node.children as Array<Block | Inline>).forEach(walk);
+  };
+  for (const volume of tree.children) volume.children.forEach(walk);
+  let best: string | undefined;
+  for (const [edition, n] of counts) if (best === undefined || n > counts.get(best)!) best = edition;
+  return best;
 }
 
 function anchorBreak(a: Anchor, index: number, ids: Set<string>, editions: Set<string>): PageBreak {
