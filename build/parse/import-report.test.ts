@@ -41,6 +41,8 @@ const CASES: Case[] = [
   // Negative control: one 經 sentence with long notes is one paragraph by right (the share counts main text only).
   { name: 'one sentence with long notes', text: `## 某書·卷一\n\n經文一句(${'注文某某某某某某某某，'.repeat(200)})經文又一句。\n\n末句。\n`, format: 'chtxt', has: [] },
   { name: 'a text that names no work', text: '某某者，某某也。\n\n某某曰：某某。\n', format: 'chtxt', has: ['no-title'] },
+  // A Kanripo stub: its header and nothing else.
+  { name: 'a file with its header alone', text: '#-*- mode: mandoku-view; -*-\n#+TITLE: 某經\n#+PROPERTY: JUAN 0\n', has: ['empty-volumes'] },
 ];
 
 test('check --json flags every text of the test set that has an anomaly, and none that has none', () => {

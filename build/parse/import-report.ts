@@ -378,6 +378,8 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   const names = title && title.from !== 'edition.yaml' ? bylineProblems(title.contributors) : [];
   if (names.length > 0) anomalies.push({ kind: 'suspect-byline', severity: 'check', count: names.length, message: `the byline's names ${names.join(', ')} are no names (a chapter or volume in them, or too long): the byline was misread; give author: in edition.yaml`, examples: names });
   const empty = emptyVolumes(volumes);
+  // Nothing but a header (a Kanripo stub of a juan not transcribed): no volume at all.
+  if (volumes.length === 0) anomalies.push({ kind: 'empty-volumes', severity: 'check', count: 0, message: 'the file holds no text, only its header or markers: nothing will be printed; is this the file meant?', examples: [] });
   if (empty.length > 0) anomalies.push({ kind: 'empty-volumes', severity: 'check', count: empty.length, message: `${empty.length} of ${volumes.length} volumes hold no text (only a title, byline or headings): a contents list or a running title read as volumes?`, examples: examples(empty) });
   const nested = nestedNotes(volumes);
   if (nested.length > 0) anomalies.push({ kind: 'nested-notes', severity: 'check', count: nested.length, message: `${nested.length} notes stand inside a note of their own layer: a note's end was probably missed (a label or bracket read as an opening)`, examples: examples(nested) });
