@@ -84,6 +84,10 @@ test('the corpus texts: format, figures, title and where it came from, and the v
 const MISREAD: Case[] = [
   // A chapter heading right after a volume heading: a volume with no text (a contents list read as volumes does the same).
   { name: 'a volume with only its title', text: '# 某書\n\n## 卷一 某紀第一\n\n## 卷二 某紀第二\n\n某某，某人也。\n', format: 'chtxt', has: ['empty-volumes'] },
+  // Kanripo ¶ inside the file's lines (another edition's line ends): a long paragraph is not the print's, and is flagged.
+  { name: 'a text whose ¶ fall inside its lines, in one paragraph', text: ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_CK_001-1a>¶', ...Array.from({ length: 90 }, (_, k) => `某某某某某某某某某某某某某某某某¶某某某某${'一二三四五六七八九十'[k % 10]}某`)].join('\n') + '\n', has: ['one-paragraph'] },
+  // Control: the same characters, each line ending at its ¶ (the print's columns): the long paragraph is the print's.
+  { name: 'control: ¶ ending the lines', text: ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_CK_001-1a>¶', ...Array.from({ length: 90 }, (_, k) => `某某某某某某某某某某某某某某某某某某某某${'一二三四五六七八九十'[k % 10]}某¶`)].join('\n') + '\n', has: [] },
   { name: 'control: each volume has text', text: '# 某書\n\n## 卷一 某紀第一\n\n某甲，某人也。\n\n## 卷二 某紀第二\n\n某乙，某人也。\n', format: 'chtxt', has: [] },
   // 【 inside 【: the first note's end missed, the second note read inside it.
   { name: 'a note inside a note of its layer', text: '欽定四庫全書\n某書卷一\n經文一句【注文一【注文二】】經文二句。\n', format: 'daizhige', has: ['nested-notes'] },

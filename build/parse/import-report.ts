@@ -348,8 +348,10 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   const conv = conventionsOf(source.format);
   const anomalies: Anomaly[] = [];
   const largest = largestParagraph(volumes);
-  // Where the file keeps the print's line ends (Kanripo ¶), paragraphs end where the print's columns do: a long one is the print's.
-  if (largest.total >= 1500 && largest.share >= 0.5 && stats.lineAnchors < 20) {
+  // Where the file's lines end at the print's line ends (Kanripo ¶), paragraphs end where the print's columns do: a long
+  // one is the print's. Where the ¶ fall inside the file's lines (another edition's lines), they tell nothing.
+  const printColumns = stats.lineAnchorsAtLineEnd >= 20 && (stats.lineAnchors - stats.lineAnchorsAtLineEnd) * 50 < stats.lineAnchorsAtLineEnd;
+  if (largest.total >= 1500 && largest.share >= 0.5 && !printColumns) {
     anomalies.push({ kind: 'one-paragraph', severity: largest.share >= 0.8 ? 'wrong' : 'check', count: largest.characters, message: `${Math.round(largest.share * 100)}% of the main text is one paragraph: its structure (paragraphs, commentary by indentation) was probably not read; check the format, or set conventions: in edition.yaml`, examples: [largest.at] });
   }
   const bare = notesWithoutHan(volumes);

@@ -51,6 +51,8 @@ export interface SourceStats {
   commentaryParagraphs: number;
   pageAnchors: number;
   lineAnchors: number;
+  /** Of the line anchors, those that end a line of the file (markers after them aside): the file's lines are the print's. */
+  lineAnchorsAtLineEnd: number;
   entities: number;
   entitiesMapped: number;
   compositions: number;
@@ -80,16 +82,24 @@ export interface ParseOptions {
   conventions?: EditionConfig['conventions'];
 }
 
-function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string | null): void {
+/** Whether only markers (<pb:…>, <md:…>, ¶) and spaces stand between `offset` and the end of its line in `text`. */
+function endsLine(text: string, offset: number): boolean {
+  return /^(?:<[^<>\n]*>|¶|[ \t\u3000])*(?:\r?\n|$)/u.test(text.slice(offset, offset + 200));
+}
+
+function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string | null, text?: string): void {
   for (const n of nodes) {
     switch (n.type) {
       case 'note':
         stats.notes++;
-        countInline(n.children, stats, n.layer);
+        countInline(n.children, stats, n.layer, text);
         break;
       case 'anchor':
         if (n.kind === 'page') stats.pageAnchors++;
-        else stats.lineAnchors++;
+        else {
+          stats.lineAnchors++;
+          if (text !== undefined && n.position.end.offset !== undefined && endsLine(text, n.position.end.offset)) stats.lineAnchorsAtLineEnd++;
+        }
         break;
       case 'glyph':
         if (n.entity) {
@@ -104,19 +114,19 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
         if (layer) stats.layers[layer] = (own(stats.layers, layer) ?? 0) + Array.from(n.value.replace(/[\s\u3000]/gu, '')).length;
         break;
       default:
-        if ('children' in n) countInline(n.children as Inline[], stats, layer);
+        if ('children' in n) countInline(n.children as Inline[], stats, layer, text);
     }
   }
 }
 
-export function sourceStats(volumes: readonly Volume[]): SourceStats {
-  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
+export function sourceStats(volumes: readonly Volume[], text?: string): SourceStats {
+  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, lineAnchorsAtLineEnd: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
   for (const v of volumes) {
     for (const b of v.children) {
       if (b.type === 'heading') stats.headings++;
       const commentary = b.type === 'paragraph' && b.role === 'commentary' ? (b.layer ?? 'zhu') : null;
       if (commentary) stats.commentaryParagraphs++;
-      countInline(b.children, stats, commentary);
+      countInline(b.children, stats, commentary, text);
     }
   }
   return stats;
@@ -163,7 +173,7 @@ export function parseSource(file: VFile, fallbackTitle: string, options: ParseOp
   const meta = imported.meta;
   let volumes = conv.numberedCommentary ? linkNumberedCommentary(src, imported.volumes) : imported.volumes;
   volumes = decideSubcolumns(src, conv, volumes, opts.conventions?.subcolumns);
-  const stats = sourceStats(volumes);
+  const stats = sourceStats(volumes, decoded.text);
   src.report('info', describeSource(chosen, decoded.encoding, stats, conv), 0, 0, 'format-detected');
   src.finish();
   const titleFinding = findTitle(decoded.text, meta?.title);
