@@ -161,7 +161,9 @@ export class VolumeBuilder {
 
   /** True when the line names the volume now open: the closing title. */
   isClosingTitle(title: string): boolean {
-    return this.current !== null && !this.closed && this.current.title === title;
+    // 巻 and 卷 are one character as transcribers type it (家語卷一 opens the volume, 家語巻一 closes it).
+    const same = (t: string) => t.replace(/巻/gu, '卷');
+    return this.current !== null && !this.closed && same(this.current.title) === same(title);
   }
 
   open(title: string, number: number | null, start: number, end: number): void {

@@ -360,3 +360,14 @@ test('注 by indentation: the 注 on a chapter\'s title, three cells down right 
   // Negative control: three cells down after a line of 注, not under a title, is not read as a title's 注.
   assert.equal(blocks[blocks.length - 1], 'text:某某某某某某某某某某');
 });
+
+test('the end title (卷尾題) closes its volume, written with 巻 as with 卷; a title of another juan opens one', () => {
+  const head = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某語', '<pb:KR0000_WYG_001-1a>¶'];
+  for (const end of ['　某語卷一¶', '　某語巻一¶']) {
+    const s = parsed([...head, '某語卷一¶', '某某某某某某。¶', end, ''].join('\n'));
+    assert.deepEqual(s.volumes.map((v) => v.title), ['某語卷一'], end);
+  }
+  // Control: 卷二 after 卷一 is a second volume.
+  const two = parsed([...head, '某語卷一¶', '某某某某某某。¶', '某語卷二¶', '某某某某某某。¶', ''].join('\n'));
+  assert.deepEqual(two.volumes.map((v) => v.title), ['某語卷一', '某語卷二']);
+});
