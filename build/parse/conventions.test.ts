@@ -371,3 +371,13 @@ test('the end title (卷尾題) closes its volume, written with 巻 as with 卷;
   const two = parsed([...head, '某語卷一¶', '某某某某某某。¶', '某語卷二¶', '某某某某某某。¶', ''].join('\n'));
   assert.deepEqual(two.volumes.map((v) => v.title), ['某語卷一', '某語卷二']);
 });
+
+test('a chapter line with the note on its title (紀孝行章第十(○行下/孟反)) is a heading holding its note; a line of text with a note is not', () => {
+  const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', '某某章第九¶', '某某某某。¶', '紀某行章第十(○行下/孟反)¶', '子曰某某某某(某某某/某某某)某某。¶', ''].join('\n'));
+  const blocks = s.volumes.flatMap((v) => v.children);
+  const headings = blocks.filter((b) => b.type === 'heading');
+  assert.deepEqual(headings.map((h) => plain(h.children.filter((c) => c.type !== 'note'))), ['某某章第九', '紀某行章第十']);
+  assert.deepEqual(headings[1]!.children.filter((c) => c.type === 'note').map((n) => plain((n as Note).children)), ['○行下孟反']);
+  // Control: the line of text with its note stays text.
+  assert.equal(blocks.filter((b) => b.type === 'paragraph' && b.role === 'text' && plain(b.children).startsWith('子曰')).length, 1);
+});

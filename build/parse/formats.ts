@@ -76,8 +76,9 @@ const SANJIA_LABELS: LayerLabel[] = [
 ].map(([label, layer]) => ({ text: `【${label}】`, layer, label: label.replace('索隐', '索隱').replace('正义', '正義').replace('音义', '音義') }));
 
 const SIKU_HEADINGS: HeadingRule[] = [
-  // 士昬禮第二　儀禮　鄭氏注 / 鄉射禮第五: a chapter, perhaps with the work and its commentator after it.
-  { pattern: new RegExp(`^([^\\s\\u3000()（）【】〈〉]{1,10}第[${NUMERAL}]+)(?:[\\s\\u3000]+(\\S.{0,30}))?$`, 'u'), depth: 2 },
+  // 士昬禮第二　儀禮　鄭氏注 / 鄉射禮第五: a chapter, perhaps with the work and its commentator after it; 紀孝行章第十(○行下/孟反):
+  // with the note on its title (the heading holds the note, as a title's 注 stands in the print).
+  { pattern: new RegExp(`^([^\\s\\u3000()（）【】〈〉]{1,10}第[${NUMERAL}]+(?:\\([^()\\n]{1,60}\\))?)(?:[\\s\\u3000]+(\\S.{0,30}))?$`, 'u'), depth: 2 },
 ];
 
 export const FORMATS: readonly FormatConventions[] = [
