@@ -101,3 +101,10 @@ test('far from the title, only a byline with its dynasty: not a sentence ending 
   // Control: the same place, a byline with its dynasty, is read.
   assert.equal(found(`#+TITLE: 某書\n${body}\n　　明　某某　撰\n`, '某書'), '某書|metadata|明 某某 撰');
 });
+
+test('a 提要 as 殆知閣 writes it in simplified script (【臣】等谨按) names the work; a count of juan (一卷) and a dynasty alone are no title', () => {
+  assert.equal(found('　　钦定四库全书　　　经部六\n　　某经刋误　　　　孝经类\n　　提要\n　　【臣】等谨按某经刋误一卷宋某子撰书成于某年\n　　宋　某子　编\n'), '某经刋误|tiyao|宋 某子 撰');
+  assert.equal(found('佛说某某经一卷\n\n西晋三藏法师某某某译\n'), '佛说某某经|first line|西晋 某某某 译');
+  // A dynasty alone is never the title (宋, of a byline line 宋　朱子　编).
+  assert.equal(found('宋\n某某某某。\n'), null);
+});

@@ -67,7 +67,10 @@ function bare(line: string): string {
 
 /** The volume in a title (書名卷一, 書名·卷一, 書名卷上): what stands before it is the work. */
 function withoutVolume(title: string): string {
-  return title.replace(new RegExp(`[·・\\s\\u3000]*[卷巻](?:[第之]?[${NUMERAL}]+|[上中下]).*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
+  return title
+    // 佛说盂兰盆经一卷: the count of its juan, as a catalogue gives it, is not the work's name.
+    .replace(/(?<=\p{Script=Han})[\s\u3000]*[一二三四五六七八九十百]+卷$/u, '')
+    .replace(new RegExp(`[·・\\s\\u3000]*[卷巻](?:[第之]?[${NUMERAL}]+|[上中下]).*$`, 'u'), '').replace(/[·・].*$/u, '').trim();
 }
 
 /**
@@ -168,7 +171,8 @@ export function splitTitleLine(line: string): { title: string; contributors: Con
 
 export function isTitle(text: string): boolean {
   const n = Array.from(text).length;
-  return n >= 1 && n <= 20 && /\p{Script=Han}/u.test(text) && !NOT_A_TITLE.some((r) => r.test(text)) && !/[<>()（）〔〕【】{}\[\]/~*@#&=]/u.test(text);
+  // A dynasty alone (宋, of a byline 宋　朱子　编) names no work.
+  return n >= 1 && n <= 20 && !DYNASTY_ALONE.test(text) && /\p{Script=Han}/u.test(text) && !NOT_A_TITLE.some((r) => r.test(text)) && !/[<>()（）〔〕【】{}\[\]/~*@#&=]/u.test(text);
 }
 
 /** The 提要's byline: the first clause after the title and its count of juan that reads as one (…五卷，元李文仲撰。). */
@@ -184,7 +188,7 @@ function tiyaoByline(after: string): Contributor[] | null {
   return null;
 }
 
-const TIYAO = /(?:臣等謹案|臣等谨案)[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
+const TIYAO = /(?:【?臣】?等[謹谨][案按])[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
 const CONTENTS = /^(.{1,20}?)[\s\u3000]*目[录錄録]$/u;
 const VOLUME_LINE = new RegExp(`^(\\p{Script=Han}{1,16}?)[卷巻][第之]?[${NUMERAL}]+$`, 'u');
 const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
