@@ -87,6 +87,8 @@ const MISREAD: Case[] = [
   // Kanripo ¶ inside the file's lines (another edition's line ends): a long paragraph is not the print's, and is flagged.
   { name: 'a text whose ¶ fall inside its lines, in one paragraph', text: ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_CK_001-1a>¶', ...Array.from({ length: 90 }, (_, k) => `某某某某某某某某某某某某某某某某¶某某某某${'一二三四五六七八九十'[k % 10]}某`)].join('\n') + '\n', has: ['one-paragraph'] },
   // Control: the same characters, each line ending at its ¶ (the print's columns): the long paragraph is the print's.
+  // A phrase a line, each ending at a mark, with no blank line to part them: not the print's columns, so one paragraph is flagged.
+  { name: 'punctuated phrases a line, in one paragraph', text: ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_CK_001-1a>¶', ...Array.from({ length: 260 }, (_, k) => `某某某某${'一二三四五六七八九十'[k % 10]}某，¶`)].join('\n') + '\n', has: ['one-paragraph'] },
   { name: 'control: ¶ ending the lines', text: ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_CK_001-1a>¶', ...Array.from({ length: 90 }, (_, k) => `某某某某某某某某某某某某某某某某某某某某${'一二三四五六七八九十'[k % 10]}某¶`)].join('\n') + '\n', has: [] },
   { name: 'control: each volume has text', text: '# 某書\n\n## 卷一 某紀第一\n\n某甲，某人也。\n\n## 卷二 某紀第二\n\n某乙，某人也。\n', format: 'chtxt', has: [] },
   // 【 inside 【: the first note's end missed, the second note read inside it.

@@ -53,6 +53,8 @@ export interface SourceStats {
   lineAnchors: number;
   /** Of the line anchors, those that end a line of the file (markers after them aside): the file's lines are the print's. */
   lineAnchorsAtLineEnd: number;
+  /** Of those, the ones right after a mark (，。): a phrase a line (tls), not a print's column. */
+  lineAnchorsAfterMark: number;
   entities: number;
   entitiesMapped: number;
   compositions: number;
@@ -98,7 +100,11 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
         if (n.kind === 'page') stats.pageAnchors++;
         else {
           stats.lineAnchors++;
-          if (text !== undefined && n.position.end.offset !== undefined && endsLine(text, n.position.end.offset)) stats.lineAnchorsAtLineEnd++;
+          const at = n.position.start.offset;
+          if (text !== undefined && n.position.end.offset !== undefined && endsLine(text, n.position.end.offset)) {
+            stats.lineAnchorsAtLineEnd++;
+            if (at !== undefined && /[，。、；：！？」』]/u.test(text[at - 1] ?? '')) stats.lineAnchorsAfterMark++;
+          }
         }
         break;
       case 'glyph':
@@ -120,7 +126,7 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
 }
 
 export function sourceStats(volumes: readonly Volume[], text?: string): SourceStats {
-  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, lineAnchorsAtLineEnd: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
+  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, lineAnchorsAtLineEnd: 0, lineAnchorsAfterMark: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
   for (const v of volumes) {
     for (const b of v.children) {
       if (b.type === 'heading') stats.headings++;
