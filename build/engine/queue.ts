@@ -203,9 +203,10 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const processor = async (job: Job<EditionJob, EditionJobResult>): Promise<EditionJobResult> => {
     const { edition, digest } = job.data;
+    const superseded: EditionJobResult = { name: edition.name, status: 'superseded', pages: 0, upToDate: false, worker: id };
     // Another version of the edition was enqueued since: its job writes the outputs (this one would only be overwritten, or overwrite them).
     const latest = await client.hget(latestKey(queueName), edition.name);
-    if (latest !== null && latest !== digest) return { name: edition.name, status: 'superseded', pages: 0, upToDate: false, worker: id };
+    if (latest !== null && latest !== digest) return superseded;
     options.log(`${edition.name}: building (job ${digest.slice(0, 12)}, attempt ${job.attemptsMade + 1})`);
     const buildOptions: CollectionBuildOptions = { ...job.data.options, out: options.out, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options.fontCache ? { fontCache: options.fontCache } : {}), chromium: executablePath };
     let outcome: EditionOutcome;
@@ -216,7 +217,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
       throw new Error(`${edition.name}: ${(error as Error).message}`);
     }
     // Enqueued again at another version while it was built: the later job writes the outputs and the record (checked under the edition's write lock).
-    if (outcome.superseded) return { name: edition.name, status: 'superseded', pages: 0, upToDate: false, worker: id };
+    if (outcome.superseded) return superseded;
     await writeCatalogue(options.out);
     for (const line of outcome.messages.map(restoreMessage).map((m) => formatMessage(m))) await job.log(line);
     for (const line of outcome.lines) await job.log(line);

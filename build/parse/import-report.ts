@@ -348,11 +348,9 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   const conv = conventionsOf(source.format);
   const anomalies: Anomaly[] = [];
   const largest = largestParagraph(volumes);
-  // Where the file's lines end at the print's line ends (Kanripo ¶), paragraphs end where the print's columns do: a long
-  // one is the print's. Where the ¶ fall inside the file's lines (another edition's lines), they tell nothing.
-  // As the importer reads them (lines.ts): lines ending at their ¶, and not mostly at a mark (tls's phrases).
-  const printColumns = stats.lineAnchorsAtLineEnd >= 20 && (stats.lineAnchors - stats.lineAnchorsAtLineEnd) * 50 < stats.lineAnchorsAtLineEnd && stats.lineAnchorsAfterMark * 2 < stats.lineAnchorsAtLineEnd;
-  if (largest.total >= 1500 && largest.share >= 0.5 && !printColumns) {
+  // Where the importer read the file's lines as the print's columns (Kanripo ¶ ending them), paragraphs end where the
+  // print's columns do: a long one is the print's. Where the ¶ fall inside the lines, or end phrases, they tell nothing.
+  if (largest.total >= 1500 && largest.share >= 0.5 && !source.printColumns) {
     anomalies.push({ kind: 'one-paragraph', severity: largest.share >= 0.8 ? 'wrong' : 'check', count: largest.characters, message: `${Math.round(largest.share * 100)}% of the main text is one paragraph: its structure (paragraphs, commentary by indentation) was probably not read; check the format, or set conventions: in edition.yaml`, examples: [largest.at] });
   }
   const bare = notesWithoutHan(volumes);

@@ -51,10 +51,6 @@ export interface SourceStats {
   commentaryParagraphs: number;
   pageAnchors: number;
   lineAnchors: number;
-  /** Of the line anchors, those that end a line of the file (markers after them aside): the file's lines are the print's. */
-  lineAnchorsAtLineEnd: number;
-  /** Of those, the ones right after a mark (，。): a phrase a line (tls), not a print's column. */
-  lineAnchorsAfterMark: number;
   entities: number;
   entitiesMapped: number;
   compositions: number;
@@ -74,6 +70,8 @@ export interface ParsedSource {
   detection?: Detection | 'forced';
   /** The decoded text, for the import report (`check --json`). */
   text?: string;
+  /** The importer read the file's lines as the print's columns (importers/lines.ts). */
+  printColumns?: boolean;
   /** The work's title and byline as the text gives them (title.ts), when it does. */
   titleFinding?: TitleFinding | null;
 }
@@ -84,28 +82,16 @@ export interface ParseOptions {
   conventions?: EditionConfig['conventions'];
 }
 
-/** Whether only markers (<pb:…>, <md:…>, ¶) and spaces stand between `offset` and the end of its line in `text`. */
-function endsLine(text: string, offset: number): boolean {
-  return /^(?:<[^<>\n]*>|¶|[ \t\u3000])*(?:\r?\n|$)/u.test(text.slice(offset, offset + 200));
-}
-
-function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string | null, text?: string): void {
+function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string | null): void {
   for (const n of nodes) {
     switch (n.type) {
       case 'note':
         stats.notes++;
-        countInline(n.children, stats, n.layer, text);
+        countInline(n.children, stats, n.layer);
         break;
       case 'anchor':
         if (n.kind === 'page') stats.pageAnchors++;
-        else {
-          stats.lineAnchors++;
-          const at = n.position.start.offset;
-          if (text !== undefined && n.position.end.offset !== undefined && endsLine(text, n.position.end.offset)) {
-            stats.lineAnchorsAtLineEnd++;
-            if (at !== undefined && /[，。、；：！？」』]/u.test(text[at - 1] ?? '')) stats.lineAnchorsAfterMark++;
-          }
-        }
+        else stats.lineAnchors++;
         break;
       case 'glyph':
         if (n.entity) {
@@ -120,19 +106,19 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
         if (layer) stats.layers[layer] = (own(stats.layers, layer) ?? 0) + Array.from(n.value.replace(/[\s\u3000]/gu, '')).length;
         break;
       default:
-        if ('children' in n) countInline(n.children as Inline[], stats, layer, text);
+        if ('children' in n) countInline(n.children as Inline[], stats, layer);
     }
   }
 }
 
-export function sourceStats(volumes: readonly Volume[], text?: string): SourceStats {
-  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, lineAnchorsAtLineEnd: 0, lineAnchorsAfterMark: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
+export function sourceStats(volumes: readonly Volume[]): SourceStats {
+  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
   for (const v of volumes) {
     for (const b of v.children) {
       if (b.type === 'heading') stats.headings++;
       const commentary = b.type === 'paragraph' && b.role === 'commentary' ? (b.layer ?? 'zhu') : null;
       if (commentary) stats.commentaryParagraphs++;
-      countInline(b.children, stats, commentary, text);
+      countInline(b.children, stats, commentary);
     }
   }
   return stats;
@@ -179,11 +165,11 @@ export function parseSource(file: VFile, fallbackTitle: string, options: ParseOp
   const meta = imported.meta;
   let volumes = conv.numberedCommentary ? linkNumberedCommentary(src, imported.volumes) : imported.volumes;
   volumes = decideSubcolumns(src, conv, volumes, opts.conventions?.subcolumns);
-  const stats = sourceStats(volumes, decoded.text);
+  const stats = sourceStats(volumes);
   src.report('info', describeSource(chosen, decoded.encoding, stats, conv), 0, 0, 'format-detected');
   src.finish();
   const titleFinding = findTitle(decoded.text, meta?.title);
-  return { file, format: chosen, encoding: decoded.encoding, volumes, meta: meta ?? { data: {} }, stats, detection, text: decoded.text, titleFinding };
+  return { file, format: chosen, encoding: decoded.encoding, volumes, meta: meta ?? { data: {} }, stats, detection, text: decoded.text, titleFinding, ...(imported.printColumns ? { printColumns: true } : {}) };
 }
 
 export interface WorkTitle {

@@ -241,9 +241,11 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
   if (meta && isTitle(meta)) {
     // Under a line that names the work (某傳卷第一), else anywhere with its dynasty; not the title's own line (尔雅注疏
     // reads as a name, 尔雅, and a role, 注疏).
-    const named = lines.findIndex((l) => withoutVolume(bare(l)) === meta);
-    const near = named >= 0 ? lines.slice(named + 1, named + 4).map((l) => (withoutVolume(bare(l)) === meta ? null : bylineOf(bare(l), meta))).find((b) => b !== null) : undefined;
-    const found = near ?? lines.map((l) => (withoutVolume(bare(l)) === meta ? null : bylineOf(bare(l), meta))).find((b) => b !== null && b[0].dynasty !== undefined);
+    const names = (l: string): boolean => withoutVolume(bare(l)) === meta;
+    const bylineAt = (l: string): Contributor[] | null => (names(l) ? null : bylineOf(bare(l), meta));
+    const named = lines.findIndex(names);
+    const near = named >= 0 ? lines.slice(named + 1, named + 4).map(bylineAt).find((b) => b !== null) : undefined;
+    const found = near ?? lines.map(bylineAt).find((b) => b !== null && b[0].dynasty !== undefined);
     return { title: meta, from: 'metadata', contributors: found ?? [] };
   }
   for (const [i, line] of lines.entries()) {

@@ -41,6 +41,8 @@ export interface SourceMeta {
 export interface ImportResult {
   volumes: Volume[];
   meta?: SourceMeta;
+  /** The file's lines were read as the print's columns (Kanripo ¶ ending them): its long paragraphs are the print's. */
+  printColumns?: boolean;
 }
 
 type Previous = 'start' | 'title' | 'byline' | 'heading' | 'label' | 'text';

@@ -526,7 +526,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       // Where the 注 stands one cell down, the 注 on a chapter's title stands below the title (two cells down): three
       // cells and more, right after it (篇題注).
       const onTitle: boolean = indentLayer !== undefined && underHeading && depthOf(line) >= 3;
-      underHeading &&= onTitle;
+      underHeading = onTitle;
       const indented = indentLayer !== undefined && (isIndented(line) || onTitle);
       // The print's columns (Kanripo ¶): a column that starts at another depth starts another paragraph (a section title set
       // four cells down, a table under it).
@@ -559,7 +559,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     const first = pendingAnchors[0].position;
     volumes.push({ type: 'volume', number: null, title: meta.title ?? fallbackTitle, children: [{ type: 'paragraph', role: 'text', children: pendingAnchors, position: first }], position: first });
   }
-  return { volumes, meta };
+  return { volumes, meta, ...(sourceColumns ? { printColumns: true } : {}) };
 }
 
 /** A volume the text did not title gets the work's title and the juan the metadata or the page markers give. */
