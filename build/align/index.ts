@@ -280,29 +280,93 @@ function cleanup(script: Script): Block[] {
   return blocks;
 }
 
-function opsOf(blocks: readonly Block[], aStart: number, bStart: number): AlignOp[] {
+/**
+ * The ops of the cleaned script. A replacement whose two sides begin or
+ * end alike (the cleanup took an equal run into it: 讃學第一 → 學第一) gives
+ * those units back as equal, so that it is the deletion or insertion it is.
+ */
+function opsOf(blocks: readonly Block[], a: Int32Array, b: Int32Array, aStart: number, bStart: number): AlignOp[] {
   const ops: AlignOp[] = [];
+  const equal = (i: number, j: number, n: number): void => {
+    if (n <= 0) return;
+    const last = ops[ops.length - 1];
+    if (last?.type === 'equal' && last.a.end === i) {
+      last.a.end += n;
+      last.b.end += n;
+    } else ops.push({ type: 'equal', a: { start: i, end: i + n }, b: { start: j, end: j + n } });
+  };
   let i = aStart;
   let j = bStart;
   for (const block of blocks) {
-    if (block.equal > 0) ops.push({ type: 'equal', a: { start: i, end: i + block.equal }, b: { start: j, end: j + block.equal } });
+    equal(i, j, block.equal);
     i += block.equal;
     j += block.equal;
-    const a = { start: i, end: i + block.del };
-    const b = { start: j, end: j + block.ins };
-    if (block.del > 0 && block.ins > 0) ops.push({ type: 'replace', a, b });
-    else if (block.del > 0) ops.push({ type: 'delete', a, b });
-    else if (block.ins > 0) ops.push({ type: 'insert', a, b });
-    i = a.end;
-    j = b.end;
+    let del = block.del;
+    let ins = block.ins;
+    let head = 0;
+    while (head < del && head < ins && a[i + head] === b[j + head]) head++;
+    let tail = 0;
+    while (tail < del - head && tail < ins - head && a[i + del - 1 - tail] === b[j + ins - 1 - tail]) tail++;
+    equal(i, j, head);
+    i += head;
+    j += head;
+    del -= head + tail;
+    ins -= head + tail;
+    const as = { start: i, end: i + del };
+    const bs = { start: j, end: j + ins };
+    if (del > 0 && ins > 0) ops.push({ type: 'replace', a: as, b: bs });
+    else if (del > 0) ops.push({ type: 'delete', a: as, b: bs });
+    else if (ins > 0) ops.push({ type: 'insert', a: as, b: bs });
+    i = as.end;
+    j = bs.end;
+    equal(i, j, tail);
+    i += tail;
+    j += tail;
   }
   return ops;
 }
 
-function alignInts(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number): AlignOp[] {
+/** The longest side of a replacement that is a block beside a few units replaced: split off (「蓋」+ 105 characters against 「葢」). */
+const FEW = 3;
+
+/**
+ * A replacement of a few units by a block (or a block by a few) is the few
+ * replaced and the rest deleted (inserted): the few at the end whose units
+ * agree more with the other side's (the head when alike). A block missing
+ * or moved beside a differing character is then a block of its own.
+ */
+function splitBlocks(ops: AlignOp[], a: Int32Array, b: Int32Array, minBlock: number): AlignOp[] {
+  const out: AlignOp[] = [];
+  for (const op of ops) {
+    const n = op.a.end - op.a.start;
+    const m = op.b.end - op.b.start;
+    if (op.type !== 'replace' || Math.max(n, m) < minBlock + FEW || Math.min(n, m) > FEW) {
+      out.push(op);
+      continue;
+    }
+    const k = Math.min(n, m);
+    const [long, short, longSpan, shortSpan] = n > m ? [a, b, op.a, op.b] : [b, a, op.b, op.a];
+    let head = 0;
+    let tail = 0;
+    for (let x = 0; x < k; x++) {
+      if (long[longSpan.start + x] === short[shortSpan.start + x]) head++;
+      if (long[longSpan.end - k + x] === short[shortSpan.start + x]) tail++;
+    }
+    const atTail = tail > head;
+    const few: Span = atTail ? { start: longSpan.end - k, end: longSpan.end } : { start: longSpan.start, end: longSpan.start + k };
+    const rest: Span = atTail ? { start: longSpan.start, end: longSpan.end - k } : { start: longSpan.start + k, end: longSpan.end };
+    const edge = atTail ? shortSpan.start : shortSpan.end;
+    const replaced: AlignOp = n > m ? { type: 'replace', a: few, b: shortSpan } : { type: 'replace', a: shortSpan, b: few };
+    const block: AlignOp = n > m ? { type: 'delete', a: rest, b: { start: edge, end: edge } } : { type: 'insert', a: { start: edge, end: edge }, b: rest };
+    out.push(...(atTail ? [block, replaced] : [replaced, block]));
+  }
+  return out;
+}
+
+function alignInts(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, minBlock = 12): AlignOp[] {
   const script = new Script();
   alignRange(a, aLo, aHi, b, bLo, bHi, script);
-  return opsOf(cleanup(script), aLo, bLo);
+  return splitBlocks(opsOf(cleanup(script), a, b, aLo, bLo), a, b, minBlock);
 }
 
 const matchedIn = (ops: readonly AlignOp[]): number => ops.reduce((n, op) => n + (op.type === 'equal' ? op.a.end - op.a.start : 0), 0);
@@ -310,14 +374,15 @@ const matchedIn = (ops: readonly AlignOp[]): number => ops.reduce((n, op) => n +
 /**
  * Deletions and insertions of at least `minMove` units that hold much the
  * same text (half the longer matched, found by shared 4-grams first): one
- * block moved. Each insertion is the destination of one move at most.
+ * block moved; and shorter ones (two units or more) of the very same units
+ * a few ops apart (a note set after the next words). Each insertion is the
+ * destination of one move at most.
  */
 function findMoves(a: Int32Array, b: Int32Array, ops: AlignOp[], minMove: number): Move[] {
   if (minMove <= 0) return [];
   const k = 4;
   const dels = ops.flatMap((op, n) => (op.type === 'delete' && op.a.end - op.a.start >= minMove ? [n] : []));
   const inss = ops.flatMap((op, n) => (op.type === 'insert' && op.b.end - op.b.start >= minMove ? [n] : []));
-  if (dels.length === 0 || inss.length === 0) return [];
   const owner = new Map<number, number>();
   for (const n of inss) {
     const { start, end } = ops[n].b;
@@ -328,6 +393,24 @@ function findMoves(a: Int32Array, b: Int32Array, ops: AlignOp[], minMove: number
   }
   const moves: Move[] = [];
   const used = new Set<number>();
+  const link = (d: number, n: number, inner: AlignOp[]): void => {
+    used.add(n);
+    const ins = ops[n] as Extract<AlignOp, { type: 'insert' }>;
+    const move = moves.length;
+    moves.push({ a: { ...ops[d].a }, b: { ...ins.b }, ops: inner });
+    (ops[d] as Extract<AlignOp, { type: 'delete' }>).move = move;
+    ins.move = move;
+  };
+  // Short blocks set a little further on or back (a note placed after the next words): the same units, a few ops away.
+  ops.forEach((op, d) => {
+    if (op.type !== 'delete' || op.a.end - op.a.start < 2 || op.a.end - op.a.start >= minMove) return;
+    for (let n = Math.max(0, d - NEAR); n <= Math.min(ops.length - 1, d + NEAR); n++) {
+      const ins = ops[n];
+      if (ins.type !== 'insert' || used.has(n) || ins.b.end - ins.b.start !== op.a.end - op.a.start || !sameGram(a, op.a.start, b, ins.b.start, op.a.end - op.a.start)) continue;
+      link(d, n, [{ type: 'equal', a: { ...op.a }, b: { ...ins.b } }]);
+      return;
+    }
+  });
   for (const d of dels) {
     const { start, end } = ops[d].a;
     const votes = new Map<number, number>();
@@ -343,20 +426,20 @@ function findMoves(a: Int32Array, b: Int32Array, ops: AlignOp[], minMove: number
     const inner = alignInts(a, start, end, b, ins.b.start, ins.b.end);
     const longer = Math.max(end - start, ins.b.end - ins.b.start);
     if (2 * matchedIn(inner) < longer) continue;
-    used.add(best);
-    const move = moves.length;
-    moves.push({ a: { ...ops[d].a }, b: { ...ins.b }, ops: inner });
-    (ops[d] as Extract<AlignOp, { type: 'delete' }>).move = move;
-    ins.move = move;
+    link(d, best, inner);
   }
   return moves;
 }
 
+/** How many ops away a short block's other place may be. */
+const NEAR = 4;
+
 /** Aligns two sequences of units (characters, words, lines …) under an optional equivalence. */
 export function alignUnits<T>(a: readonly T[], b: readonly T[], options: AlignOptions<T> = {}): Alignment {
   const [x, y] = intern(a, b, options.key);
-  const ops = alignInts(x, 0, x.length, y, 0, y.length);
-  const moves = findMoves(x, y, ops, options.minMove ?? 12);
+  const minMove = options.minMove ?? 12;
+  const ops = alignInts(x, 0, x.length, y, 0, y.length, minMove > 0 ? minMove : 12);
+  const moves = findMoves(x, y, ops, minMove);
   return { ops, moves, matched: matchedIn(ops) + moves.reduce((n, m) => n + matchedIn(m.ops), 0) };
 }
 

@@ -11,7 +11,7 @@ import { alignUnits, locateBlock, type AlignOp, type Span } from '../align/index
 import type { Apparatus, Root, Script, Volume, WitnessReading } from '../tree/types.js';
 import type { ConversionChoices } from '../tree/edition.js';
 import { convertText } from '../transform/script.js';
-import { unitPlace, volumeUnits, type StreamUnit } from './stream.js';
+import { unitPlace, volumeUnits, type SourceTexts, type StreamUnit } from './stream.js';
 import { isVariantForm } from './variants.js';
 import { apparatusText, BLOCK } from './phrase.js';
 
@@ -21,12 +21,16 @@ export interface WitnessText {
   /** The script its files are written in (a simplified witness is folded through the conversion). */
   script: Script;
   files: Array<{ name: string; volumes: Volume[] }>;
+  /** The files' decoded texts (places are found in them). */
+  texts?: SourceTexts;
 }
 
 export interface CollateOptions {
   /** The edition's script (the base tree is in it) and its conversion choices. */
   script: Script;
   choices?: ConversionChoices;
+  /** The base's sources' decoded texts (places are found in them). */
+  texts?: SourceTexts;
 }
 
 /** One entry of the apparatus, at a span of a volume's units. */
@@ -62,6 +66,8 @@ export interface Collation {
   stats: WitnessStats[];
   /** The base units of each volume (for annotate.ts). */
   units: StreamUnit[][];
+  /** The base's texts, for places (report.ts). */
+  texts?: SourceTexts;
 }
 
 /** A witness file's text against which a base file is aligned: units with their place. */
@@ -72,8 +78,8 @@ interface WitnessUnit {
   place: () => string;
 }
 
-function witnessUnits(volumes: readonly Volume[]): WitnessUnit[] {
-  return volumes.flatMap((v) => volumeUnits(v).map((u) => ({ value: u.value, raw: u.raw, note: u.note, place: () => unitPlace(u) })));
+function witnessUnits(volumes: readonly Volume[], texts: SourceTexts | undefined): WitnessUnit[] {
+  return volumes.flatMap((v) => volumeUnits(v).map((u) => ({ value: u.value, raw: u.raw, note: u.note, place: () => unitPlace(u, texts) })));
 }
 
 const baseName = (file: string): string => file.replace(/^.*[\\/]/, '');
@@ -99,7 +105,7 @@ function keys(units: ReadonlyArray<{ value: string; note: boolean }>, from: Scri
     const converted = Array.from(convertText(joined, from, 'simplified', from === 'traditional' ? undefined : choices));
     values = converted.length === values.length ? converted : values.map((v) => convertText(v, from, 'simplified'));
   }
-  return values.map((v, i) => (units[i].note ? `\u0001${v}` : v));
+  return values;
 }
 
 /** Text of a span of units (as written). */
@@ -228,7 +234,7 @@ function witnessRegion(base: BaseFile, files: WitnessUnit[][], paired: number | 
     return span ? units.slice(span.start, span.end) : undefined;
   };
   const candidate = paired !== undefined ? files[paired] : undefined;
-  if (candidate && candidate.length <= 1.5 * base.units.length + 200) return candidate;
+  if (candidate && candidate.length <= 1.5 * base.units.length + 200 && candidate.length >= 0.5 * base.units.length) return candidate;
   const inPaired = candidate ? cut(candidate) : undefined;
   if (inPaired && inPaired.length >= 0.5 * base.units.length) return inPaired;
   return cut(files.flat()) ?? inPaired ?? candidate ?? [];
@@ -263,7 +269,7 @@ export function collate(tree: Root, witnesses: readonly WitnessText[], options: 
   const variants: VariantPlace[] = [];
   const stats: WitnessStats[] = [];
   for (const witness of witnesses) {
-    const witFiles = witness.files.map((f) => witnessUnits(f.volumes));
+    const witFiles = witness.files.map((f) => witnessUnits(f.volumes, witness.texts));
     const pairs = pairFiles(fileNames, witness.files.map((f) => f.name));
     const shown = (s: string): string => (witness.script === options.script ? s : convertText(s, witness.script, options.script, options.choices));
     const stat: WitnessStats = { siglum: witness.siglum, aligned: 0, units: 0, readings: 0, variants: 0 };
@@ -280,7 +286,7 @@ export function collate(tree: Root, witnesses: readonly WitnessText[], options: 
     });
     stats.push(stat);
   }
-  return { entries: mergeEntries(entries), variants, stats, units };
+  return { entries: mergeEntries(entries), variants, stats, units, ...(options.texts ? { texts: options.texts } : {}) };
 }
 
 /** Entries of several witnesses at the same span (and kind of place) are one entry naming each. */

@@ -7,7 +7,8 @@
 import type { VFile } from 'vfile';
 import type { EditionConfig } from '../tree/edition.js';
 import type { Root, Script } from '../tree/types.js';
-import { parseEdition } from '../parse/index.js';
+import { parseEdition, type ParsedSource } from '../parse/index.js';
+import type { SourceTexts } from './stream.js';
 import { collate, type Collation, type WitnessText } from './collate.js';
 import { annotateTree } from './annotate.js';
 
@@ -24,9 +25,10 @@ export interface WitnessSource {
 
 /** A witness's files parsed as the edition's sources are (its importer detected file by file). */
 export function parseWitness(config: EditionConfig, witness: WitnessSource): WitnessText {
-  const { tree } = parseEdition({ ...config, sources: witness.files.map((f) => f.path) }, witness.files);
+  const { tree, sources } = parseEdition({ ...config, sources: witness.files.map((f) => f.path) }, witness.files);
   return {
     siglum: witness.siglum,
+    texts: sourceTexts(sources),
     script: witness.script ?? config.meta.sourceScript ?? config.meta.script,
     files: witness.files.map((f) => ({ name: f.path, volumes: tree.children.filter((v) => v.position?.file === f.path) })),
   };
@@ -37,11 +39,16 @@ export interface CollatedEdition {
   collation: Collation;
 }
 
-/** The tree collated with the witnesses (nothing done without any). */
-export function collateEdition(tree: Root, config: EditionConfig, witnesses: readonly WitnessSource[]): CollatedEdition | undefined {
+/** Parsed sources' texts by file, for places. */
+export function sourceTexts(sources: readonly ParsedSource[]): SourceTexts {
+  return new Map(sources.flatMap((s) => (s.text !== undefined && s.file.path ? [[s.file.path, { text: s.text }] as const] : [])));
+}
+
+/** The tree collated with the witnesses (nothing done without any); `sources`: the base's, parsed, for places. */
+export function collateEdition(tree: Root, config: EditionConfig, witnesses: readonly WitnessSource[], sources: readonly ParsedSource[] = []): CollatedEdition | undefined {
   if (witnesses.length === 0) return undefined;
   const texts = witnesses.map((w) => parseWitness(config, w));
-  const collation = collate(tree, texts, { script: config.meta.script, ...(config.conversion ? { choices: config.conversion } : {}) });
+  const collation = collate(tree, texts, { script: config.meta.script, ...(config.conversion ? { choices: config.conversion } : {}), texts: sourceTexts(sources) });
   const annotated = annotateTree(tree, collation, texts.map((t) => t.siglum), config.variants ?? 'count');
   return { tree: annotated, collation };
 }

@@ -40,7 +40,7 @@ export function apparatusReport(tree: Root, collation: Collation): ApparatusRepo
     return {
       volume: e.volume,
       volumeTitle: tree.children[e.volume]?.title ?? '',
-      place: unit ? unitPlace(unit) : '',
+      place: unit ? unitPlace(unit, collation.texts) : '',
       index: e.span.start,
       base: e.apparatus.base,
       readings: e.apparatus.readings,

@@ -69,10 +69,58 @@ export function volumeUnits(volume: Volume): StreamUnit[] {
   return out;
 }
 
-/** Where a unit stands in its source: file:line:col. */
-export function unitPlace(unit: StreamUnit): string {
+/** Line starts of a text, for offsets → line:col. */
+const lineStarts = new WeakMap<object, number[]>();
+function lineColumn(holder: { text: string }, offset: number): [number, number] {
+  let starts = lineStarts.get(holder);
+  if (!starts) {
+    starts = [0];
+    for (let i = holder.text.indexOf('\n'); i >= 0; i = holder.text.indexOf('\n', i + 1)) starts.push(i + 1);
+    lineStarts.set(holder, starts);
+  }
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return [lo + 1, offset - starts[lo] + 1];
+}
+
+/** The sources' decoded texts by file (as positions name them): places found in the text itself. */
+export type SourceTexts = ReadonlyMap<string, { text: string }>;
+
+/**
+ * Where a unit stands in its source: file:line:col. With the source's text,
+ * found there — a text node may join lines of its source (a ¶ and a line
+ * break taken out), so its characters are looked up from its start; without
+ * it, counted on from the node's start.
+ */
+export function unitPlace(unit: StreamUnit, texts?: SourceTexts): string {
   const p = unit.node.position;
   if (!p) return '';
+  const source = texts?.get(p.file);
+  if (source && p.start.offset !== undefined) {
+    let at = p.start.offset;
+    let ok = true;
+    if (unit.node.type === 'text') {
+      for (const char of unit.node.value.slice(0, unit.offset + unit.raw.length)) {
+        const found = source.text.indexOf(char, at);
+        // Only markup, marks and line ends lie between a node's characters in its source.
+        if (found < 0 || found - at > 256) {
+          ok = false;
+          break;
+        }
+        at = found + char.length;
+      }
+      at -= unit.raw.length;
+    }
+    if (ok) {
+      const [line, column] = lineColumn(source, at);
+      return `${p.file}:${line}:${column}`;
+    }
+  }
   if (unit.node.type !== 'text' || p.start.line === p.end.line) return `${p.file}:${p.start.line}:${p.start.column + unit.offset}`;
   const before = unit.node.value.slice(0, unit.offset);
   const breaks = before.split('\n').length - 1;

@@ -302,7 +302,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   let tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
   let collation: Collation | undefined;
   if (witnessRead && !options.raw) {
-    const collated = collateMemo(tree, config, await witnessRead());
+    const collated = collateMemo(tree, config, await witnessRead(), sources);
     if (collated) ({ tree, collation } = collated);
   }
   return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages), ...(collation ? { collation } : {}) };
@@ -314,7 +314,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
  * options are: aligning a large work takes seconds.
  */
 const collations = new WeakMap<Root, { key: string; result: CollatedEdition | undefined }>();
-function collateMemo(tree: Root, config: EditionConfig, witnesses: WitnessSource[]): CollatedEdition | undefined {
+function collateMemo(tree: Root, config: EditionConfig, witnesses: WitnessSource[], sources: ParsedSource[]): CollatedEdition | undefined {
   const hash = createHash('sha256');
   hash.update(JSON.stringify([config.variants ?? null, config.meta.script, config.meta.sourceScript ?? null, config.conversion ?? null]));
   for (const w of witnesses) {
@@ -324,7 +324,7 @@ function collateMemo(tree: Root, config: EditionConfig, witnesses: WitnessSource
   const key = hash.digest('hex');
   const known = collations.get(tree);
   if (known?.key === key) return known.result;
-  const result = collateEdition(tree, config, witnesses);
+  const result = collateEdition(tree, config, witnesses, sources);
   collations.set(tree, { key, result });
   return result;
 }
