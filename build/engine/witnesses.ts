@@ -236,9 +236,14 @@ export async function kanripoWitnesses(sandbox: Sandbox, repo: string, base?: st
   const currentOid = await branchCommit(fs, gitdir, current);
   const out: WitnessConfig[] = [];
   const used = new Set<string>();
-  for (const branch of await kanripoBranchesIn(fs, gitdir)) {
-    // The base itself, and a branch that is the same commit (Kanripo's master is often its BASEEDITION's branch).
-    if (branch === current || (currentOid && (await branchCommit(fs, gitdir, branch)) === currentOid)) continue;
+  // One witness a text: a branch that is the same commit as the base or as one listed (Kanripo's master is often its BASEEDITION's branch) is left out; master comes last.
+  const seen = new Set(currentOid ? [currentOid] : []);
+  const branches = (await kanripoBranchesIn(fs, gitdir)).sort((x, y) => Number(x === 'master') - Number(y === 'master'));
+  for (const branch of branches) {
+    if (branch === current) continue;
+    const oid = await branchCommit(fs, gitdir, branch);
+    if (!oid || seen.has(oid)) continue;
+    seen.add(oid);
     let siglum = KANRIPO_SIGLA[branch] ?? `${branch}本`;
     if (used.has(siglum)) siglum = `${branch}本`;
     used.add(siglum);
