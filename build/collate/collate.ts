@@ -7,7 +7,7 @@
  * simplified witness) are folded through the conversion. Pure: the texts
  * come in parsed, the entries go out, and annotate.ts marks them in the tree.
  */
-import { alignUnits, locateBlock, type AlignOp, type Span } from '../align/index.js';
+import { alignUnits, blockLocator, type AlignOp, type Span } from '../align/index.js';
 import type { Apparatus, Root, Script, Volume, WitnessReading } from '../tree/types.js';
 import type { ConversionChoices } from '../tree/edition.js';
 import { convertText } from '../transform/script.js';
@@ -70,16 +70,26 @@ export interface Collation {
   texts?: SourceTexts;
 }
 
-/** A witness file's text against which a base file is aligned: units with their place. */
-interface WitnessUnit {
-  value: string;
-  raw: string;
-  note: boolean;
-  place: () => string;
-}
+/** A witness's units (its place is asked of unitPlace with the witness's texts, only for the entries). */
+type WitnessUnit = StreamUnit;
 
-function witnessUnits(volumes: readonly Volume[], texts: SourceTexts | undefined): WitnessUnit[] {
-  return volumes.flatMap((v) => volumeUnits(v).map((u) => ({ value: u.value, raw: u.raw, note: u.note, place: () => unitPlace(u, texts) })));
+/** A witness's files' units, and where a base file's text stands in a file or in the whole witness (each locator made once). */
+class WitnessIndex {
+  readonly files: WitnessUnit[][];
+  private readonly whole: WitnessUnit[];
+  private readonly locators = new Map<number, (a: readonly string[]) => Span | null>();
+  constructor(witness: WitnessText) {
+    this.files = witness.files.map((f) => f.volumes.flatMap((v) => volumeUnits(v)));
+    this.whole = this.files.flat();
+  }
+  /** The stretch of file `k` (-1: the whole witness) where `base`'s text stands. */
+  cut(k: number, base: readonly string[]): WitnessUnit[] | undefined {
+    const units = k < 0 ? this.whole : this.files[k];
+    let locate = this.locators.get(k);
+    if (!locate) this.locators.set(k, (locate = blockLocator(units.map((u) => u.value))));
+    const span = locate(base);
+    return span ? units.slice(span.start, span.end) : undefined;
+  }
 }
 
 const baseName = (file: string): string => file.replace(/^.*[\\/]/, '');
@@ -129,7 +139,8 @@ interface BaseFile {
   indexIn: Int32Array;
 }
 
-function collateFile(base: BaseFile, wit: WitnessUnit[], siglum: string, script: { base: Script; witness: Script; choices?: ConversionChoices; shown: (s: string) => string }): FileCollation {
+function collateFile(base: BaseFile, wit: WitnessUnit[], siglum: string, script: { base: Script; witness: Script; choices?: ConversionChoices; shown: (s: string) => string; texts?: SourceTexts }): FileCollation {
+  const placeOf = (u: WitnessUnit): string => unitPlace(u, script.texts);
   // Notes with notes where both have them; where one side has none, the other's are left out.
   const baseHasNotes = base.units.some((u) => u.note);
   const witHasNotes = wit.some((u) => u.note);
@@ -167,7 +178,7 @@ function collateFile(base: BaseFile, wit: WitnessUnit[], siglum: string, script:
     });
     out.readings++;
   };
-  const readingAt = (op: AlignOp): string => (op.b.end > op.b.start ? w[op.b.start].place() : '');
+  const readingAt = (op: AlignOp): string => (op.b.end > op.b.start ? placeOf(w[op.b.start]) : '');
   for (const op of al.ops) {
     if (op.type === 'equal') {
       out.aligned += op.a.end - op.a.start;
@@ -183,7 +194,7 @@ function collateFile(base: BaseFile, wit: WitnessUnit[], siglum: string, script:
           if (run === undefined) return;
           const span = { start: op.a.start + run, end: op.a.start + end };
           const wSpan = { start: op.b.start + run, end: op.b.start + end };
-          entry(span, { witness: siglum, text: script.shown(textOf(w, wSpan)), kind: 'reading', place: w[wSpan.start].place() });
+          entry(span, { witness: siglum, text: script.shown(textOf(w, wSpan)), kind: 'reading', place: placeOf(w[wSpan.start]) });
           run = undefined;
         };
         for (let k = 0; k < n; k++) {
@@ -211,7 +222,7 @@ function collateFile(base: BaseFile, wit: WitnessUnit[], siglum: string, script:
         const dest = al.ops.find((o) => o.type === 'insert' && o.move === op.move);
         const after = dest && dest.a.start > 0 ? textOf(aUnits, { start: Math.max(0, dest.a.start - 2), end: dest.a.start }) : '';
         out.aligned += move.ops.reduce((s, o) => s + (o.type === 'equal' ? o.a.end - o.a.start : 0), 0);
-        entry(op.a, { witness: siglum, text: script.shown(textOf(w, move.b)), kind: 'move', place: w[move.b.start].place(), ...(after ? { after } : {}) });
+        entry(op.a, { witness: siglum, text: script.shown(textOf(w, move.b)), kind: 'move', place: placeOf(w[move.b.start]), ...(after ? { after } : {}) });
       } else entry(op.a, { witness: siglum, text: '', kind: 'omission' });
       continue;
     }
@@ -227,17 +238,13 @@ function collateFile(base: BaseFile, wit: WitnessUnit[], siglum: string, script:
  * when the paired file holds little of it (or there is none), where the
  * base's text stands in the whole witness.
  */
-function witnessRegion(base: BaseFile, files: WitnessUnit[][], paired: number | undefined): WitnessUnit[] {
+function witnessRegion(base: BaseFile, index: WitnessIndex, paired: number | undefined): WitnessUnit[] {
   const baseKeys = base.units.map((u) => u.value);
-  const cut = (units: WitnessUnit[]): WitnessUnit[] | undefined => {
-    const span = locateBlock(baseKeys, units.map((u) => u.value));
-    return span ? units.slice(span.start, span.end) : undefined;
-  };
-  const candidate = paired !== undefined ? files[paired] : undefined;
+  const candidate = paired !== undefined ? index.files[paired] : undefined;
   if (candidate && candidate.length <= 1.5 * base.units.length + 200 && candidate.length >= 0.5 * base.units.length) return candidate;
-  const inPaired = candidate ? cut(candidate) : undefined;
+  const inPaired = candidate ? index.cut(paired!, baseKeys) : undefined;
   if (inPaired && inPaired.length >= 0.5 * base.units.length) return inPaired;
-  return cut(files.flat()) ?? inPaired ?? candidate ?? [];
+  return index.cut(-1, baseKeys) ?? inPaired ?? candidate ?? [];
 }
 
 /** Collates the base tree with each witness: the entries (by volume and place), the variant forms tallied, the figures. */
@@ -269,14 +276,14 @@ export function collate(tree: Root, witnesses: readonly WitnessText[], options: 
   const variants: VariantPlace[] = [];
   const stats: WitnessStats[] = [];
   for (const witness of witnesses) {
-    const witFiles = witness.files.map((f) => witnessUnits(f.volumes, witness.texts));
+    const index = new WitnessIndex(witness);
     const pairs = pairFiles(fileNames, witness.files.map((f) => f.name));
     const shown = (s: string): string => (witness.script === options.script ? s : convertText(s, witness.script, options.script, options.choices));
     const stat: WitnessStats = { siglum: witness.siglum, aligned: 0, units: 0, readings: 0, variants: 0 };
     files.forEach((file, k) => {
       if (file.units.length === 0) return;
-      const region = witnessRegion(file, witFiles, pairs[k]);
-      const found = collateFile(file, region, witness.siglum, { base: options.script, witness: witness.script, choices: options.choices, shown });
+      const region = witnessRegion(file, index, pairs[k]);
+      const found = collateFile(file, region, witness.siglum, { base: options.script, witness: witness.script, choices: options.choices, shown, texts: witness.texts });
       entries.push(...found.entries);
       variants.push(...found.variants);
       stat.aligned += found.aligned;
