@@ -7,7 +7,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { loadEdition } from './load.js';
 import { createSandbox } from './sandbox.js';
-import { kanripoWitnesses } from './witnesses.js';
+import { initWitnesses, kanripoWitnesses } from './witnesses.js';
 import { apparatusReport } from '../collate/report.js';
 
 const CORPORA = path.resolve('../shared/corpora');
@@ -67,6 +67,9 @@ test('kanripoWitnesses lists a repository\'s other branches with their sigla, no
     // SBCK is the same commit as master, the branch read: not a witness.
     assert.deepEqual(await kanripoWitnesses(sandbox, '.'), [{ siglum: '四庫本', path: '.', branch: 'WYG' }]);
     assert.deepEqual(await kanripoWitnesses(sandbox, '.', 'WYG'), [{ siglum: '四部叢刊本', path: '.', branch: 'SBCK' }]);
+    // init's hook: the entries for edition.yaml; a folder that is no repository has none.
+    assert.deepEqual(await initWitnesses(dir), [{ siglum: '四庫本', path: '.', branch: 'WYG' }]);
+    assert.deepEqual(await initWitnesses(path.join(CORPORA, 'witnesses')), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { VFile } from 'vfile';
 import type { WitnessConfig } from '../tree/edition.js';
-import { problemReason, readInSandbox, type Sandbox } from './sandbox.js';
+import { createSandbox, problemReason, readInSandbox, type Sandbox } from './sandbox.js';
 
 /** The extensions of a witness folder's text files (others — images, README.org's kin — are not text of the work). */
 const TEXT_FILE = /\.(txt|md|markdown)$/i;
@@ -250,4 +250,16 @@ export async function kanripoWitnesses(sandbox: Sandbox, repo: string, base?: st
     out.push({ siglum, path: repo, branch });
   }
   return out;
+}
+
+/**
+ * The hook for `init FOLDER` (cli/init.ts): the `witnesses:` entries of the
+ * edition.yaml written in `editionDir` for the Kanripo repository at
+ * `repo` (relative to editionDir; '.' when the edition is the repository
+ * itself) — its other branches, each { siglum, path, branch }; none when it
+ * is no git repository. `base`: the branch its sources are (BASEEDITION).
+ */
+export async function initWitnesses(editionDir: string, repo = '.', base?: string): Promise<Array<{ siglum: string; path: string; branch: string }>> {
+  const sandbox = await createSandbox(editionDir);
+  return (await kanripoWitnesses(sandbox, repo, base)).map((w) => ({ siglum: w.siglum, path: w.path, branch: w.branch! }));
 }
