@@ -386,6 +386,23 @@ export function program(): Command {
     });
 
   cli
+    .command('collate')
+    .description("collate an edition with its witnesses (edition.yaml witnesses:) and print the apparatus")
+    .argument('<edition>', 'edition folder')
+    .option('--json', 'print the apparatus as JSON (entries: volume, place, base, readings, kind; variant forms; figures)')
+    .addOption(allowReadOption())
+    .action(async (target: string, opts: { json?: boolean; allowRead?: string[] }) => {
+      const loaded = await load(target, undefined, opts.allowRead);
+      printMessages(loaded.messages, { quiet: true });
+      if (!loaded.config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
+      if (!loaded.collation) throw new UserError(`${target}: no witness to collate with; name them in edition.yaml (witnesses: - { siglum: 四庫本, path: wyg })`);
+      const { apparatusLines, apparatusReport } = await import('../collate/report.js');
+      const report = apparatusReport(loaded.tree, loaded.collation);
+      if (opts.json) process.stdout.write(jsonForTerminal(JSON.stringify(report, null, 1)) + '\n');
+      else for (const line of apparatusLines(report)) say(process.stdout, line);
+    });
+
+  cli
     .command('layout')
     .description('lay out an edition on its grid and print pages as text (or JSON)')
     .argument('<target>', 'edition folder or source file')

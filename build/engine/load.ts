@@ -13,6 +13,9 @@ import type { EditionPath } from '../parse/edition.js';
 import { fontEntryFile, fontProblem } from '../fonts/index.js';
 import { createSandbox, openRegularFile, problemReason, problemRule, readCheckedFile, readEditionPath, readInSandbox, resolveEditionPath, systemFontDirs, type Read, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
+import { createHash } from 'node:crypto';
+import { collateEdition, type CollatedEdition, type Collation, type WitnessSource } from '../collate/index.js';
+import { readWitnesses } from './witnesses.js';
 import { transformTree } from '../transform/index.js';
 import type { LoadMemo } from './load-memo.js';
 import { isPng, pngProblem, rasteriseSeal, sealPixels } from './seal-raster.js';
@@ -28,6 +31,8 @@ export interface LoadedEdition {
   sources: ParsedSource[];
   files: VFile[];
   messages: VFileMessage[];
+  /** The collation with the witnesses (`witnesses:`), when the edition names any that could be read. */
+  collation?: Collation;
 }
 
 export interface LoadOptions {
@@ -235,6 +240,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   let config: EditionConfig | null;
   let sourceFiles: VFile[];
   let corrections = undefined;
+  let witnessRead: (() => Promise<WitnessSource[]>) | undefined;
   if (info.isDirectory()) {
     const sandbox = await createSandbox(target, options.allowRead);
     const yamlShown = shownPath(target, 'edition.yaml');
@@ -269,6 +275,11 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
       files.push(named.corrections);
       corrections = parseCorrections(named.corrections);
     }
+    const witnesses = config.witnesses;
+    if (witnesses?.length) {
+      witnessRead = async () =>
+        (await readWitnesses(sandbox, witnesses, yamlFile, (name) => shownPath(target, name))).map((w) => ({ siglum: w.witness.siglum, ...(w.witness.script ? { script: w.witness.script } : {}), files: w.files }));
+    }
   } else {
     // A lone file: the person named it; there is no edition to keep inside.
     config = defaultEdition(id, [path.basename(target)]);
@@ -288,6 +299,32 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   }
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
-  const tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
-  return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages) };
+  let tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
+  let collation: Collation | undefined;
+  if (witnessRead && !options.raw) {
+    const collated = collateMemo(tree, config, await witnessRead(), sources);
+    if (collated) ({ tree, collation } = collated);
+  }
+  return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages), ...(collation ? { collation } : {}) };
+}
+
+/**
+ * The collation of a tree, remembered by the tree (a rebuild's unchanged
+ * edition is the same tree: load-memo.ts) and what the witnesses and the
+ * options are: aligning a large work takes seconds.
+ */
+const collations = new WeakMap<Root, { key: string; result: CollatedEdition | undefined }>();
+function collateMemo(tree: Root, config: EditionConfig, witnesses: WitnessSource[], sources: ParsedSource[]): CollatedEdition | undefined {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify([config.variants ?? null, config.meta.script, config.meta.sourceScript ?? null, config.conversion ?? null]));
+  for (const w of witnesses) {
+    hash.update(`\0${w.siglum}\0${w.script ?? ''}`);
+    for (const f of w.files) hash.update(`\0${f.path}\0`).update(f.value as Uint8Array);
+  }
+  const key = hash.digest('hex');
+  const known = collations.get(tree);
+  if (known?.key === key) return known.result;
+  const result = collateEdition(tree, config, witnesses, sources);
+  collations.set(tree, { key, result });
+  return result;
 }

@@ -5,6 +5,7 @@
  * nothing changed answers in a new process before it loads the engine.
  */
 import { createHash } from 'node:crypto';
+import { readWitnesses } from './witnesses.js';
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -97,6 +98,7 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   const fontRoots = systemFontDirs();
   for (const ref of paths) {
     parts.push(ref.key, ref.name);
+    if (ref.key === 'witnesses') continue;
     if (ref.key === 'fonts.main') {
       // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
       const resolved = await resolveInSandbox(sandbox, ref.name, fontRoots).catch(unreadable);
@@ -104,6 +106,13 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
     } else {
       const file = await read(ref.name);
       parts.push(typeof file === 'string' ? file : file.ok ? file.bytes : file.problem);
+    }
+  }
+  // The witnesses' texts (a folder's files, a branch's blobs), as loading reads them.
+  if (config?.witnesses?.length) {
+    for (const w of await readWitnesses(sandbox, config.witnesses, new VFile({ path: 'edition.yaml' }), (name) => name).catch(() => [])) {
+      parts.push(w.witness.siglum, w.witness.branch ?? '');
+      for (const f of w.files) parts.push(f.path ?? '', f.value as Uint8Array);
     }
   }
   try {

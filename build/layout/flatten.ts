@@ -243,6 +243,7 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       return;
     }
     case 'correction':
+    case 'app':
       for (const child of node.children) flattenInline(child, ctx, out);
       return;
     case 'raise':
@@ -334,6 +335,7 @@ export function plainText(children: Inline[]): string {
       case 'small':
       case 'mark':
       case 'correction':
+      case 'app':
         s += plainText(node.children);
         break;
       case 'note':

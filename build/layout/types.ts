@@ -222,11 +222,17 @@ export interface CorrectionMark {
 /** A 校勘記 entry: a correction and where it stands after layout. */
 export interface CollationEntry {
   number: number;
-  kind: Correction['kind'];
+  /** A correction's kind, or 校: what the witnesses read where the edition follows its base (collate/). */
+  kind: Correction['kind'] | '校';
+  /** The source's text (校: the base reading cited). */
   old: string;
   new: string;
   note?: string;
   witness?: string;
+  /** The witnesses that read the corrected text (a correction that follows one says 據某本改). */
+  agrees?: string[];
+  /** The collation's words: a 校 entry's whole text, or what the witnesses read at a correction's place. */
+  text?: string;
   /** The entry's place in the corrections file. */
   entry: SourcePosition;
   /** The corrected text's place in the source. */

@@ -102,7 +102,21 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   encoding: text(40, { test: (v) => (encodingName(v) ? null : 'is not an encoding diaoban reads'), hint: 'one of UTF-8, GB18030, Big5, UTF-16LE, UTF-16BE' }),
   charmap: text(FILE),
   corrections: text(FILE),
-  collation: oneOf(['end-of-volume', 'off']),
+  collation: {
+    type: 'either',
+    hint: 'end-of-volume, off, or a mapping (variants: list, count or omit)',
+    of: [oneOf(['end-of-volume', 'off']), { type: 'map', keys: { place: oneOf(['end-of-volume', 'off']), variants: oneOf(['list', 'count', 'omit']) } }],
+  },
+  witnesses: list(
+    {
+      type: 'map',
+      hint: 'a witness ({ siglum: 四庫本, path: wyg }, or a git repository\'s branch: { siglum: 四庫本, path: ., branch: WYG })',
+      required: ['siglum', 'path'],
+      keys: { siglum: text(NAME), path: text(FILE), branch: text(250, { test: (v) => (/^[\w][\w./-]*$/.test(v) && !v.includes('..') ? null : 'is not a branch name'), hint: 'a branch name (WYG)' }), script: oneOf(['traditional', 'simplified']) },
+    },
+    100,
+    'a list of witnesses (- { siglum: 四庫本, path: wyg })',
+  ),
   pdf: {
     type: 'either',
     hint: 'pdf: screen, print or archive, or pdf: { standard: print, pdfx: x-1a }',

@@ -5,7 +5,7 @@
  */
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import { PDF_STANDARDS, PDFX_VERSIONS, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat } from '../tree/edition.js';
+import { PDF_STANDARDS, PDFX_VERSIONS, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat, type WitnessConfig } from '../tree/edition.js';
 import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts, fontEntryFile } from '../fonts/stack.js';
@@ -138,8 +138,9 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   if (conversion) config.conversion = conversion;
   config.corrections = str('corrections');
   if (config.corrections) named('corrections', config.corrections, get('corrections'));
-  const collation = str('collation');
-  if (collation === 'end-of-volume' || collation === 'off') config.collation = collation;
+  readCollation(get('collation'), config);
+  const witnesses = readWitnesses(src, get('witnesses'), named);
+  if (witnesses.length > 0) config.witnesses = witnesses;
   const charmapFile = str('charmap');
   if (charmapFile) named('charmap', charmapFile, get('charmap'));
 
@@ -181,6 +182,44 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   const pdf = readPdf(src, get('pdf'));
   if (pdf) config.pdf = pdf;
   return { config, paths };
+}
+
+/** `collation: off | end-of-volume`, or `{ place: …, variants: list | count | omit }` (the schema checked the values). */
+function readCollation(node: YamlNode | undefined, config: EditionConfig): void {
+  const value = (n: unknown): string | undefined => (isScalar(n) && typeof n.value === 'string' ? n.value.trim() : undefined);
+  const place = isMap(node) ? value(node.get('place', true)) : value(node);
+  if (place === 'end-of-volume' || place === 'off') config.collation = place;
+  const variants = isMap(node) ? value(node.get('variants', true)) : undefined;
+  if (variants === 'list' || variants === 'count' || variants === 'omit') config.variants = variants;
+}
+
+/** `witnesses:`: each { siglum, path, branch?, script? }; its path is named (key `witnesses`) for the sandbox. Two with one siglum: the second is left out. */
+function readWitnesses(src: Source, node: YamlNode | undefined, named: (key: string, name: string, node: YamlNode | undefined) => void): WitnessConfig[] {
+  if (!isSeq(node)) return [];
+  const out: WitnessConfig[] = [];
+  for (const item of node.items as YamlNode[]) {
+    if (!isMap(item)) continue;
+    const field = (key: string): string | undefined => {
+      const n = item.get(key, true) as YamlNode | undefined;
+      return isScalar(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : undefined;
+    };
+    const siglum = field('siglum');
+    const path = field('path');
+    if (!siglum || !path) continue;
+    if (out.some((w) => w.siglum === siglum)) {
+      src.report('error', `witness ${siglum} is named twice; give each witness its own siglum (this one is left out)`, ...range(item), 'edition-field');
+      continue;
+    }
+    const [start, end] = range(item);
+    const witness: WitnessConfig = { siglum, path, place: { start: src.point(start), end: src.point(end) } };
+    const branch = field('branch');
+    if (branch) witness.branch = branch;
+    const script = field('script');
+    if (script === 'traditional' || script === 'simplified') witness.script = script;
+    named('witnesses', path, item.get('path', true) as YamlNode | undefined);
+    out.push(witness);
+  }
+  return out;
 }
 
 function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {

@@ -21,7 +21,8 @@
  */
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
 import type { Annotation, Block, Glyph, Inline, LayerDeclaration, LayerId, Mark, Note, Paragraph, Volume } from '../../tree/types.js';
-import { collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
+import { tallyLines } from '../../collate/phrase.js';
+import { appMarkup, collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
 import { labelText, layerLabel, layerToken } from './layers.js';
 import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
 import { chineseNumeral } from '../pdf/numerals.js';
@@ -73,6 +74,7 @@ export function inlineText(node: Inline): string {
     case 'mark':
     case 'annotation':
     case 'correction':
+    case 'app':
       return node.children.map(inlineText).join('');
     case 'anchor':
     case 'raise':
@@ -279,6 +281,8 @@ function renderInline(node: Inline, st: VolumeState): string {
       return renderNote(node, st);
     case 'correction':
       return correctionMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
+    case 'app':
+      return appMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
     case 'mark':
       if (node.kind === 'ruby') return renderRuby(node, st);
       // 著重號, 圈點, 專名號, 書名號: styled beside the text (styles/epub.css, marks.ts).
@@ -540,7 +544,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   const tail = pendingBreaks(st);
 
   // The 校勘記 in its own document after the volume's, as after the PDF's page breaks past its text.
-  const jiao = collationSection(st.jiao);
+  const jiao = collationSection(st.jiao, tallyLines(volume.collation));
   const blocks = out.map((b) => b.before + b.open + b.inner + b.close).join('\n');
   const section = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}${tail}\n</section>`;
   const notesTitle = `${title}　注`;
