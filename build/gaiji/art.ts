@@ -4,7 +4,8 @@
  * image): a KR-Gaiji image as the list has it, or a composition made from
  * the outlines of its parts in the edition's fonts (HarfBuzz) — beside and
  * above each part fills its share of the cell (⿰女省), a formula no IDS
- * says is written small in the cell (`臊-品+巳`). Pure over font bytes and
+ * says is written small in the cell (`臊-品+巳`), in its share where it is
+ * a part beside or above another. Pure over font bytes and
  * the list's data; no text in the picture (the renderers put the drawing's
  * text in the text layer and the alt text, once).
  */
@@ -12,7 +13,7 @@ import { createHash } from 'node:crypto';
 import * as hb from 'harfbuzzjs';
 import { cmapRanges } from '../fonts/index.js';
 import type { GlyphDrawing } from '../tree/types.js';
-import { isBeside, parseIds, type IdsNode } from './composition.js';
+import { formulaText, isBeside, parseFormula, parseIds, type Formula, type IdsNode } from './composition.js';
 import { krGaijiImage } from './kr-gaiji.js';
 
 export interface GlyphArt {
@@ -121,22 +122,60 @@ function partsSvg(node: IdsNode, box: Box, outlines: Outlines): string | undefin
   return out.join('');
 }
 
-function formulaSvg(formula: string, outlines: Outlines): string | undefined {
-  const chars = Array.from(formula);
+/** A formula's text written small in a box, in rows of about as many characters as there are rows. */
+function writtenSvg(text: string, box: Box, outlines: Outlines): string | undefined {
+  const chars = Array.from(text);
   const cols = Math.ceil(Math.sqrt(chars.length));
   const rows = Math.ceil(chars.length / cols);
-  const size = EM / Math.max(cols, rows);
-  const top = (EM - rows * size) / 2;
+  const size = Math.min(box.w / cols, box.h / rows);
+  const top = box.y + (box.h - rows * size) / 2;
   const out: string[] = [];
   for (let i = 0; i < chars.length; i++) {
     const o = outlines.of(chars[i]);
     if (!o) return undefined;
     const row = Math.floor(i / cols);
     const inRow = Math.min(cols, chars.length - row * cols);
-    const left = (EM - inRow * size) / 2;
+    const left = box.x + (box.w - inRow * size) / 2;
     out.push(whole(o, { x: left + (i % cols) * size, y: top + row * size, w: size, h: size }));
   }
   return out.join('');
+}
+
+/**
+ * A formula no IDS says: what stands beside or above is drawn so (each part
+ * in its share), what is surrounded, taken away or added (`@ - +`) is written
+ * small in its share: `(厂@…)*頁` is the 厂 formula small on the left, 頁 on
+ * the right. A description with no operators (`艹虑`) is written small whole.
+ */
+function formulaSvg(formula: string, box: Box, outlines: Outlines): string | undefined {
+  // (`@`: the first part drawn over the share, the second in its middle.)
+  const parsed = parseFormula(formula);
+  if (!parsed) return writtenSvg(formula, box, outlines);
+  const draw = (f: Formula, b: Box): string | undefined => {
+    if (f.kind === 'part') {
+      const o = outlines.of(f.char);
+      return o && fitted(o, b);
+    }
+    if (f.kind === 'op' && (f.op === '*' || f.op === '/')) {
+      const n = f.parts.length;
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const share: Box = f.op === '*' ? { x: b.x + (b.w * i) / n, y: b.y, w: b.w / n, h: b.h } : { x: b.x, y: b.y + (b.h * i) / n, w: b.w, h: b.h / n };
+        const svg = draw(f.parts[i], share);
+        if (svg === undefined) return undefined;
+        out.push(svg);
+      }
+      return out.join('');
+    }
+    if (f.kind === 'op' && f.op === '@') {
+      // The first part around the second: the outer part over the whole share, the inner one in its middle.
+      const outer = draw(f.parts[0], b);
+      const inner = draw(f.parts[1], { x: b.x + 0.22 * b.w, y: b.y + 0.3 * b.h, w: 0.56 * b.w, h: 0.56 * b.h });
+      return outer === undefined || inner === undefined ? undefined : outer + inner;
+    }
+    return writtenSvg(formulaText(f), b, outlines);
+  };
+  return draw(parsed, box);
 }
 
 const svgDocument = (body: string): string => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${EM} ${EM}" width="${EM}" height="${EM}">${body}</svg>\n`;
@@ -156,7 +195,8 @@ export function glyphArtMaker(faces: readonly Uint8Array[]): (d: GlyphDrawing) =
     }
     outlines ??= new Outlines(faces);
     const tree = d.ids === undefined ? undefined : parseIds(d.ids);
-    const body = tree ? partsSvg(tree, { x: 0, y: 0, w: EM, h: EM }, outlines) : d.formula !== undefined ? formulaSvg(d.formula, outlines) : undefined;
+    const cell = { x: 0, y: 0, w: EM, h: EM };
+    const body = tree ? partsSvg(tree, cell, outlines) : d.formula !== undefined ? formulaSvg(d.formula, cell, outlines) : undefined;
     if (body === undefined) return undefined;
     const bytes = new TextEncoder().encode(svgDocument(body));
     const name = `c-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`;

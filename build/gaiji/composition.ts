@@ -87,6 +87,15 @@ export function formulaIds(f: Formula): string | undefined {
   return parts.every((p) => p !== undefined) ? idc + parts.join('') : undefined;
 }
 
+/** A formula written back as CBETA writes it (a part inside another operator's in parentheses). */
+export function formulaText(f: Formula, inner = false): string {
+  if (f.kind === 'part') return f.char;
+  if (f.kind === 'unknown') return '?';
+  // `臊-品+巳` is (臊-品)+巳: the first part of a taking away or adding needs no parentheses when it is one too.
+  const text = f.parts.map((p, i) => formulaText(p, !(i === 0 && (f.op === '-' || f.op === '+') && p.kind === 'op' && (p.op === '-' || p.op === '+')))).join(f.op);
+  return inner ? `(${text})` : text;
+}
+
 /** The characters that are parts of a formula, in order. */
 export function formulaParts(f: Formula): string[] {
   if (f.kind === 'part') return [f.char];

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import type { Glyph } from '../tree/types.js';
-import { formulaIds, parseFormula, parseIds } from './composition.js';
+import { formulaIds, formulaText, parseFormula, parseIds } from './composition.js';
 import { KR_GAIJI_DIR, krGaiji, krGaijiComposition, krGaijiImage } from './kr-gaiji.js';
 import { gb18030Pua } from './pua.js';
 import { resolveGlyph } from './resolve.js';
@@ -69,6 +69,8 @@ test("CBETA's 組字式: every form the Kanripo works write reads as a formula; 
   assert.equal(formulaIds(parseFormula('〦/(口*口)/(┌/┌/一)')!), '⿳〦⿰口口⿳┌┌一');
   assert.equal(formulaIds(parseFormula('口*((上/示)*聿)')!), '⿰口⿰⿱上示聿');
   assert.equal(formulaIds(parseFormula('臊-品+巳')!), undefined);
+  // Written back: as written, but for parentheses a left-to-right reading does not need.
+  for (const [f, back] of [['臊-品+巳', '臊-品+巳'], ['(厂@((既-旡)-日+口))*頁', '(厂@(既-旡-日+口))*頁'], ['竺-二+(尃*几)', '竺-二+(尃*几)'], ['(ㄇ@人)/ㄙ/月', '(ㄇ@人)/ㄙ/月']]) assert.equal(formulaText(parseFormula(f)!), back);
   assert.deepEqual(parseIds('⿰女省'), { idc: '⿰', parts: [{ char: '女' }, { char: '省' }] });
   assert.equal(parseIds('⿴囗玉'), undefined);
 });
@@ -116,6 +118,10 @@ test('pictures: a composition is drawn from its parts’ outlines (paths, no tex
   const formula = art({ formula: '臊-品+巳', text: '[臊-品+巳]', from: 'composition' });
   assert.equal(new TextDecoder().decode(formula!.bytes).match(/<path /gu)?.length, 5);
   assert.notEqual(parts!.name, formula!.name);
+  // Beside another part, a formula is written small in its share only: 頁 is drawn over the right half.
+  const mixed = new TextDecoder().decode(art({ formula: '(厂@((既-旡)-日+口))*頁', text: 'x', from: 'composition' })!.bytes);
+  const last = [...mixed.matchAll(/matrix\(([-\d.]+) 0 0 [-\d.]+ ([-\d.]+) /gu)].at(-1)!;
+  assert.ok(Number(last[2]) > 450 && Number(last[1]) > 0.4, `頁: ${last[0]}`);
   assert.equal(art({ image: 'KR0433', text: '蓍', from: 'kr-gaiji' })?.type, 'png');
   assert.equal(art({ image: 'KR9999', text: '&KR9999;', from: 'kr-gaiji' }), undefined);
   assert.equal(art({ ids: '⿰女\u{F0000}', text: 'x', from: 'composition' }), undefined);

@@ -52,6 +52,14 @@ export function krGaijiComposition(formula: string): string | undefined {
   return Object.hasOwn(compositions, formula) ? compositions[formula] : undefined;
 }
 
+let byIds: Map<string, string> | undefined;
+
+/** The code whose IDS the list gives as this one (`⿺風軍` → KR0146), if any. */
+export function krGaijiIds(ids: string): string | undefined {
+  byIds ??= new Map(Object.entries(load().codes).flatMap(([code, e]) => (e.ids ? [[e.ids, code] as const] : [])));
+  return byIds.get(ids);
+}
+
 /** The PNG of a code's glyph (black ink in the alpha channel), or undefined when the list has none. */
 export function krGaijiImage(code: string): Uint8Array | undefined {
   if (!/^KR\d{1,6}$/u.test(code) || !krGaiji(code)?.image) return undefined;

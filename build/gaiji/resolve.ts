@@ -8,7 +8,7 @@
  */
 import type { Glyph, GlyphDrawing } from '../tree/types.js';
 import { formulaIds, parseFormula } from './composition.js';
-import { krGaiji, krGaijiComposition } from './kr-gaiji.js';
+import { krGaiji, krGaijiComposition, krGaijiIds } from './kr-gaiji.js';
 import { gb18030Pua } from './pua.js';
 
 /** How a glyph came to be printed or drawn: the import report counts each. */
@@ -45,14 +45,14 @@ export function resolveGlyph(node: Glyph): Resolved | undefined {
 
 /**
  * A composition (`女*省` of `[女*省]`, `艹虑` of `{艹虑}`): the glyph the
- * KR-Gaiji list itself describes so, else drawn from its parts where it is a
+ * KR-Gaiji list itself describes so (its compositions, its IDS), else drawn from its parts where it is a
  * structure of beside and above (⿰女省), else its formula written small in
  * its cell. The text layer carries the IDS, or the source's writing.
  */
 export function resolveComposition(description: string, written: string): Resolved {
   const formula = parseFormula(description);
   const ids = formula && formulaIds(formula);
-  const code = krGaijiComposition(`[${description}]`);
+  const code = krGaijiComposition(`[${description}]`) ?? (ids ? krGaijiIds(ids) : undefined);
   const listed = code === undefined ? undefined : fromKrGaiji(code, ids ?? written, { unicode: 'composition-list', image: 'composition-list' });
   if (listed) return listed;
   if (ids) return { drawing: { ids, text: ids, from: 'composition' }, how: 'composition-parts' };
