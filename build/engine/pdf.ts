@@ -20,6 +20,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
 import { coverage, editionFonts, uncovered, type LoadedFont } from '../fonts/index.js';
+import { glyphArtMaker } from '../gaiji/art.js';
+import { KR_GAIJI_DIR } from '../gaiji/kr-gaiji.js';
 import { fileStamp, loadFontsOnce, rememberedForFaces } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
@@ -236,6 +238,8 @@ async function computeRenderOptions(
     // By the faces' digests: a new process learns it without reading the fonts.
     ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
+    // Drawn glyphs: KR-Gaiji's images, compositions from the outlines of their parts in these fonts.
+    glyphArt: glyphArtMaker(fonts.map((f) => f.bytes)),
   };
   return { options, fonts };
 }
@@ -663,7 +667,7 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files;
   // the nonce, new each build, is not printed).
   const { fonts: _sources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
-  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
+  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))), fileStamp(join(KR_GAIJI_DIR, 'table.json')));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)

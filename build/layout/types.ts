@@ -6,7 +6,7 @@
  * rightmost column of the page), cells from the top (0 = the first cell).
  * Plain data, serialisable to JSON.
  */
-import type { Annotation, Correction, LayerId, Mark, ParagraphRole, SourcePosition } from '../tree/types.js';
+import type { Annotation, Correction, GlyphDrawing, LayerId, Mark, ParagraphRole, SourcePosition } from '../tree/types.js';
 import type { Indent } from '../tree/edition.js';
 import type { LabelForm } from '../tree/layer-style.js';
 import type { KinsokuLevel, PunctuationStandard } from '../punctuation/index.js';
@@ -118,6 +118,8 @@ export interface TextRun {
   style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin' | 'label';
   /** A mark beside the characters (著重號, 專名號, 書名號 …). */
   mark?: SideMark;
+  /** Style `glyph`, one character: drawn in its cell (an image, a composition) where no font has the character (〓 or the list's Unicode character). */
+  drawing?: GlyphDrawing;
   /** Source offset of the run's first character; `offset + i` is character i's (UTF-16, within a run the characters are contiguous in the source). */
   offset?: number;
 }
@@ -139,6 +141,8 @@ export interface NoteSegment {
    */
   style?: 'small' | 'lacuna' | 'glyph' | 'label' | 'head';
   mark?: SideMark;
+  /** As for TextRun. */
+  drawing?: GlyphDrawing;
 }
 
 /**

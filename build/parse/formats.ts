@@ -7,7 +7,6 @@
 import type { LayerId } from '../tree/types.js';
 import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
 import { DEFAULT_INLINE, type InlineOptions, type LayerLabel, type NoteBracket } from './inline.js';
-import { KANRIPO_ENTITIES } from './kanripo-entities.js';
 import { editionPattern, type TextPattern } from './pattern.js';
 
 const NUMERAL = '〇零一二三四五六七八九十百千';
@@ -99,7 +98,8 @@ export const FORMATS: readonly FormatConventions[] = [
       lineAnchor: '¶',
       pageAnchor: /<(?:pb|md):([^>\s]+)>/y,
       entity: /&(KR\d+);/y,
-      entities: KANRIPO_ENTITIES,
+      // CBETA-derived texts write a character they could not encode as its 組字式: [女*省].
+      formulas: ['[', ']'],
       continuedNotes: true,
       numbering: /\(\d{1,3}\)/y,
       // 四庫 注疏: the 音義 and the 疏 are notes after their labels.

@@ -64,8 +64,24 @@ export interface ImportReport {
   title: { text: string; from: string; line?: number; contributors: Array<{ dynasty?: string; name: string; role: string }> } | null;
   /** Readings taken where a convention can go two ways, and why (the info messages that say so). */
   readings: Array<{ rule: string; reading: string }>;
+  /** Glyphs (entities, compositions, Private Use Area characters) by how the edition prints them (cli/import-reports.ts, from the converted tree). */
+  glyphs?: GlyphFigures;
   anomalies: Anomaly[];
   verdict: Verdict;
+}
+
+/**
+ * How a source's glyphs are printed: as a character (the charmap's, the
+ * list's, GB 18030's; a glyph with a drawing is drawn where no font has it),
+ * drawn from a list's image, composed from parts, written as a formula in
+ * one cell, or 〓.
+ */
+export interface GlyphFigures {
+  character: number;
+  image: number;
+  parts: number;
+  formula: number;
+  placeholder: number;
 }
 
 /** The rules of the messages that state a reading taken from the whole text. */

@@ -52,7 +52,6 @@ export interface SourceStats {
   pageAnchors: number;
   lineAnchors: number;
   entities: number;
-  entitiesMapped: number;
   compositions: number;
   privateUse: number;
   volumes: number;
@@ -94,10 +93,8 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
         else stats.lineAnchors++;
         break;
       case 'glyph':
-        if (n.entity) {
-          stats.entities++;
-          if (n.replacement) stats.entitiesMapped++;
-        } else if (n.description) stats.compositions++;
+        if (n.entity) stats.entities++;
+        else if (n.description) stats.compositions++;
         else if (n.codePoint !== undefined && isPrivateUse(n.codePoint)) stats.privateUse++;
         if (layer) stats.layers[layer] = (own(stats.layers, layer) ?? 0) + 1;
         break;
@@ -112,7 +109,7 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
 }
 
 export function sourceStats(volumes: readonly Volume[]): SourceStats {
-  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
+  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
   for (const v of volumes) {
     for (const b of v.children) {
       if (b.type === 'heading') stats.headings++;
@@ -134,7 +131,7 @@ export function describeSource(format: SourceFormat, encoding: string, stats: So
   if (stats.commentaryParagraphs) parts.push(`${stats.commentaryParagraphs} commentary paragraphs`);
   if (stats.pageAnchors) parts.push(`${stats.pageAnchors} page markers`);
   if (stats.lineAnchors) parts.push(`${stats.lineAnchors} line ends ${conv.inline.lineAnchor ?? ''}`.trim());
-  if (stats.entities) parts.push(`${stats.entities} entities (${stats.entitiesMapped} mapped)`);
+  if (stats.entities) parts.push(`${stats.entities} entities`);
   if (stats.compositions) parts.push(`${stats.compositions} composed characters`);
   if (stats.privateUse) parts.push(`${stats.privateUse} Private Use Area characters`);
   parts.push(`${stats.volumes} volumes, ${stats.headings} headings`);

@@ -149,15 +149,39 @@ test('集注: notes split at ○某曰 into one layer a commentator, named after
   assert.equal(treeText(tree.children[0]), before);
 });
 
-test('entities and compositions: the charmap maps them; the rest are listed once with counts and printed as 〓', () => {
+test('glyphs: the charmap first, then KR-Gaiji (its Unicode character, else its image with its reading) and compositions; a code the list lacks stays 〓 and is reported', () => {
   const src = sourceOf('甲');
   const glyph = (value: string, extra: object) => ({ type: 'glyph' as const, value, ...extra, position: src.position(0, 1) });
-  const tree: Root = { type: 'root', edition: { id: 't', title: 't', author: '', language: 'zh-Hant', script: 'traditional', template: 'siku' }, children: [{ type: 'volume', number: null, title: 't', position: src.position(0, 1), children: [{ type: 'paragraph', role: 'text', position: src.position(0, 1), children: [glyph('&KR0433;', { entity: 'KR0433' }), glyph('&KR0433;', { entity: 'KR0433' }), glyph('{艹虑}', { description: '艹虑' }), glyph('&KR0764;', { entity: 'KR0764' })] }] }] };
+  const children = [
+    glyph('&KR0433;', { entity: 'KR0433' }),
+    glyph('&KR0007;', { entity: 'KR0007' }),
+    glyph('&KR0764;', { entity: 'KR0764' }),
+    glyph('&KR9999;', { entity: 'KR9999' }),
+    glyph('&KR9999;', { entity: 'KR9999' }),
+    glyph('[女*省]', { description: '女*省' }),
+    glyph('[臊-品+巳]', { description: '臊-品+巳' }),
+    glyph('{艹虑}', { description: '艹虑' }),
+  ];
+  const tree: Root = { type: 'root', edition: { id: 't', title: 't', author: '', language: 'zh-Hant', script: 'traditional', template: 'siku' }, children: [{ type: 'volume', number: null, title: 't', position: src.position(0, 1), children: [{ type: 'paragraph', role: 'text', position: src.position(0, 1), children }] }] };
+  // KR0764 is in the list (an image): the edition's entry wins.
   applyCharmap(tree, { '&KR0764;': '內' }, reporterFor([src.file]));
-  const glyphs = tree.children[0].children[0].children;
-  assert.deepEqual(glyphs.map((g) => g.type === 'glyph' && (g.replacement ?? null)), [null, null, null, '內']);
-  assert.deepEqual(src.file.messages.map((m) => m.ruleId), ['entity-unmapped', 'entity-unmapped', 'composition-unmapped', 'entity-summary']);
-  assert.match(src.file.messages[3].reason, /&KR0433;×2 \{艹虑\}×1/u);
+  const glyphs = tree.children[0].children[0].children.map((g) => (g.type === 'glyph' ? [g.replacement ?? null, g.drawing ? { ...g.drawing } : null] : null));
+  assert.deepEqual(glyphs, [
+    // No Unicode character: the image, its text the list's reading.
+    [null, { image: 'KR0433', text: '蓍', from: 'kr-gaiji' }],
+    // A Unicode character (printed where a font has it), the image its fallback.
+    ['𤣥', { image: 'KR0007', text: '𤣥', from: 'kr-gaiji' }],
+    ['內', null],
+    [null, null],
+    [null, null],
+    // The list describes [女*省] itself (KR3126, an image): its text the IDS.
+    [null, { image: 'KR3126', text: '⿰女省', from: 'kr-gaiji' }],
+    [null, { formula: '臊-品+巳', text: '[臊-品+巳]', from: 'composition' }],
+    [null, { formula: '艹虑', text: '{艹虑}', from: 'composition' }],
+  ]);
+  assert.deepEqual(src.file.messages.map((m) => m.ruleId), ['entity-unmapped', 'entity-unmapped', 'glyph-summary', 'entity-summary']);
+  assert.match(src.file.messages[2].reason, /^5 glyphs .*1 as KR-Gaiji's image, 1 as KR-Gaiji's Unicode character, 1 compositions as the KR-Gaiji glyph they describe, 2 compositions as their formula/u);
+  assert.match(src.file.messages[3].reason, /&KR9999;×2/u);
 });
 
 test('the one-to-many set is OpenCC\'s own: TSCharacters read backwards, plus characters that are traditional too', () => {

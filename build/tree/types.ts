@@ -69,8 +69,28 @@ export interface Glyph extends NodeBase {
   entity?: string;
   /** The components of a composed character (`執木`, `艹虑`). */
   description?: string;
-  /** What it stands for, from the charmap or a shipped entity table. */
+  /** What it stands for, from the charmap or a shipped list (KR-Gaiji's Unicode character, a composition's match). */
   replacement?: string;
+  /**
+   * How it is drawn in one cell where no font has `replacement` or there is
+   * none (transform/charmap.ts): a glyph image of a shipped list, or a
+   * composition from its parts. 〓 only where a glyph has neither.
+   */
+  drawing?: GlyphDrawing;
+}
+
+/** A glyph drawn in its cell (not a character of a font): what is drawn, and what search, copy and a screen reader get. */
+export interface GlyphDrawing {
+  /** An image of the KR-Gaiji list (`KR0433`: data/kr-gaiji/images/KR0433.png). */
+  image?: string;
+  /** A composition drawn from its parts: an IDS of beside and above (`⿰女省`). */
+  ids?: string;
+  /** A composition no IDS says (`臊-品+巳`, `艹虑`): its formula written small in the cell. */
+  formula?: string;
+  /** The text layer's and the alt text's: the reading, an IDS, or the source's own writing (`&KR0433;`, `[臊-品+巳]`). */
+  text: string;
+  /** How it came to be drawn: for the import report. */
+  from: 'kr-gaiji' | 'composition';
 }
 
 /** Small-size inline text that is not commentary, such as 〈臣〉. */
