@@ -1,0 +1,417 @@
+/**
+ * The alignment of two texts: which units of one match which of the other,
+ * and where they differ — replacements, insertions, deletions and blocks
+ * moved. Pure functions; the collation of witnesses (build/collate/) and the
+ * measuring of a script conversion against a witness use it.
+ *
+ * Linear in practice on similar texts: k-grams that occur once in each text
+ * are anchors; the longest chain of anchors in the same order in both
+ * (patience/histogram diff) fixes the matched runs, and only the gaps
+ * between them are aligned finely (Myers, jsdiff's diffArrays), each gap
+ * anchored again first when it is long. Then equal runs too short to stand
+ * between two larger edits are taken into them (a missing block is one
+ * deletion, not a deletion split wherever a common character like 之
+ * happens to match), and a deletion and an insertion holding much the same
+ * text are one block moved.
+ */
+import { diffArrays } from 'diff';
+
+/** A stretch of units, [start, end) (unit indices; alignText gives UTF-16 offsets of the original strings). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export type AlignOp =
+  /** The same units on both sides (under the equivalence). */
+  | { type: 'equal'; a: Span; b: Span }
+  /** a's units stand where b has others. */
+  | { type: 'replace'; a: Span; b: Span }
+  /** a's units that b lacks (b: the empty span where they would stand); `move`: moved to moves[move].b. */
+  | { type: 'delete'; a: Span; b: Span; move?: number }
+  /** b's units that a lacks (a: the empty span where they stand); `move`: moved from moves[move].a. */
+  | { type: 'insert'; a: Span; b: Span; move?: number };
+
+/** A block that stands at `a` in one text and at `b` in the other; `ops` align the two blocks. */
+export interface Move {
+  a: Span;
+  b: Span;
+  ops: AlignOp[];
+}
+
+export interface Alignment {
+  /** In order of both texts: the a-spans cover a, the b-spans cover b, each once, in order. */
+  ops: AlignOp[];
+  moves: Move[];
+  /** Units matched (equal ops, and the equal parts of moved blocks), of a and of b. */
+  matched: number;
+}
+
+export interface AlignOptions<T> {
+  /** The equivalence: units with the same key match (variant forms folded, scripts …); default the unit itself. */
+  key?: (unit: T, side: 'a' | 'b') => string | number;
+  /** The shortest block (units) reported as moved; default 12. 0: no moves. */
+  minMove?: number;
+}
+
+/** Below this product of the two lengths a gap goes straight to Myers. */
+const SMALL_GAP = 1 << 14;
+/** A gap without anchors larger than this product is one replacement. */
+const LARGE_GAP = 1 << 20;
+/** Myers gives up past this many edits in one gap (the gap is then one replacement). */
+const MAX_EDITS = 4000;
+/** Anchor lengths tried, longest first. */
+const GRAMS = [8, 4, 2, 1] as const;
+
+/** Both sequences as integers (equal keys, equal integers). */
+function intern<T>(a: readonly T[], b: readonly T[], key: AlignOptions<T>['key']): [Int32Array, Int32Array] {
+  const ids = new Map<unknown, number>();
+  const code = (unit: T, side: 'a' | 'b'): number => {
+    const k = key ? key(unit, side) : unit;
+    let id = ids.get(k);
+    if (id === undefined) ids.set(k, (id = ids.size));
+    return id;
+  };
+  return [Int32Array.from(a, (u) => code(u, 'a')), Int32Array.from(b, (u) => code(u, 'b'))];
+}
+
+/** A hash of s[i..i+k) (collisions only lose anchors: every anchor is checked unit by unit). */
+function gramHash(s: Int32Array, i: number, k: number): number {
+  let h = 0x811c9dc5;
+  for (let x = i; x < i + k; x++) h = Math.imul(h ^ s[x], 0x01000193);
+  return h;
+}
+
+function sameGram(a: Int32Array, i: number, b: Int32Array, j: number, k: number): boolean {
+  for (let x = 0; x < k; x++) if (a[i + x] !== b[j + x]) return false;
+  return true;
+}
+
+/** Where each k-gram of s[lo..hi) stands, if it stands there once (-1: more than once). */
+function uniqueGrams(s: Int32Array, lo: number, hi: number, k: number): Map<number, number> {
+  const at = new Map<number, number>();
+  for (let i = lo; i + k <= hi; i++) {
+    const h = gramHash(s, i, k);
+    at.set(h, at.has(h) ? -1 : i);
+  }
+  return at;
+}
+
+/** The longest chain of pairs increasing in both (pairs sorted by i): patience sorting with back links. */
+function longestChain(is: number[], js: number[]): number[] {
+  const tails: number[] = [];
+  const back = new Int32Array(is.length).fill(-1);
+  for (let p = 0; p < is.length; p++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (js[tails[mid]] < js[p]) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) back[p] = tails[lo - 1];
+    tails[lo] = p;
+  }
+  const out: number[] = [];
+  for (let p = tails.length ? tails[tails.length - 1] : -1; p >= 0; p = back[p]) out.push(p);
+  return out.reverse();
+}
+
+/** Matched runs [i, j, length] from the chain of unique k-grams common to a[aLo..aHi) and b[bLo..bHi), in order, extended both ways. */
+function anchorRuns(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, k: number): Array<[number, number, number]> {
+  if (aHi - aLo < k || bHi - bLo < k) return [];
+  const inA = uniqueGrams(a, aLo, aHi, k);
+  const inB = uniqueGrams(b, bLo, bHi, k);
+  const is: number[] = [];
+  const js: number[] = [];
+  for (let i = aLo; i + k <= aHi; i++) {
+    const h = gramHash(a, i, k);
+    if (inA.get(h) !== i) continue;
+    const j = inB.get(h);
+    if (j === undefined || j < 0 || !sameGram(a, i, b, j, k)) continue;
+    is.push(i);
+    js.push(j);
+  }
+  const runs: Array<[number, number, number]> = [];
+  for (const p of longestChain(is, js)) {
+    const i = is[p];
+    const j = js[p];
+    const last = runs[runs.length - 1];
+    // Overlapping or touching on the same diagonal: one run.
+    if (last && i - last[0] === j - last[1] && i <= last[0] + last[2]) {
+      last[2] = Math.max(last[2], i + k - last[0]);
+      continue;
+    }
+    if (last && (i < last[0] + last[2] || j < last[1] + last[2])) continue;
+    runs.push([i, j, k]);
+  }
+  // Each run extended while the units agree, not into its neighbours.
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r];
+    const prevA = r > 0 ? runs[r - 1][0] + runs[r - 1][2] : aLo;
+    const prevB = r > 0 ? runs[r - 1][1] + runs[r - 1][2] : bLo;
+    while (run[0] > prevA && run[1] > prevB && a[run[0] - 1] === b[run[1] - 1]) {
+      run[0]--;
+      run[1]--;
+      run[2]++;
+    }
+    const nextA = r + 1 < runs.length ? runs[r + 1][0] : aHi;
+    const nextB = r + 1 < runs.length ? runs[r + 1][1] : bHi;
+    while (run[0] + run[2] < nextA && run[1] + run[2] < nextB && a[run[0] + run[2]] === b[run[1] + run[2]]) run[2]++;
+  }
+  return runs;
+}
+
+type Kind = 'equal' | 'delete' | 'insert';
+
+/** The raw script: runs of one kind with their lengths, in order. */
+class Script {
+  readonly kinds: Kind[] = [];
+  readonly lengths: number[] = [];
+  push(kind: Kind, length: number): void {
+    if (length <= 0) return;
+    const n = this.kinds.length;
+    if (n > 0 && this.kinds[n - 1] === kind) this.lengths[n - 1] += length;
+    else {
+      this.kinds.push(kind);
+      this.lengths.push(length);
+    }
+  }
+}
+
+/** Myers on a small gap (jsdiff); null when it would take more than MAX_EDITS edits. */
+function myers(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, out: Script): boolean {
+  const parts = diffArrays(Array.from(a.subarray(aLo, aHi)), Array.from(b.subarray(bLo, bHi)), { maxEditLength: MAX_EDITS });
+  if (!parts) return false;
+  for (const part of parts) out.push(part.added ? 'insert' : part.removed ? 'delete' : 'equal', part.count ?? part.value.length);
+  return true;
+}
+
+function alignRange(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number, out: Script): void {
+  let prefix = 0;
+  while (aLo + prefix < aHi && bLo + prefix < bHi && a[aLo + prefix] === b[bLo + prefix]) prefix++;
+  out.push('equal', prefix);
+  aLo += prefix;
+  bLo += prefix;
+  let suffix = 0;
+  while (aHi - suffix > aLo && bHi - suffix > bLo && a[aHi - 1 - suffix] === b[bHi - 1 - suffix]) suffix++;
+  aHi -= suffix;
+  bHi -= suffix;
+  const n = aHi - aLo;
+  const m = bHi - bLo;
+  if (n === 0 || m === 0) {
+    out.push('delete', n);
+    out.push('insert', m);
+  } else if (n * m <= SMALL_GAP) {
+    if (!myers(a, aLo, aHi, b, bLo, bHi, out)) {
+      out.push('delete', n);
+      out.push('insert', m);
+    }
+  } else {
+    let runs: Array<[number, number, number]> = [];
+    // The longest k that still finds anchors: long grams are reliable, short ones reach into small gaps.
+    for (const k of GRAMS) {
+      if (k > Math.min(n, m)) continue;
+      runs = anchorRuns(a, aLo, aHi, b, bLo, bHi, k);
+      if (runs.length > 0) break;
+    }
+    // No unit common to both and alone in each: texts this different are one replacement (Myers would be quadratic here).
+    if (runs.length === 0) {
+      if (n * m > LARGE_GAP || !myers(a, aLo, aHi, b, bLo, bHi, out)) {
+        out.push('delete', n);
+        out.push('insert', m);
+      }
+    } else {
+      let i = aLo;
+      let j = bLo;
+      for (const [ri, rj, length] of runs) {
+        alignRange(a, i, ri, b, j, rj, out);
+        out.push('equal', length);
+        i = ri + length;
+        j = rj + length;
+      }
+      alignRange(a, i, aHi, b, j, bHi, out);
+    }
+  }
+  out.push('equal', suffix);
+}
+
+/** The script's edits around equal runs: [deleted, inserted] between each pair of equal runs. */
+interface Block {
+  equal: number;
+  del: number;
+  ins: number;
+}
+
+/**
+ * Equal runs too short to stand between two larger edits are taken into
+ * them: an equal run of e units between edit groups of sizes x and y
+ * (each the larger of its deletion and insertion) goes when 2e ≤ min(x, y).
+ * Repeated until nothing changes (a merge makes its group larger).
+ */
+function cleanup(script: Script): Block[] {
+  // Alternate: equal, then the edits after it.
+  const blocks: Block[] = [{ equal: 0, del: 0, ins: 0 }];
+  script.kinds.forEach((kind, i) => {
+    const length = script.lengths[i];
+    const last = blocks[blocks.length - 1];
+    if (kind === 'equal') {
+      if (last.del === 0 && last.ins === 0 && blocks.length === 1 && last.equal === 0) last.equal = length;
+      else blocks.push({ equal: length, del: 0, ins: 0 });
+    } else if (kind === 'delete') last.del += length;
+    else last.ins += length;
+  });
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (let k = 1; k < blocks.length; k++) {
+      const before = blocks[k - 1];
+      const here = blocks[k];
+      const x = Math.max(before.del, before.ins);
+      const y = Math.max(here.del, here.ins);
+      if (x === 0 || y === 0 || 2 * here.equal > Math.min(x, y)) continue;
+      before.del += here.equal + here.del;
+      before.ins += here.equal + here.ins;
+      blocks.splice(k, 1);
+      k--;
+      changed = true;
+    }
+  }
+  return blocks;
+}
+
+function opsOf(blocks: readonly Block[], aStart: number, bStart: number): AlignOp[] {
+  const ops: AlignOp[] = [];
+  let i = aStart;
+  let j = bStart;
+  for (const block of blocks) {
+    if (block.equal > 0) ops.push({ type: 'equal', a: { start: i, end: i + block.equal }, b: { start: j, end: j + block.equal } });
+    i += block.equal;
+    j += block.equal;
+    const a = { start: i, end: i + block.del };
+    const b = { start: j, end: j + block.ins };
+    if (block.del > 0 && block.ins > 0) ops.push({ type: 'replace', a, b });
+    else if (block.del > 0) ops.push({ type: 'delete', a, b });
+    else if (block.ins > 0) ops.push({ type: 'insert', a, b });
+    i = a.end;
+    j = b.end;
+  }
+  return ops;
+}
+
+function alignInts(a: Int32Array, aLo: number, aHi: number, b: Int32Array, bLo: number, bHi: number): AlignOp[] {
+  const script = new Script();
+  alignRange(a, aLo, aHi, b, bLo, bHi, script);
+  return opsOf(cleanup(script), aLo, bLo);
+}
+
+const matchedIn = (ops: readonly AlignOp[]): number => ops.reduce((n, op) => n + (op.type === 'equal' ? op.a.end - op.a.start : 0), 0);
+
+/**
+ * Deletions and insertions of at least `minMove` units that hold much the
+ * same text (half the longer matched, found by shared 4-grams first): one
+ * block moved. Each insertion is the destination of one move at most.
+ */
+function findMoves(a: Int32Array, b: Int32Array, ops: AlignOp[], minMove: number): Move[] {
+  if (minMove <= 0) return [];
+  const k = 4;
+  const dels = ops.flatMap((op, n) => (op.type === 'delete' && op.a.end - op.a.start >= minMove ? [n] : []));
+  const inss = ops.flatMap((op, n) => (op.type === 'insert' && op.b.end - op.b.start >= minMove ? [n] : []));
+  if (dels.length === 0 || inss.length === 0) return [];
+  const owner = new Map<number, number>();
+  for (const n of inss) {
+    const { start, end } = ops[n].b;
+    for (let j = start; j + k <= end; j++) {
+      const h = gramHash(b, j, k);
+      owner.set(h, owner.has(h) && owner.get(h) !== n ? -1 : n);
+    }
+  }
+  const moves: Move[] = [];
+  const used = new Set<number>();
+  for (const d of dels) {
+    const { start, end } = ops[d].a;
+    const votes = new Map<number, number>();
+    for (let i = start; i + k <= end; i++) {
+      const n = owner.get(gramHash(a, i, k));
+      if (n !== undefined && n >= 0 && !used.has(n)) votes.set(n, (votes.get(n) ?? 0) + 1);
+    }
+    let best = -1;
+    let most = 0;
+    for (const [n, count] of votes) if (count > most || (count === most && n < best)) [best, most] = [n, count];
+    if (best < 0 || most < Math.max(1, (end - start - k + 1) / 4)) continue;
+    const ins = ops[best] as Extract<AlignOp, { type: 'insert' }>;
+    const inner = alignInts(a, start, end, b, ins.b.start, ins.b.end);
+    const longer = Math.max(end - start, ins.b.end - ins.b.start);
+    if (2 * matchedIn(inner) < longer) continue;
+    used.add(best);
+    const move = moves.length;
+    moves.push({ a: { ...ops[d].a }, b: { ...ins.b }, ops: inner });
+    (ops[d] as Extract<AlignOp, { type: 'delete' }>).move = move;
+    ins.move = move;
+  }
+  return moves;
+}
+
+/** Aligns two sequences of units (characters, words, lines …) under an optional equivalence. */
+export function alignUnits<T>(a: readonly T[], b: readonly T[], options: AlignOptions<T> = {}): Alignment {
+  const [x, y] = intern(a, b, options.key);
+  const ops = alignInts(x, 0, x.length, y, 0, y.length);
+  const moves = findMoves(x, y, ops, options.minMove ?? 12);
+  return { ops, moves, matched: matchedIn(ops) + moves.reduce((n, m) => n + matchedIn(m.ops), 0) };
+}
+
+/** A unit of a text: its characters and where they stand in the original (UTF-16 offsets). */
+export interface TextUnit {
+  value: string;
+  offset: number;
+}
+
+export interface TextAlignOptions {
+  /** Which characters take part (the rest — markup, punctuation, spaces — are set aside); default letters and numbers. */
+  keep?: (char: string) => boolean;
+  /** The equivalence on characters (variant forms, scripts); default the character. */
+  key?: (char: string, side: 'a' | 'b') => string | number;
+  minMove?: number;
+}
+
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+export const keepLettersAndNumbers = (char: string): boolean => LETTER_OR_NUMBER.test(char);
+
+/** The units of a text that take part in an alignment, with their offsets. */
+export function textUnits(text: string, keep: (char: string) => boolean = keepLettersAndNumbers): TextUnit[] {
+  const out: TextUnit[] = [];
+  let offset = 0;
+  for (const char of text) {
+    if (keep(char)) out.push({ value: char, offset });
+    offset += char.length;
+  }
+  return out;
+}
+
+/** A span of units as offsets in their text: an empty span stands right after the unit before it (at the start: before the first). */
+export function unitSpanToOffsets(units: readonly TextUnit[], span: Span): Span {
+  if (span.end > span.start) {
+    const last = units[span.end - 1];
+    return { start: units[span.start].offset, end: last.offset + last.value.length };
+  }
+  if (span.start === 0) {
+    const at = units[0]?.offset ?? 0;
+    return { start: at, end: at };
+  }
+  const before = units[span.start - 1];
+  const at = before.offset + before.value.length;
+  return { start: at, end: at };
+}
+
+export interface TextAlignment extends Alignment {
+  /** The units aligned: the ops' and moves' spans (unit indices) index these; unitSpanToOffsets maps them back. */
+  units: { a: TextUnit[]; b: TextUnit[] };
+}
+
+/** Aligns two strings character by character, what `keep` sets aside left out (positions map back with unitSpanToOffsets). */
+export function alignText(a: string, b: string, options: TextAlignOptions = {}): TextAlignment {
+  const units = { a: textUnits(a, options.keep), b: textUnits(b, options.keep) };
+  const key = options.key;
+  const alignment = alignUnits(units.a, units.b, { key: key ? (u, side) => key(u.value, side) : (u) => u.value, minMove: options.minMove });
+  return { ...alignment, units };
+}
