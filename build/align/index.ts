@@ -415,3 +415,49 @@ export function alignText(a: string, b: string, options: TextAlignOptions = {}):
   const alignment = alignUnits(units.a, units.b, { key: key ? (u, side) => key(u.value, side) : (u) => u.value, minMove: options.minMove });
   return { ...alignment, units };
 }
+
+/** Most places one of a's k-grams may stand in b and still anchor locateBlock (a text copied twice in b has two). */
+const MAX_PLACES = 4;
+
+/**
+ * Where a's text stands in b, which may be much longer (a juan inside a
+ * file holding the whole work, perhaps twice): a's unique 8-grams found at
+ * up to four places each in b, the longest chain of them in order in both;
+ * the span of b it covers, widened by the units of a before its first
+ * anchor and after its last. Null when nothing anchors.
+ */
+export function locateBlock<T>(a: readonly T[], b: readonly T[], options: Pick<AlignOptions<T>, 'key'> = {}): Span | null {
+  const [x, y] = intern(a, b, options.key);
+  const k = Math.min(8, x.length);
+  if (k === 0 || y.length < k) return null;
+  const inA = uniqueGrams(x, 0, x.length, k);
+  const wanted = new Map<number, number>();
+  for (const [h, i] of inA) if (i >= 0) wanted.set(h, i);
+  const places = new Map<number, number[]>();
+  for (let j = 0; j + k <= y.length; j++) {
+    const h = gramHash(y, j, k);
+    const i = wanted.get(h);
+    if (i === undefined || !sameGram(x, i, y, j, k)) continue;
+    let list = places.get(i);
+    if (!list) places.set(i, (list = []));
+    list.push(j);
+  }
+  // Pairs by i, and within one i by j descending, so that a chain takes one place of each gram.
+  const is: number[] = [];
+  const js: number[] = [];
+  for (const i of [...places.keys()].sort((p, q) => p - q)) {
+    const list = places.get(i)!;
+    if (list.length > MAX_PLACES) continue;
+    for (let n = list.length - 1; n >= 0; n--) {
+      is.push(i);
+      js.push(list[n]);
+    }
+  }
+  const chain = longestChain(is, js);
+  if (chain.length === 0) return null;
+  const first = chain[0];
+  const last = chain[chain.length - 1];
+  const start = Math.max(0, js[first] - is[first]);
+  const end = Math.min(y.length, js[last] + k + (x.length - is[last] - k));
+  return { start, end: Math.max(start, end) };
+}
