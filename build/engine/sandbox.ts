@@ -218,6 +218,7 @@ const WHAT: Record<string, string> = {
   corrections: 'the corrections file',
   'fonts.main': 'the font',
   seals: 'the seal image',
+  'conversion.witness': 'the witness of the conversion',
 };
 
 function reportProblem(sandbox: Sandbox, ref: EditionPath, yaml: VFile, problem: Problem, fonts: boolean): null {
