@@ -78,7 +78,7 @@ export interface Decision {
 
 /** Below this confidence the context model's choice is doubtful (check --script lists it). */
 export const DOUBTFUL_BELOW = 0.8;
-/** A name keeps its own form unless the model is at least this sure, having seen its neighbours. */
+/** A name keeps its own form unless the model is at least this sure, having seen its neighbours; below it a choice made on no neighbour seen is doubtful. */
 const NAME_SURE = 0.95;
 
 /** What the conversion reads besides the text itself. */
@@ -164,7 +164,8 @@ export function convertText(text: string, from: Script, to: Script, choices?: Co
         // The table's contexts (設几, 皇后, 卷上) decide where the model is not sure; its classical default where there is no model.
         if (context && (!estimated || confidence < DOUBTFUL_BELOW)) [reading, how] = [context.reading, 'context'];
         else if (!estimated && entry?.classical) [reading, how] = [entry.classical, 'classical'];
-        doubtful = how === 'model' && (confidence < DOUBTFUL_BELOW || witness?.differs !== undefined);
+        // Doubtful: not sure, or sure only by the character's own counts (neither neighbour ever seen beside it), or the witness differs.
+        doubtful = how === 'model' && (confidence < DOUBTFUL_BELOW || (estimated!.seen === 0 && confidence < NAME_SURE) || witness?.differs !== undefined);
       }
       target[i] = reading;
       onDecision?.({ char: s, reading, index: unit, how, confidence, ...(estimated ? { weighed: estimated.weighed } : {}), doubtful, ...(witness?.differs !== undefined ? { witness: witness.differs } : {}) });
@@ -381,3 +382,32 @@ export function scriptReport(tree: Root, from: Script, to: Script, choices?: Con
 const placeKey = (t: Text) => `${t.position.file}\u0000${t.position.start.offset}\u0000${t.position.start.line}:${t.position.start.column}`;
 const HAN_CHAR = /\p{Script=Han}/gu;
 const countHan = (s: string) => s.match(HAN_CHAR)?.length ?? 0;
+
+/** Doubtful choices of one source file: how many, among how many Han characters, the first few (`line:column char→reading`). */
+export interface DoubtfulCount {
+  count: number;
+  characters: number;
+  examples: string[];
+}
+
+/** The doubtful choices of the conversion, by source file (the import report counts them): one conversion of the tree, nothing written. */
+export function doubtfulByFile(tree: Root, from: Script, to: Script, choices?: ConversionChoices, layers: Root['layers'] = tree.layers, options: TreeConversionOptions = {}): Map<string, DoubtfulCount> {
+  const out = new Map<string, DoubtfulCount>();
+  if (from === to || from !== 'simplified') return out;
+  const of = (file: string) => {
+    let c = out.get(file);
+    if (!c) out.set(file, (c = { count: 0, characters: 0, examples: [] }));
+    return c;
+  };
+  const protectedChoices = protectNames(tree, choices, layers);
+  for (const volume of tree.children) {
+    visit(volume, 'text', (t: Text) => void (of(t.position.file).characters += countHan(t.value)));
+    convertVolume(volume, from, to, protectedChoices, options, (d, node) => {
+      if (!d.doubtful) return;
+      const c = of(node.position.file);
+      c.count++;
+      if (c.examples.length < 3) c.examples.push(`${node.position.start.line}:${node.position.start.column + d.index} ${d.char}→${d.reading} (${(d.weighed ?? []).map((w) => `${w.reading} ${w.score.toFixed(2)}`).join(' ')})`);
+    }, false);
+  }
+  return out;
+}
