@@ -14,6 +14,7 @@
  * 華陽國志 卷十 from another corpus) converted with the other as witness.
  */
 import { performance } from 'node:perf_hooks';
+import { DOUBTFUL_PER_10K } from '../build/parse/import-report.js';
 import { ContextCounts } from '../build/transform/context-model.js';
 import { convertParts, convertPlain, DOUBTFUL_BELOW, type Decision } from '../build/transform/script.js';
 import { emptyRoundTrip, roundTrip, type RoundTrip } from '../build/transform/script-measure.js';
@@ -69,10 +70,14 @@ export async function run(): Promise<Record<string, number | string>> {
   let sureWrong = 0;
   let witnessDiffers = 0;
   let convertMs = 0;
+  let textsMeasured = 0;
+  let textsFlagged = 0;
   for (let f = 0; f < FOLDS; f++) {
     const model = total.minus(foldCounts[f]).pruned(MIN_COUNT);
     for (const text of texts.filter((t) => fold.get(t.file) === f)) {
       const t3 = performance.now();
+      const flaggedBefore = doubtful;
+      const charactersBefore = after.characters;
       for (const stream of text.streams) {
         roundTrip(stream, (s) => convertPlain(s, 'simplified', 'traditional'), plain);
         roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model: false })[0], before);
@@ -93,6 +98,11 @@ export async function run(): Promise<Record<string, number | string>> {
         }
       }
       convertMs += performance.now() - t3;
+      const characters = after.characters - charactersBefore;
+      if (characters >= 1000) {
+        textsMeasured++;
+        if ((doubtful - flaggedBefore) * 10000 > DOUBTFUL_PER_10K * characters) textsFlagged++;
+      }
       // The same text as witness, as another copy of one edition would give it: punctuation gone, one character in fifty changed or dropped.
       const copy = text.streams.map((s) => Array.from(s.replace(/[^\p{Script=Han}]/gu, '')).filter((_, i) => i % 97 !== 13).map((c, i) => (i % 61 === 7 ? '□' : c)).join(''));
       const sameAgreement = witnessAgreement(text.streams.map((s) => [{ value: convertPlain(s, 'traditional', 'simplified') }]), prepareWitness(copy.join('')));
@@ -124,6 +134,7 @@ export async function run(): Promise<Record<string, number | string>> {
     'most frequent errors, model': top(after),
     [`model choices doubtful (< ${DOUBTFUL_BELOW})`]: `${doubtful} of ${choices} (${((doubtful / Math.max(1, after.characters)) * 10000).toFixed(1)} per 10,000 characters)`,
     'wrong among doubtful / among sure': `${doubtfulWrong} (${((doubtfulWrong / Math.max(1, doubtful)) * 100).toFixed(1)}%) / ${sureWrong} (${((sureWrong / Math.max(1, choices - doubtful)) * 100).toFixed(2)}%)`,
+    [`texts of 1,000 characters or more with over ${DOUBTFUL_PER_10K} doubtful per 10,000 (verdict check)`]: `${textsFlagged} of ${textsMeasured}`,
     'share of model errors flagged doubtful': doubtfulWrong / Math.max(1, doubtfulWrong + sureWrong),
     'wrong per 10,000: model + the same text as witness (a copy: no punctuation, 1 in 97 dropped, 1 in 61 a □)': per10k(sameCopy),
     'most frequent errors, model + same-text witness': top(sameCopy),

@@ -88,6 +88,8 @@ export class ContextCounts {
 
   /** Adds `other`'s counts to these. */
   addAll(other: ContextCounts): void {
+    this.ensureAll();
+    other.ensureAll();
     for (const [key, c] of other.counts) {
       const mine = this.counts.get(key);
       if (mine) c.forEach((n, k) => (mine[k] += n));
@@ -97,6 +99,8 @@ export class ContextCounts {
 
   /** These counts less `other`'s (a fold held out). */
   minus(other: ContextCounts): ContextCounts {
+    this.ensureAll();
+    other.ensureAll();
     const out = new ContextCounts(this.readings);
     for (const [key, c] of this.counts) {
       const o = other.counts.get(key);
@@ -108,6 +112,7 @@ export class ContextCounts {
 
   /** Contexts seen fewer than `minCount` times dropped (the character alone always kept). */
   pruned(minCount: number): ContextCounts {
+    this.ensureAll();
     const out = new ContextCounts(this.readings);
     for (const [key, c] of this.counts) if (key.includes('\t*\t') || sum(c) >= minCount) out.counts.set(key, c);
     return out;
@@ -120,6 +125,7 @@ export class ContextCounts {
    * are left out (the conversion keeps OpenCC's pick there).
    */
   serialize(header: readonly string[] = []): string {
+    this.ensureAll();
     const lines = header.map((h) => `# ${h}`);
     const bySite = new Map<string, string[]>();
     for (const key of this.counts.keys()) {
@@ -138,13 +144,50 @@ export class ContextCounts {
     return lines.join('\n') + '\n';
   }
 
+  /** Blocks of a read table not parsed yet: a character's lines, [start, end) in `source`. */
+  private pending?: Map<string, [number, number]>;
+  private source = '';
+
+  /** Every character's counts parsed (before the counts are walked whole). */
+  ensureAll(): void {
+    for (const s of [...(this.pending?.keys() ?? [])]) this.ensure(s);
+  }
+
+  /** A character's counts, parsed from the table's text the first time they are asked for. */
+  ensure(s: string): void {
+    const block = this.pending?.get(s);
+    if (!block) return;
+    this.pending!.delete(s);
+    for (const line of this.source.slice(block[0], block[1]).split('\n')) {
+      if (line === '') continue;
+      const [c, kind, context, counts] = line.split('\t');
+      this.counts.set(`${c}\t${kind}\t${context}`, counts.split(' ').map(Number));
+    }
+  }
+
+  /**
+   * A table read back (serialize's text). Only each character's readings
+   * line is read now; its counts when it is first met (ensure): a text
+   * meets a few dozen of the table's characters.
+   */
   static parse(text: string): ContextCounts {
     const out = new ContextCounts(new Map());
-    for (const line of text.split('\n')) {
-      if (line === '' || line.startsWith('#')) continue;
-      const [s, kind, context, counts] = line.split('\t');
-      if (kind === '=') out.readings.set(s, Array.from(context));
-      else out.counts.set(`${s}\t${kind}\t${context}`, counts.split(' ').map(Number));
+    out.source = text;
+    out.pending = new Map();
+    let at = 0;
+    let last: [number, number] | undefined;
+    while (at < text.length) {
+      let end = text.indexOf('\n', at);
+      if (end < 0) end = text.length;
+      const tab = text.indexOf('\t', at);
+      if (text[at] !== '#' && tab > at && tab < end && text.startsWith('\t=\t', tab)) {
+        if (last) last[1] = at;
+        const s = text.slice(at, tab);
+        out.readings.set(s, Array.from(text.slice(tab + 3, end)));
+        last = [end + 1, text.length];
+        out.pending.set(s, last);
+      }
+      at = end + 1;
     }
     return out;
   }
@@ -182,6 +225,7 @@ export interface Estimate {
 export function estimate(table: ContextCounts, site: Site, avoid?: ReadonlySet<string>): Estimate | undefined {
   const readings = table.readings.get(site.char);
   if (!readings) return undefined;
+  table.ensure(site.char);
   const contexts = contextsOf(site);
   const n = readings.length;
   const at = (kind: Kind) => table.counts.get(`${site.char}\t${kind}\t${contexts[kind]}`);

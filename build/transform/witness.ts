@@ -3,8 +3,8 @@
  * (`conversion: { witness: FILE }`). Each volume's simplified text is
  * aligned with it (build/align: where the volume stands in the witness,
  * then character by character, both sides keyed by their simplified form);
- * where the two agree around a one-to-many character — the character and
- * its neighbours on both sides matched — the witness's character is the
+ * where the two agree around a one-to-many character — the character
+ * matched, no other character beside it in the witness — the witness's character is the
  * reading; where they differ (a replacement there or beside it) the context
  * model decides and the place is listed with the witness's reading.
  */
@@ -77,10 +77,14 @@ export function witnessAgreement(streams: ReadonlyArray<ReadonlyArray<Pick<Text,
     }
   }
   const matched = (i: number) => i < 0 || i >= keys.length || match[i] >= 0;
+  // Agreement around a character: it is matched, neither neighbour stands where the witness has another character, and
+  // two of the four nearest are matched (a character a copy dropped or could not read beside it does not silence the
+  // witness; a different word does).
+  const agrees = (i: number) => match[i] >= 0 && !differs.has(i - 1) && !differs.has(i + 1) && [i - 2, i - 1, i + 1, i + 2].filter(matched).length >= 2;
   for (let i = 0; i < chars.length; i++) {
     if (!readings.has(chars[i])) continue;
     const [k, unit] = where[i];
-    if (match[i] >= 0 && matched(i - 1) && matched(i + 1)) {
+    if (agrees(i)) {
       const theirs = witness.chars[match[i]];
       // Only a reading of the character: a variant form the conversion never writes is the model's to choose.
       if (readings.get(chars[i])!.includes(theirs)) out[k].set(unit, { char: theirs });
