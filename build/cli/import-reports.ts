@@ -1,13 +1,15 @@
 /**
  * `check --json` and the verdict line: the import report of each source of
  * a loaded edition (parse/import-report.ts), with the names the conversion
- * changed (transform/names.ts) and the title as the edition takes it.
+ * changed (transform/names.ts), its doubtful choices (transform/script.ts)
+ * and the title as the edition takes it.
  */
 import { visit } from 'unist-util-visit';
 import { importReport, type GlyphFigures, type ImportReport } from '../parse/import-report.js';
 import type { Glyph, Root } from '../tree/types.js';
 import { workTitle, type WorkTitle } from '../parse/index.js';
 import { convertedNames } from '../transform/names.js';
+import { doubtfulByFile } from '../transform/script.js';
 import type { LoadedEdition } from '../engine/load.js';
 
 export function importReports(loaded: LoadedEdition): ImportReport[] {
@@ -15,9 +17,11 @@ export function importReports(loaded: LoadedEdition): ImportReport[] {
   const title: WorkTitle | undefined = given ? { title: given, from: 'edition.yaml', contributors: [] } : workTitle(loaded.sources);
   const names = convertedNames(loaded.parsed, loaded.tree);
   const messages = loaded.files.flatMap((f) => f.messages);
+  const config = loaded.config;
+  const doubtful = config ? doubtfulByFile(loaded.parsed, config.meta.sourceScript ?? config.meta.script, config.meta.script, config.conversion, loaded.tree.layers, loaded.conversion) : new Map();
   const glyphs = glyphFigures(loaded.tree);
   return loaded.sources.map((source) => {
-    const report = importReport({ source, title, messages, convertedNames: names.filter((n) => n.file === source.file.path) });
+    const report = importReport({ source, title, messages, convertedNames: names.filter((n) => n.file === source.file.path), doubtfulChoices: doubtful.get(source.file.path ?? '') });
     const mine = glyphs.get(source.file.path ?? '');
     return mine ? { ...report, glyphs: mine } : report;
   });

@@ -71,20 +71,25 @@ function editionTarget(target: string): string {
   return existsSync(path.join(named, 'edition.yaml')) ? named : target;
 }
 
-/** `check --script`: one line a one-to-many character. */
+/** `check --script`: one line a one-to-many character, then each doubtful choice with its place and the readings weighed. */
 async function printScriptReport(loaded: LoadedEdition): Promise<void> {
   const { scriptReport } = await import('../transform/script.js');
   const config = loaded.config!;
   const from = config.meta.sourceScript ?? config.meta.script;
-  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion, 3, loaded.tree.layers);
   if (from === config.meta.script) {
     say(process.stdout, `${config.meta.id}: no script conversion (the sources are ${from})`);
     return;
   }
+  const { rows, doubtful, characters } = scriptReport(loaded.parsed, from, config.meta.script, config.conversion, 3, loaded.tree.layers, loaded.conversion);
   const place = (p: { file: string; start: { line?: number; column?: number } }) => `${p.file}:${p.start.line}:${p.start.column}`;
   for (const row of rows) {
     const readings = row.readings.map((r) => `${r.reading} ×${r.count} (${r.how}) at ${r.places.map(place).join(', ')}${r.count > r.places.length ? ', …' : ''}`);
-    say(process.stdout, `${row.char} ×${row.count}: ${readings.join('; ')}`);
+    say(process.stdout, `${row.char} ×${row.count}${row.doubtful > 0 ? ` (${row.doubtful} doubtful)` : ''}: ${readings.join('; ')}`);
+  }
+  say(process.stdout, `${config.meta.id}: ${doubtful.length} doubtful choices in ${characters} characters (${((doubtful.length / Math.max(1, characters)) * 10000).toFixed(1)} per 10,000)`);
+  for (const d of doubtful) {
+    const weighed = d.weighed.map((w) => `${w.reading} ${w.score.toFixed(2)}`).join(' ');
+    say(process.stdout, `${place(d.place)} ${d.char}→${d.reading} (${d.how}${d.witness !== undefined ? `; the witness has ${d.witness || 'nothing'} here` : ''}) ${d.context}${weighed ? `: ${weighed}` : ''}`);
   }
 }
 

@@ -7,8 +7,11 @@ import path from 'node:path';
 import { VFile } from 'vfile';
 import type { VFileMessage } from 'vfile-message';
 import type { EditionConfig, SourceFormat } from '../tree/edition.js';
-import type { Root } from '../tree/types.js';
-import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
+import type { Root, Text } from '../tree/types.js';
+import { visit } from 'unist-util-visit';
+import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, parseSource, type ParsedSource } from '../parse/index.js';
+import { prepareWitness, type Witness } from '../transform/witness.js';
+import type { TreeConversionOptions } from '../transform/script.js';
 import type { EditionPath } from '../parse/edition.js';
 import { fontEntryFile, fontProblem } from '../fonts/index.js';
 import { createSandbox, openRegularFile, problemReason, problemRule, readCheckedFile, readEditionPath, readInSandbox, resolveEditionPath, systemFontDirs, type Read, type Sandbox } from './sandbox.js';
@@ -33,6 +36,8 @@ export interface LoadedEdition {
   messages: VFileMessage[];
   /** The collation with the witnesses (`witnesses:`), when the edition names any that could be read. */
   collation?: Collation;
+  /** What the script conversion reads besides the text (a witness: `conversion: { witness: FILE }`), for `check --script`. */
+  conversion?: TreeConversionOptions;
 }
 
 export interface LoadOptions {
@@ -71,6 +76,7 @@ export const MAX_FILE_BYTES: Readonly<Record<EditionPath['key'], number>> = {
   corrections: 32 << 20,
   'fonts.main': 512 << 20,
   seals: 4 << 20,
+  'conversion.witness': 256 << 20,
 };
 
 const maxFileBytes = (key: string): number => (Object.hasOwn(MAX_FILE_BYTES, key) ? MAX_FILE_BYTES[key as EditionPath['key']] : 256 << 20);
@@ -94,6 +100,14 @@ function fatal(file: VFile, reason: string, ruleId: string): VFile {
 
 const EMPTY_ROOT = (config: EditionConfig): Root => ({ type: 'root', edition: config.meta, children: [] });
 
+/** The script conversion's witness: the file parsed as a source, its text in reading order (its messages are not the edition's). */
+function witnessOf(file: VFile): Witness {
+  const parsed = parseSource(new VFile({ path: file.path, value: file.value }), path.basename(file.path ?? 'witness'));
+  let text = '';
+  for (const volume of parsed.volumes) visit(volume, 'text', (t: Text) => void (text += t.value));
+  return prepareWitness(text);
+}
+
 /**
  * The files edition.yaml names, each checked against the sandbox (messages
  * at its place in edition.yaml) and read; a font entry is rewritten to the
@@ -105,7 +119,7 @@ async function readNamedFiles(
   yamlFile: VFile,
   config: EditionConfig,
   paths: readonly EditionPath[],
-): Promise<{ sources: VFile[]; charmap?: VFile; corrections?: VFile }> {
+): Promise<{ sources: VFile[]; charmap?: VFile; corrections?: VFile; witness?: VFile }> {
   const tooLargeMessage = (reason: string, ref: EditionPath): void => {
     const message = yamlFile.message(reason, { place: ref.place, ruleId: 'file-too-large', source: 'diaoban' });
     message.fatal = true;
@@ -123,6 +137,7 @@ async function readNamedFiles(
   const sources: VFile[] = [];
   let charmap: VFile | undefined;
   let corrections: VFile | undefined;
+  let witness: VFile | undefined;
   const fonts: Array<string | null> = [];
   const fontRoots = systemFontDirs();
   let seal = 0;
@@ -132,6 +147,7 @@ async function readNamedFiles(
       if (file) sources.push(file);
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
+    else if (ref.key === 'conversion.witness') witness = await read(ref, false);
     else if (ref.key === 'fonts.main') {
       const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
       const large = real ? await tooLarge(real, ref).catch(() => null) : null;
@@ -166,7 +182,7 @@ async function readNamedFiles(
     const real = fonts[next++];
     return real ? [font.face ? `${real}#${font.face}` : real] : [];
   });
-  return { sources, charmap, corrections };
+  return { sources, charmap, corrections, witness };
 }
 
 /** The face (`#Family`) of the `index`th file entry of fonts.main. */
@@ -241,6 +257,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   let sourceFiles: VFile[];
   let corrections = undefined;
   let witnessRead: (() => Promise<WitnessSource[]>) | undefined;
+  let witness: Witness | undefined;
   if (info.isDirectory()) {
     const sandbox = await createSandbox(target, options.allowRead);
     const yamlShown = shownPath(target, 'edition.yaml');
@@ -280,6 +297,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
       witnessRead = async () =>
         (await readWitnesses(sandbox, witnesses, yamlFile, (name) => shownPath(target, name))).map((w) => ({ siglum: w.witness.siglum, ...(w.witness.script ? { script: w.witness.script } : {}), files: w.files }));
     }
+    if (named.witness) witness = witnessOf(named.witness);
   } else {
     // A lone file: the person named it; there is no edition to keep inside.
     config = defaultEdition(id, [path.basename(target)]);
@@ -299,13 +317,13 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   }
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
-  let tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles });
+  let tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles, witness });
   let collation: Collation | undefined;
   if (witnessRead && !options.raw) {
     const collated = collateMemo(tree, config, await witnessRead(), sources);
     if (collated) ({ tree, collation } = collated);
   }
-  return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages), ...(collation ? { collation } : {}) };
+  return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages), ...(collation ? { collation } : {}), ...(witness ? { conversion: { witness } } : {}) };
 }
 
 /**

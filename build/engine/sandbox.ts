@@ -219,6 +219,7 @@ const WHAT: Record<string, string> = {
   'fonts.main': 'the font',
   seals: 'the seal image',
   witnesses: 'the witness',
+  'conversion.witness': 'the witness of the conversion',
 };
 
 function reportProblem(sandbox: Sandbox, ref: EditionPath, yaml: VFile, problem: Problem, fonts: boolean): null {

@@ -174,8 +174,9 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   },
   conversion: {
     type: 'map',
-    hint: 'a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 })',
+    hint: 'a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 }, witness: FILE)',
     keys: {
+      witness: text(FILE),
       keep: list(text(100), MAX_ENTRIES, 'a list of characters ([于, 后])'),
       prefer: { type: 'dict', key: text(2), value: text(2), max: MAX_ENTRIES, hint: 'a mapping of a character to the form this edition uses ({ 为: 爲 })' },
       phrases: { type: 'dict', key: text(100), value: text(100), max: MAX_ENTRIES, hint: 'a mapping of a phrase to its conversion ({ 后稷: 后稷 })' },

@@ -136,6 +136,9 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   if (conventions) config.conventions = conventions;
   const conversion = readConversion(src, get('conversion'));
   if (conversion) config.conversion = conversion;
+  const conversionNode = get('conversion');
+  const witnessNode = isMap(conversionNode) ? (conversionNode.get('witness', true) as YamlNode | undefined) : undefined;
+  if (conversion?.witness) named('conversion.witness', conversion.witness, witnessNode);
   config.corrections = str('corrections');
   if (config.corrections) named('corrections', config.corrections, get('corrections'));
   readCollation(get('collation'), config);
@@ -487,6 +490,11 @@ function readConversion(src: Source, node: YamlNode | undefined): ConversionChoi
     return undefined;
   }
   const out: ConversionChoices = { keep: [], prefer: nameTable(), phrases: nameTable() };
+  const witness = node.get('witness', true) as YamlNode | undefined;
+  if (witness !== undefined) {
+    if (isScalar(witness) && typeof witness.value === 'string' && witness.value.trim() !== '') out.witness = witness.value.trim();
+    else src.report('error', 'conversion.witness must be a file name (a traditional copy of the same work)', ...range(witness), 'edition-field');
+  }
   const keep = node.get('keep', true) as YamlNode | undefined;
   if (keep !== undefined) {
     const list = stringList(keep);

@@ -36,6 +36,8 @@ export interface ConversionChoices {
   prefer: Record<string, string>;
   /** Phrases converted as given, before anything else (后稷 → 后稷). */
   phrases: Record<string, string>;
+  /** A traditional copy of the same work: its character is taken where the two agree around a one-to-many character (transform/witness.ts). */
+  witness?: string;
 }
 
 /** Blank cells at the head of a paragraph's first and following columns (an edition's `layout.indents`; the layout's PageSpec takes it). */
