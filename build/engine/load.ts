@@ -100,12 +100,22 @@ function fatal(file: VFile, reason: string, ruleId: string): VFile {
 
 const EMPTY_ROOT = (config: EditionConfig): Root => ({ type: 'root', edition: config.meta, children: [] });
 
-/** The script conversion's witness: the file parsed as a source, its text in reading order (its messages are not the edition's). */
-function witnessOf(file: VFile): Witness {
-  const parsed = parseSource(new VFile({ path: file.path, value: file.value }), path.basename(file.path ?? 'witness'));
+/** The script conversion's witness: the files parsed as sources, their text in reading order (their messages are not the edition's). */
+function witnessOf(files: readonly VFile[]): Witness {
   let text = '';
-  for (const volume of parsed.volumes) visit(volume, 'text', (t: Text) => void (text += t.value));
+  for (const file of files) {
+    const parsed = parseSource(new VFile({ path: file.path, value: file.value }), path.basename(file.path ?? 'witness'));
+    for (const volume of parsed.volumes) visit(volume, 'text', (t: Text) => void (text += t.value));
+  }
   return prepareWitness(text);
+}
+
+/** The first traditional witness of `witnesses:` (its script as given, else the edition's), when a simplified source is set in traditional. */
+function conversionWitness(config: EditionConfig, witnesses: readonly WitnessSource[]): Witness | undefined {
+  const from = config.meta.sourceScript ?? config.meta.script;
+  if (from !== 'simplified' || config.meta.script !== 'traditional') return undefined;
+  const traditional = witnesses.find((w) => (w.script ?? 'traditional') === 'traditional');
+  return traditional ? witnessOf(traditional.files) : undefined;
 }
 
 /**
@@ -294,10 +304,13 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
     }
     const witnesses = config.witnesses;
     if (witnesses?.length) {
-      witnessRead = async () =>
-        (await readWitnesses(sandbox, witnesses, yamlFile, (name) => shownPath(target, name))).map((w) => ({ siglum: w.witness.siglum, ...(w.witness.script ? { script: w.witness.script } : {}), files: w.files }));
+      let read: Promise<WitnessSource[]> | undefined;
+      witnessRead = () =>
+        (read ??= readWitnesses(sandbox, witnesses, yamlFile, (name) => shownPath(target, name)).then((ws) =>
+          ws.map((w) => ({ siglum: w.witness.siglum, ...(w.witness.script ? { script: w.witness.script } : {}), files: w.files })),
+        ));
     }
-    if (named.witness) witness = witnessOf(named.witness);
+    if (named.witness) witness = witnessOf([named.witness]);
   } else {
     // A lone file: the person named it; there is no edition to keep inside.
     config = defaultEdition(id, [path.basename(target)]);
@@ -317,6 +330,8 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   }
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
+  // A witness of the collation helps the conversion where conversion: { witness } names none (issue 32).
+  if (!witness && witnessRead && !options.raw) witness = conversionWitness(config, await witnessRead());
   let tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles, witness });
   let collation: Collation | undefined;
   if (witnessRead && !options.raw) {

@@ -60,3 +60,22 @@ test('conversion: { witness: FILE } in edition.yaml: read inside the edition fol
   assert.ok(refused.messages.some((m) => m.ruleId === 'file-outside' && /the witness of the conversion/u.test(m.reason) && m.line === 8), refused.messages.map((m) => m.reason).join('\n'));
   assert.equal(refused.conversion, undefined);
 });
+
+test('witnesses: in edition.yaml — a traditional witness of the collation helps the conversion of a simplified source; a simplified one does not', async () => {
+  const ed = mkdtempSync(path.join(tmpdir(), 'diaoban-witness-'));
+  made.push(ed);
+  writeFileSync(path.join(ed, 'a.txt'), '于是王立于庭曰其余皆如初\n\n乃以为干豆奠于席\n');
+  writeFileSync(path.join(ed, 'w.txt'), '於是王立于庭曰其餘皆如初\n\n乃以爲乾豆奠於席\n');
+  const yaml = (script: string) =>
+    `title: 試\nauthor: 某\nscript: traditional\nsource-script: simplified\nsources:\n  - a.txt\nwitnesses:\n  - siglum: 甲本\n    path: w.txt\n    script: ${script}\n`;
+  writeFileSync(path.join(ed, 'edition.yaml'), yaml('traditional'));
+  const loaded = await loadEdition(ed);
+  assert.deepEqual(loaded.messages.filter((m) => m.fatal), []);
+  assert.match(rootText(loaded.tree), /奠於席/u, "the witness's 於");
+  assert.ok(loaded.conversion?.witness, 'the conversion had the witness');
+  // Negative control: the same witness declared simplified gives the conversion nothing.
+  writeFileSync(path.join(ed, 'edition.yaml'), yaml('simplified'));
+  const control = await loadEdition(ed);
+  assert.equal(control.conversion, undefined);
+  assert.doesNotMatch(rootText(control.tree), /奠於席/u, "without the witness the model keeps 奠于");
+});
