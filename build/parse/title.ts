@@ -128,12 +128,18 @@ export function parseByline(text: string): Contributor[] | null {
       .slice(0, rest.length - role[1].length)
       .replace(/等$/u, '')
       .replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|\p{Script=Han}{0,8}?(?:沙門|沙门))(?=\p{Script=Han}{2})/u, '')
-      .replace(/^\p{Script=Han}{0,6}?[釋释](?=\p{Script=Han}{2,3}$)/u, '');
+      .replace(/^\p{Script=Han}{0,6}?[釋释](?=\p{Script=Han}{2,3}$)/u, '')
+      // 通事舍人東莞劉勰, 丹陽進士殷璠, 四門助敎邢璹: an office (and the place after it) before the name are not the name —
+      // save in a title ending in 序 with no dynasty (送某學士奉詔歸省序: a preface to someone, not a byline).
+      .replace(dynasty || role[1] !== '序' ? OFFICE_BEFORE_NAME : /^$/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
   return out.length > 0 ? out : null;
 }
+
+/** Offices and ranks a byline gives before a name (with the place after them): the name is the last two or three characters. */
+const OFFICE_BEFORE_NAME = /^\p{Script=Han}{0,8}?(?:舍人|進士|进士|學士|学士|博士|助敎|助教|教授|侍郎|郎中|太守|刺史|大夫|貢士|贡士|庠生|處士|处士|門人|门人)(?:\p{Script=Han}{2}(?=\p{Script=Han}{2}$))?(?=\p{Script=Han}{2,3}$)/u;
 
 /** A byline line, or one after a chapter's name and white space (隱公第一　范甯集解, as Kanripo's SBCK texts write it). */
 export function bylineIn(line: string): Contributor[] | null {
