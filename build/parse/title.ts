@@ -129,9 +129,9 @@ export function parseByline(text: string): Contributor[] | null {
       .replace(/等$/u, '')
       .replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|\p{Script=Han}{0,8}?(?:沙門|沙门))(?=\p{Script=Han}{2})/u, '')
       .replace(/^\p{Script=Han}{0,6}?[釋释](?=\p{Script=Han}{2,3}$)/u, '')
-      // 通事舍人東莞劉勰, 丹陽進士殷璠, 四門助敎邢璹: an office (and the place after it) before the name are not the name —
-      // save in a title ending in 序 with no dynasty (送某學士奉詔歸省序: a preface to someone, not a byline).
-      .replace(dynasty || role[1] !== '序' ? OFFICE_BEFORE_NAME : /^$/u, '');
+      // 梁通事舍人東莞劉勰, 唐四門助敎邢璹: after a dynasty, an office (and the place after it) before the name are not the
+      // name; without one the line is more likely a title (送某學士奉詔歸省序, 某陽刺史挽詞某註).
+      .replace(dynasty ? OFFICE_BEFORE_NAME : /^$/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
