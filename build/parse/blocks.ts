@@ -181,6 +181,11 @@ export class VolumeBuilder {
     this.closed = true;
   }
 
+  /** Whether the volume now open has this number (a title at the text's end that closes it, however it is spelt: 論語集觧義疏卷七 / 論語集解義疏卷七). */
+  isOpen(number: number | null): boolean {
+    return number !== null && this.current !== null && !this.closed && this.current.number === number;
+  }
+
   /** Whether no volume is open yet and text waits: a title now, with nothing after it, closes that text (endVolume). */
   get waiting(): boolean {
     return this.current === null && this.pending.length > 0;

@@ -96,3 +96,11 @@ test('a second contributor\'s line under a byline is a byline too', () => {
   const { volumes } = read('欽定四庫全書¶\n¶\n　　論語集解義疏卷三　　　魏　何晏　集解¶\n¶\n　　梁　皇侃　義疏¶\n¶\n　　子謂公冶長可妻也¶\n');
   assert.deepEqual(blocks(volumes).filter((b) => b.startsWith('byline')), ['byline: 魏　何晏　集解¶', 'byline: ¶梁　皇侃　義疏¶']);
 });
+
+test('a title at the text\'s end closes the volume of its number, however it is spelt (論語集觧義疏卷七 / 論語集解義疏卷七)', () => {
+  const { volumes } = read('　　論語集觧義疏卷七　　　魏　何晏　集解¶\n　　子曰¶\n¶\n　　論語集解義疏卷七¶\n¶\n');
+  assert.equal(volumes.length, 1);
+  assert.deepEqual(blocks(volumes).at(-1), 'title: 論語集解義疏卷七¶¶');
+  // Negative control: another number at the end is another volume, as the source says.
+  assert.equal(read('　　論語集觧義疏卷七¶\n　　子曰¶\n¶\n　　論語集解義疏卷八¶\n').volumes.length, 2);
+});

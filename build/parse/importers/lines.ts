@@ -637,12 +637,14 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const [, name, numeral, byline] = title;
       if (unnumbered !== undefined) unnumberedWorks.add(unnumbered);
       const titleEnd = line.start + name.length;
-      if (builder.isClosingTitle(name)) {
+      const number = numeral ? chineseNumber(numeral) : null;
+      const atEnd = lines.slice(full.number).every((l) => !l.content || ANCHORS_ONLY.test(l.content) || isData(l.content));
+      if (builder.isClosingTitle(name) || (atEnd && builder.isOpen(number))) {
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         builder.close();
-      } else if (builder.waiting && lines.slice(full.number).every((l) => !l.content || ANCHORS_ONLY.test(l.content) || isData(l.content))) {
+      } else if (builder.waiting && atEnd) {
         // The title at the text's end, none before it: it closes the text above, the volume's own.
-        builder.endVolume(name, numeral ? chineseNumber(numeral) : null, line.start, line.end);
+        builder.endVolume(name, number, line.start, line.end);
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
       } else {
         builder.open(name, numeral ? chineseNumber(numeral) : null, line.start, line.end);
