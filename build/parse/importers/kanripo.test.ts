@@ -104,3 +104,9 @@ test('a title at the text\'s end closes the volume of its number, however it is 
   // Negative control: another number at the end is another volume, as the source says.
   assert.equal(read('　　論語集觧義疏卷七¶\n　　子曰¶\n¶\n　　論語集解義疏卷八¶\n').volumes.length, 2);
 });
+
+test('verse lines set one cell down are verse, not the 注 the indentation reading would make of them', () => {
+  const verse = Array.from({ length: 8 }, () => '#+BEGIN_VERSE\n「　一切諸眾生，\n　皆隨有生死，¶\n　我今亦生死，\n　而不隨於有。」\n#+END_VERSE\n¶\n\n爾時世尊說此偈已¶\n　默然而住¶\n').join('\n');
+  const roles = new Set(read(verse).volumes.flatMap((v) => v.children.map((b) => (b.type === 'paragraph' ? b.role : b.type))));
+  assert.deepEqual([...roles], ['text']);
+});

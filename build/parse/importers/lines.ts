@@ -350,7 +350,16 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const isHeadLike = (c: string) => VOLUME_TITLE.test(c) || SIKU_BANNER.test(c) || BYLINE.test(c) || Boolean(conv.headings?.some((h) => h.pattern.test(withoutTrailingAnchors(c, inline.lineAnchor ?? '¶'))));
   let indentLayer: string | undefined;
   if (conv.indentedCommentary) {
-    const body = lines.filter((l) => l.content && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
+    // A verse block's lines (set one cell down as verse is) are verse, not 注.
+    const verse = new Set<number>();
+    if (conv.verseBlocks) {
+      let inside = false;
+      for (const [i, l] of lines.entries()) {
+        if ((inside ? conv.verseBlocks.end : conv.verseBlocks.begin).test(l.content)) inside = !inside;
+        else if (inside) verse.add(i);
+      }
+    }
+    const body = lines.filter((l, i) => l.content && !verse.has(i) && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
     const indented = body.filter(isIndented).length;
     // A 注 follows the text it glosses, again and again: runs of indented lines, each after a line of text. A list or a
     // postscript set one cell down (a 道藏 text's titles bound together, its closing sayings) is a run or two.
