@@ -13,7 +13,7 @@ import { doubtfulByFile } from '../transform/script.js';
 import type { LoadedEdition } from '../engine/load.js';
 
 export function importReports(loaded: LoadedEdition): ImportReport[] {
-  const given = loaded.config?.meta.title;
+  const given = loaded.fromText.includes('title') ? undefined : loaded.config?.meta.title;
   const title: WorkTitle | undefined = given ? { title: given, from: 'edition.yaml', contributors: [] } : workTitle(loaded.sources);
   const names = convertedNames(loaded.parsed, loaded.tree);
   const messages = loaded.files.flatMap((f) => f.messages);

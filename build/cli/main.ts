@@ -321,7 +321,7 @@ export function program(): Command {
   cli
     .command('tree')
     .description('print the document tree of an edition or a source file as JSON')
-    .argument('<target>', 'edition folder or source file')
+    .argument('<target>', 'edition folder, source file, or a folder of a work\'s files')
     .addOption(formatOption())
     .option('--raw', 'the tree as parsed, before script conversion and layers')
     .addOption(allowReadOption())
@@ -336,7 +336,7 @@ export function program(): Command {
   cli
     .command('check')
     .description('report problems as file:line:col severity message (rule); exit 1 on errors')
-    .argument('<targets...>', 'edition folders or source files')
+    .argument('<targets...>', 'edition folders, source files, or folders of a work\'s files')
     .addOption(formatOption())
     .option('-q, --quiet', 'leave out info messages')
     .option('--no-fonts', 'do not check that the fonts draw every character')
@@ -480,14 +480,15 @@ export function program(): Command {
 
   cli
     .command('init')
-    .description('make an edition folder from a source file: the source and an edition.yaml filled in from what the text says')
-    .argument('<source>', 'source file (.txt, .md)')
+    .description('make an edition folder from a source file, or from a folder of a work\'s files (a Kanripo repository): the sources and an edition.yaml filled in from what the text says')
+    .argument('<source>', 'source file (.txt, .md), or a folder of a work\'s files (Kanripo: its KRxxxxx_NNN.txt juan files)')
     .argument('[dir]', 'edition folder to create (default: manuscript/<name>)')
     .action(async (source: string, dir: string | undefined) => {
       await ensureExists(source);
       const { initEdition } = await import('./init.js');
       try {
-        const made = await initEdition(source, dir);
+        const { initWitnesses } = await import('../engine/witnesses.js');
+        const made = await initEdition(source, dir, { witnesses: (folder, base) => initWitnesses(folder, '.', base) });
         say(process.stderr, `${made.dir}/edition.yaml: ${made.title}: ${made.summary}`);
         say(process.stderr, `build it with: diaoban build ${made.dir}`);
       } catch (error) {

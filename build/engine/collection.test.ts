@@ -46,6 +46,24 @@ test('a folder of edition folders is a collection, sorted by name; an edition fo
   assert.equal(c.shared, undefined);
 });
 
+test('a folder of works\' folders (Kanripo repositories, no edition.yaml) is a collection of them; a work\'s folder is not, with a subfolder', async () => {
+  const works = path.join(root, 'works');
+  for (const id of ['KR2a0001', 'KR1a0001']) {
+    await mkdir(path.join(works, id), { recursive: true });
+    await writeFile(path.join(works, id, `${id}_001.txt`), '#+TITLE: 某書\n學而時習之¶\n');
+  }
+  await edition(path.join(works, 'edited'));
+  await mkdir(path.join(works, 'images'), { recursive: true });
+  await writeFile(path.join(works, 'SOURCES.md'), '# sources\n');
+  assert.equal(await isCollection(works), true);
+  assert.deepEqual((await readCollection(works)).editions.map((e) => e.name), ['KR1a0001', 'KR2a0001', 'edited']);
+  // Negative controls: a work's folder with a folder of its own inside (notes, images) is one work, not a collection of it.
+  await mkdir(path.join(works, 'KR1a0001', 'notes'), { recursive: true });
+  await writeFile(path.join(works, 'KR1a0001', 'notes', 'a.txt'), '注\n');
+  assert.equal(await isCollection(path.join(works, 'KR1a0001')), false);
+  assert.equal(await isCollection(path.join(works, 'images')), false);
+});
+
 test('collection.yaml: editions by path and glob, inside the collection only; shared settings; the edition’s own word wins', async () => {
   const dir = path.join(root, 'named');
   await writeFile(

@@ -13,6 +13,7 @@ import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { parseEditionYaml } from '../parse/index.js';
 import type { SharedSettings } from './load.js';
+import { listWork } from './work-folder.js';
 
 export const COLLECTION_FILE = 'collection.yaml';
 
@@ -32,23 +33,27 @@ export interface Collection {
   file?: VFile;
 }
 
-/** Whether `dir` is a collection rather than one edition: it has a collection.yaml, or no edition.yaml and edition folders inside. */
+/**
+ * Whether `dir` is a collection rather than one edition: it has a
+ * collection.yaml, or no edition.yaml and edition folders inside (or, not
+ * being a work's folder itself, folders of works: a folder of Kanripo repositories).
+ */
 export async function isCollection(dir: string): Promise<boolean> {
   if (existsSync(path.join(dir, COLLECTION_FILE))) return true;
   if (existsSync(path.join(dir, 'edition.yaml'))) return false;
   try {
-    return (await subEditions(dir)).length > 0;
+    return (await subEditions(dir, !(await listWork(dir)))).length > 0;
   } catch {
     return false;
   }
 }
 
-async function subEditions(root: string): Promise<string[]> {
-  const entries = await readdir(root, { withFileTypes: true });
-  return entries
-    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'edition.yaml')))
-    .map((e) => e.name)
-    .sort();
+/** The edition folders in `root`: those with an edition.yaml, and folders of works (work-folder.ts) unless `root` is one. */
+async function subEditions(root: string, works = true): Promise<string[]> {
+  const entries = (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.'));
+  const found: string[] = [];
+  for (const e of entries) if (existsSync(path.join(root, e.name, 'edition.yaml')) || (works && (await listWork(path.join(root, e.name))))) found.push(e.name);
+  return found.sort();
 }
 
 /** Keys of collection.yaml besides the shared settings. */

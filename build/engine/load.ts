@@ -9,9 +9,10 @@ import type { VFileMessage } from 'vfile-message';
 import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Root, Text } from '../tree/types.js';
 import { visit } from 'unist-util-visit';
-import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, parseSource, type ParsedSource } from '../parse/index.js';
+import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, parseSource, workTitle, type ParsedSource } from '../parse/index.js';
 import { prepareWitness, type Witness } from '../transform/witness.js';
 import type { TreeConversionOptions } from '../transform/script.js';
+import { listWork } from './work-folder.js';
 import type { EditionPath } from '../parse/edition.js';
 import { fontEntryFile, fontProblem } from '../fonts/index.js';
 import { createSandbox, openRegularFile, problemReason, problemRule, readCheckedFile, readEditionPath, readInSandbox, resolveEditionPath, systemFontDirs, type Read, type Sandbox } from './sandbox.js';
@@ -38,7 +39,11 @@ export interface LoadedEdition {
   collation?: Collation;
   /** What the script conversion reads besides the text (a witness: `conversion: { witness: FILE }`), for `check --script`. */
   conversion?: TreeConversionOptions;
+  /** What edition.yaml left out (or, for a lone file or a work's folder, had no edition.yaml to say) and the text gave. */
+  fromText: ReadonlyArray<TakenFromText>;
 }
+
+export type TakenFromText = 'title' | 'author' | 'dynasty' | 'witness';
 
 export interface LoadOptions {
   format?: SourceFormat;
@@ -262,7 +267,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   const files: VFile[] = [];
   const id = info.isDirectory() ? path.basename(path.resolve(target)) : path.basename(target).replace(/\.[^.]+$/, '');
   const fallback = defaultEdition(id, []);
-  const unusable = (): LoadedEdition => ({ config: null, tree: EMPTY_ROOT(fallback), parsed: EMPTY_ROOT(fallback), sources: [], files, messages: files.flatMap((f) => f.messages) });
+  const unusable = (): LoadedEdition => ({ config: null, tree: EMPTY_ROOT(fallback), parsed: EMPTY_ROOT(fallback), sources: [], files, messages: files.flatMap((f) => f.messages), fromText: [] });
   let config: EditionConfig | null;
   let sourceFiles: VFile[];
   let corrections = undefined;
@@ -278,39 +283,46 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
       files.push(fatal(new VFile({ path: yamlShown }), unreadable('edition.yaml', error), 'file-unreadable'));
       return unusable();
     }
-    if (!yamlRead.ok) {
+    // No edition.yaml: a folder of a work's files (a Kanripo repository) is read as that work, as a lone file is.
+    const work = !yamlRead.ok && yamlRead.problem === 'missing' ? await readWork(target, sandbox, id) : null;
+    if (work) {
+      files.push(work.folder);
+      config = work.config;
+      sourceFiles = work.sources;
+    } else if (!yamlRead.ok) {
       const reason =
         yamlRead.problem === 'missing'
-          ? `${target} has no edition.yaml; an edition folder needs one (title, author and the sources to read: see manuscript/README.md), or name a source file to read it alone`
+          ? `${target} has no edition.yaml and no source files (.txt, .md) to read as a whole work; an edition folder needs one (title, author and the sources to read: see manuscript/README.md), or name a source file to read it alone`
           : problemReason(yamlRead, 'the edition file', 'edition.yaml', sandbox);
       files.push(fatal(new VFile({ path: yamlShown }), reason, problemRule(yamlRead.problem)));
       return unusable();
+    } else {
+      const yamlFile = vfileOf(yamlRead.bytes, yamlShown, true);
+      files.push(yamlFile);
+      const result = parseEditionYaml(yamlFile, id);
+      config = result.config;
+      if (!config) return unusable();
+      const named = await readNamedFiles(target, sandbox, yamlFile, config, result.paths);
+      applyShared(config, String(yamlFile.value), options.shared);
+      sourceFiles = named.sources;
+      if (named.charmap) {
+        files.push(named.charmap);
+        config.charmap = parseCharmap(named.charmap);
+      }
+      if (named.corrections) {
+        files.push(named.corrections);
+        corrections = parseCorrections(named.corrections);
+      }
+      const witnesses = config.witnesses;
+      if (witnesses?.length) {
+        let read: Promise<WitnessSource[]> | undefined;
+        witnessRead = () =>
+          (read ??= readWitnesses(sandbox, witnesses, yamlFile, (name) => shownPath(target, name)).then((ws) =>
+            ws.map((w) => ({ siglum: w.witness.siglum, ...(w.witness.script ? { script: w.witness.script } : {}), files: w.files })),
+          ));
+      }
+      if (named.witness) witness = witnessOf([named.witness]);
     }
-    const yamlFile = vfileOf(yamlRead.bytes, yamlShown, true);
-    files.push(yamlFile);
-    const result = parseEditionYaml(yamlFile, id);
-    config = result.config;
-    if (!config) return unusable();
-    const named = await readNamedFiles(target, sandbox, yamlFile, config, result.paths);
-    applyShared(config, String(yamlFile.value), options.shared);
-    sourceFiles = named.sources;
-    if (named.charmap) {
-      files.push(named.charmap);
-      config.charmap = parseCharmap(named.charmap);
-    }
-    if (named.corrections) {
-      files.push(named.corrections);
-      corrections = parseCorrections(named.corrections);
-    }
-    const witnesses = config.witnesses;
-    if (witnesses?.length) {
-      let read: Promise<WitnessSource[]> | undefined;
-      witnessRead = () =>
-        (read ??= readWitnesses(sandbox, witnesses, yamlFile, (name) => shownPath(target, name)).then((ws) =>
-          ws.map((w) => ({ siglum: w.witness.siglum, ...(w.witness.script ? { script: w.witness.script } : {}), files: w.files })),
-        ));
-    }
-    if (named.witness) witness = witnessOf([named.witness]);
   } else {
     // A lone file: the person named it; there is no edition to keep inside.
     config = defaultEdition(id, [path.basename(target)]);
@@ -330,6 +342,12 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   }
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
+  // What the text gave is the edition's, for every stage after (the PDF's and the EPUB's title, the catalogue).
+  const fromText = TAKEN.filter((key) => !config.meta[key] && parsed.edition[key]);
+  if (fromText.length > 0) {
+    config.meta = { ...config.meta, ...Object.fromEntries(fromText.map((key) => [key, parsed.edition[key]])) };
+    if (info.isDirectory()) sayTaken(files[0]!, config.meta, fromText, sources);
+  }
   // A witness of the collation helps the conversion where conversion: { witness } names none (issue 32).
   if (!witness && witnessRead && !options.raw) witness = conversionWitness(config, await witnessRead());
   let tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles, witness });
@@ -338,7 +356,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
     const collated = collateMemo(tree, config, await witnessRead(), sources);
     if (collated) ({ tree, collation } = collated);
   }
-  return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages), ...(collation ? { collation } : {}), ...(witness ? { conversion: { witness } } : {}) };
+  return { config, tree, parsed, sources, files, messages: files.flatMap((f) => f.messages), ...(collation ? { collation } : {}), ...(witness ? { conversion: { witness } } : {}), fromText };
 }
 
 /**
@@ -360,4 +378,57 @@ function collateMemo(tree: Root, config: EditionConfig, witnesses: WitnessSource
   const result = collateEdition(tree, config, witnesses, sources);
   collations.set(tree, { key, result });
   return result;
+}
+
+const TAKEN: readonly TakenFromText[] = ['title', 'author', 'dynasty', 'witness'];
+
+/**
+ * The message that says what the edition took from its text because
+ * edition.yaml (or the folder, having none) did not say it: where, and how
+ * to choose otherwise; a warning when the text gave no title or no author.
+ */
+function sayTaken(file: VFile, meta: EditionConfig['meta'], taken: readonly TakenFromText[], sources: readonly ParsedSource[]): void {
+  const found = workTitle(sources);
+  const at = (f?: string, line?: number): string => (f ? ` (${path.basename(f)}${line ? `:${line}` : ''})` : '');
+  const parts: string[] = [];
+  if (taken.includes('title')) parts.push(`title ${meta.title}${found ? `, from its ${found.from}${at(found.file, found.line)}` : ''}`);
+  if (taken.includes('author')) parts.push(`author ${[meta.dynasty, meta.author].filter(Boolean).join(' ')}, from the byline${at(found?.bylineFile ?? found?.file, found?.bylineFile ? found.bylineLine : undefined)}`);
+  if (taken.includes('witness')) parts.push(`witness ${meta.witness} (BASEEDITION)`);
+  const yaml = file.basename === 'edition.yaml';
+  const write = yaml ? 'write them in edition.yaml to choose otherwise' : `diaoban init ${file.path} writes them into an edition.yaml, to keep or correct`;
+  file.message(`taken from the text, as ${yaml ? 'edition.yaml has none' : 'there is no edition.yaml'}: ${parts.join('; ')}; ${write}`, { ruleId: 'from-text', source: 'diaoban' }).fatal = undefined;
+  const missing = [...(meta.title && meta.title !== '無題' ? [] : ['title']), ...(meta.author ? [] : ['author'])];
+  if (missing.length > 0) {
+    const add = missing.map((k) => `"${k}: …"`).join(' and ');
+    file.message(`the text names no ${missing.join(' and no ')}: add ${add} to ${yaml ? 'edition.yaml' : `the edition.yaml diaoban init ${file.path} writes`}`, { ruleId: 'from-text', source: 'diaoban' }).fatal = false;
+  }
+}
+
+/**
+ * A folder with no edition.yaml read as a whole work (parse/work.ts): a
+ * Kanripo repository's juan files in order, or any folder of a work's text
+ * files, each read in the folder's sandbox (a link out of it is refused, a
+ * folder or a device named like a text is said to be one). Null when the
+ * folder holds no text file.
+ */
+async function readWork(dir: string, sandbox: Sandbox, id: string): Promise<{ config: EditionConfig; folder: VFile; sources: VFile[] } | null> {
+  const work = await listWork(dir);
+  if (!work) return null;
+  const folder = new VFile({ path: shownPath(dir, '.') });
+  const config = defaultEdition(id, work.files);
+  config.meta.title = '';
+  const sources: VFile[] = [];
+  for (const name of work.files) {
+    try {
+      const read = await readInSandbox(sandbox, name, [], MAX_FILE_BYTES.sources);
+      if (read.ok) sources.push(vfileOf(read.bytes, shownPath(dir, name), false));
+      else fatal(folder, problemReason(read, 'the source', name, sandbox), problemRule(read.problem));
+    } catch (error) {
+      fatal(folder, unreadable(name, error), 'file-unreadable');
+    }
+  }
+  const [first, last] = [work.files[0]!, work.files[work.files.length - 1]!];
+  const front = work.kanripo?.front ? `, ${work.kanripo.front} its front matter` : '';
+  folder.message(`read as a whole work, having no edition.yaml: ${work.files.length} file${work.files.length === 1 ? '' : 's'} (${first}${last !== first ? ` … ${last}` : ''})${front}; diaoban init ${folder.path} writes an edition.yaml to keep its title, author and sources`, { ruleId: 'work-folder', source: 'diaoban' }).fatal = undefined;
+  return { config, folder, sources };
 }

@@ -20,6 +20,7 @@ import { fileStamp } from './fonts-memo.js';
 import { applyShared } from './shared.js';
 import { createSandbox, openRegularFile, readInSandbox, resolveInSandbox, systemFontDirs, type Read } from './sandbox.js';
 import { phase } from './timing.js';
+import { listWork } from './work-folder.js';
 import type { BuildOptions, BuildResult, Manifest, OutputRecord, StoredMessage } from './build.js';
 
 export function storeMessage(m: VFileMessage): StoredMessage {
@@ -87,13 +88,22 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   const read = (name: string): Promise<Read | string> => readInSandbox(sandbox, name).catch(unreadable);
   const yaml = await read('edition.yaml');
   if (typeof yaml === 'string') return hashKey(...parts, 'edition.yaml', yaml);
-  if (!yaml.ok) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
-  parts.push('edition.yaml', yaml.bytes);
-  const yamlText = yaml.bytes.toString('utf8');
-  const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir)));
-  if (config) {
-    applyShared(config, yamlText, options.shared);
-    onConfig?.(config);
+  let config: EditionConfig | null = null;
+  let paths: ReadonlyArray<{ key: string; name: string }>;
+  if (yaml.ok) {
+    parts.push('edition.yaml', yaml.bytes);
+    const yamlText = yaml.bytes.toString('utf8');
+    ({ config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir))));
+    if (config) {
+      applyShared(config, yamlText, options.shared);
+      onConfig?.(config);
+    }
+  } else {
+    // A folder with no edition.yaml is read as the work its files make (work-folder.ts): they are its inputs.
+    const work = yaml.problem === 'missing' ? await listWork(dir) : null;
+    if (!work) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
+    parts.push('work folder');
+    paths = work.files.map((name) => ({ key: 'sources', name }));
   }
   const fontRoots = systemFontDirs();
   for (const ref of paths) {

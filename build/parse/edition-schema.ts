@@ -97,6 +97,7 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   template: oneOf(['siku', 'modern']),
   date: text(10, { test: (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? null : 'is not a date'), hint: 'a date YYYY-MM-DD' }),
   description: text(LONG_TEXT),
+  witness: text(NAME),
   sources: list(text(FILE), MAX_SOURCES, 'a list of file names ("- juan01.txt")'),
   format: oneOf(FORMAT_NAMES),
   encoding: text(40, { test: (v) => (encodingName(v) ? null : 'is not an encoding diaoban reads'), hint: 'one of UTF-8, GB18030, Big5, UTF-16LE, UTF-16BE' }),

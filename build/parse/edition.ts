@@ -88,12 +88,12 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   validateEdition(doc, (severity, reason, start, end, ruleId) => src.report(severity, reason, start, end, ruleId));
 
   const meta = config.meta;
-  for (const key of ['title', 'author'] as const) {
-    const value = str(key);
-    if (value) meta[key] = value;
-    else src.report('error', `edition.yaml has no ${key}; add a line "${key}: …"`, 0, 0, 'edition-missing');
-  }
+  // A title or author edition.yaml leaves out is the text's (parseEdition finds it; the loader says which it took).
+  meta.title = str('title') ?? '';
+  meta.author = str('author') ?? '';
   meta.dynasty = str('dynasty');
+  const witness = str('witness');
+  if (witness) meta.witness = witness;
   meta.description = str('description');
   meta.date = str('date');
   const script = (key: string): Script | undefined => {

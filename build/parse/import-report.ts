@@ -306,7 +306,8 @@ export function structureAsText(volumes: readonly Volume[], title?: string): Arr
         if (t === title || !(bylineIn(t) ?? parseByline(t.split(' ').pop() ?? ''))) out.push({ text: t, at: place(b) });
         continue;
       }
-      if (b.role !== 'text' || !t) continue;
+      // A verse line (the source's verse block) is short by nature: no byline nor chapter.
+      if (b.role !== 'text' || !t || b.data?.verse) continue;
       const short = Array.from(t).length <= 20;
       if (/^作者[:：]/u.test(t) || (short && !SENTENCE.test(t) && (CHAPTER_OR_VOLUME.test(t) || parseByline(t)))) out.push({ text: t, at: place(b) });
     }

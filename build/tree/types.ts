@@ -308,6 +308,8 @@ export interface EditionMeta {
   description?: string;
   /** ISO date used for outputs, so that builds are reproducible. */
   date?: string;
+  /** The witness (底本) the sources follow: Kanripo's BASEEDITION (WYG, SBCK, T …; parse/work.ts names them). */
+  witness?: string;
   /** edition.yaml `punctuation`: the standard and its options (defaults by template: build/punctuation/config.ts). */
   punctuation?: PunctuationSetting;
 }
