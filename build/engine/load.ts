@@ -101,10 +101,6 @@ async function readNamedFiles(
   config: EditionConfig,
   paths: readonly EditionPath[],
 ): Promise<{ sources: VFile[]; charmap?: VFile; corrections?: VFile }> {
-  const tooLargeMessage = (reason: string, ref: EditionPath): void => {
-    const message = yamlFile.message(reason, { place: ref.place, ruleId: 'file-too-large', source: 'diaoban' });
-    message.fatal = true;
-  };
   const read = async (ref: EditionPath, asText: boolean): Promise<VFile | undefined> => {
     try {
       const read = await readEditionPath(sandbox, ref, yamlFile, [], maxFileBytes(ref.key));
@@ -127,17 +123,7 @@ async function readNamedFiles(
       if (file) sources.push(file);
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
-    else if (ref.key === 'fonts.main') {
-      const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
-      const large = real ? await tooLarge(real, ref).catch(() => null) : null;
-      if (large) tooLargeMessage(large, ref);
-      const problem = real === null || large ? undefined : await fontFileProblem(real, fontFace(config, fonts.length));
-      if (problem) {
-        const message = yamlFile.message(`font "${ref.name}" ${problem}; it is left out (the default fonts draw its characters)`, { place: ref.place, ruleId: 'font-file', source: 'diaoban' });
-        message.fatal = true;
-      }
-      fonts.push(large || problem ? null : real);
-    }
+    else if (ref.key === 'fonts.main') fonts.push(await checkFontPath(sandbox, ref, yamlFile, fontFace(config, fonts.length), fontRoots));
     else if (ref.key === 'seals') {
       // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
       const entry = config.seals?.[seal++];
@@ -164,8 +150,30 @@ async function readNamedFiles(
   return { sources, charmap, corrections };
 }
 
+/**
+ * A font file named at `ref` (edition.yaml's fonts.main, or collection.yaml's):
+ * inside the sandbox or the system's font folders, a regular file (a FIFO or
+ * device is a message at its place), not too large, and a font (fontProblem);
+ * its real path, or null with the message on `yamlFile`.
+ */
+export async function checkFontPath(sandbox: Sandbox, ref: EditionPath, yamlFile: VFile, face: string | undefined, fontRoots = systemFontDirs()): Promise<string | null> {
+  const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
+  if (real === null) return null;
+  const large = await tooLarge(real, ref).catch(() => null);
+  if (large) {
+    const message = yamlFile.message(large, { place: ref.place, ruleId: 'file-too-large', source: 'diaoban' });
+    message.fatal = true;
+    return null;
+  }
+  const problem = await fontFileProblem(real, face);
+  if (!problem) return real;
+  const message = yamlFile.message(`font "${ref.name}" ${problem}; it is left out (the default fonts draw its characters)`, { place: ref.place, ruleId: 'font-file', source: 'diaoban' });
+  message.fatal = true;
+  return null;
+}
+
 /** The face (`#Family`) of the `index`th file entry of fonts.main. */
-function fontFace(config: EditionConfig, index: number): string | undefined {
+export function fontFace(config: EditionConfig, index: number): string | undefined {
   return config.fonts.main?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
 }
 
