@@ -362,6 +362,16 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   const id = `${process.pid}`;
   const queueName = options.queue ?? DEFAULT_QUEUE;
   const { client, guard } = connection(options.url, true);
+  // Redis gone or not answering: said, with how long the worker waits (ioredis reconnects meanwhile), and given up after --wait-redis.
+  const waitMs = options.waitRedisMs ?? 300_000;
+  let downSince: number | undefined = Date.now();
+  let told = 0;
+  client.on('ready', () => {
+    if (downSince !== undefined && told > 0) options.log(`worker: Redis at ${guard.url} answers again (after ${((Date.now() - downSince) / 1000).toFixed(0)} s)`);
+    downSince = undefined;
+    told = 0;
+  });
+  client.on('close', () => (downSince ??= Date.now()));
   let healer: Queue | undefined;
   // A job of this worker overwrote a later version's output (it stalled between its check and its rename): that version's job is added again.
   const heal = async (newer: PublishedVersion): Promise<void> => {
@@ -449,34 +459,35 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   worker.on('failed', (job, error) => options.log(`${nameOf(job)}: failed: ${error.message.split('\n')[0]}`));
   let lastError = '';
   worker.on('error', (error) => {
+    // An error of BullMQ's own loop: Redis not answering, or answering what BullMQ cannot read; given up after --wait-redis as an outage is.
+    downSince ??= Date.now();
     const message = guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
     if (message !== lastError) options.log(`worker: ${message}`);
     lastError = message;
   });
 
   let closing: Promise<void> | undefined;
+  /** The queue's counts, asked by a draining worker. */
+  let counts: Queue | undefined;
   let gaveUp: string | undefined;
   const timers: NodeJS.Timeout[] = [];
   const close = (force = false): Promise<void> =>
     (closing ??= (async () => {
       for (const t of timers) clearInterval(t);
-      // A worker giving up on Redis cannot wait for it to close cleanly.
-      await Promise.race([worker.close(force).catch(() => undefined), new Promise((resolve) => setTimeout(resolve, force ? 5000 : 3_600_000))]);
+      // A worker whose Redis is gone cannot wait for it to close cleanly; a clean close waits for the job being built.
+      let timer: NodeJS.Timeout | undefined;
+      const closed = worker.close(force).catch(() => undefined);
+      await (force ? Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]).finally(() => clearTimeout(timer)) : closed);
       await browser.close();
       await healer?.close().catch(() => undefined);
+      await counts?.close().catch(() => undefined);
       client.disconnect();
     })());
 
-  // Redis gone or not answering: said, with how long the worker waits (ioredis reconnects meanwhile), and given up after --wait-redis.
-  const waitMs = options.waitRedisMs ?? 300_000;
-  let downSince: number | undefined = Date.now();
-  let told = 0;
-  client.on('ready', () => {
-    if (downSince !== undefined && told > 0) options.log(`worker: Redis at ${guard.url} answers again (after ${((Date.now() - downSince) / 1000).toFixed(0)} s)`);
-    downSince = undefined;
-    told = 0;
-  });
-  client.on('close', () => (downSince ??= Date.now()));
+  guard.onProblem = (error) => {
+    gaveUp ??= `${error.message}; the worker stops: check --redis (is it the queue's Redis?)`;
+    void close(true);
+  };
   timers.push(
     setInterval(() => {
       if (downSince === undefined || closing) return;
@@ -495,6 +506,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   );
 
   // Each edition's end rewrites its collection's catalogue; two workers ending at once may each miss the other's record: when the queue is empty, each collection's is rewritten from them all.
+  // BullMQ read the queue (a job, or none waiting): Redis answers as it should.
+  for (const event of ['active', 'drained'] as const) worker.on(event, () => (downSince = client.status === 'ready' ? undefined : downSince));
   worker.on('drained', () => {
     void fromRedis(guard, () => client.hkeys(collectionsKey(queueName)))
       .then(async (names) => {
@@ -505,7 +518,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   });
   if (options.drain) {
     // Done when nothing is left: none waiting or delayed (a retry), none active — a stalled job is active until BullMQ's stalled-job check puts it back, and then taken.
-    const counts = new Queue(queueName, { connection: client });
+    counts = new Queue(queueName, { connection: client });
     counts.on('error', () => undefined);
     let busy = false;
     worker.on('active', () => (busy = true));
@@ -513,15 +526,15 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     timers.push(
       setInterval(() => {
         if (busy || closing || downSince !== undefined) return;
-        void counts
+        void counts!
           .getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'waiting-children')
           .then((c) => {
-            if (!busy && Object.values(c).every((n) => n === 0)) void close();
+            // Nothing is being built: closed at once (a clean close waits for BullMQ's blocking read, up to 10 s).
+            if (!busy && Object.values(c).every((n) => n === 0)) void close(true);
           })
           .catch(() => undefined);
       }, 1000),
     );
-    void (closing ?? new Promise<void>((resolve) => worker.once('closed', () => resolve()))).then(() => counts.close().catch(() => undefined));
   }
   const done = worker.run().then(
     () => closing,

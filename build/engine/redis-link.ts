@@ -56,6 +56,7 @@ export class RespScanner {
   private type = 0;
   private line: number[] = [];
   private lineLength = 0;
+  private last = 0;
   /** Bytes of a bulk string (and its CRLF) still to skip. */
   private skip = 0;
   /** Elements each open aggregate still waits for. */
@@ -78,16 +79,18 @@ export class RespScanner {
         this.type = byte;
         this.lineLength = 0;
         this.line = [];
+        this.last = 0;
         continue;
       }
       if (++this.lineLength > REPLY_LIMITS.line) return `sent a line of more than ${REPLY_LIMITS.line} bytes`;
       if (byte !== LF) {
         // A length or count line is short: only its first bytes are kept.
         if (this.line.length < 24) this.line.push(byte);
+        this.last = byte;
         continue;
       }
-      if (this.line[this.line.length - 1] !== CR) return 'sent a line that does not end in CRLF: it does not speak the Redis protocol';
-      const problem = this.lineDone(String.fromCharCode(...this.line.slice(0, -1)));
+      if (this.last !== CR) return 'sent a line that does not end in CRLF: it does not speak the Redis protocol';
+      const problem = this.lineDone(String.fromCharCode(...this.line).replace(/\r$/, ''));
       if (problem) return problem;
     }
     return undefined;
@@ -143,6 +146,8 @@ const { default: StandaloneConnector } = createRequire(import.meta.url)('ioredis
 export interface ReplyGuard {
   url: string;
   problem?: string;
+  /** Told of the first problem (a worker stops: a server that sends what no Redis does is not one to wait for). */
+  onProblem?: (error: RedisReplyError) => void;
 }
 
 function guardedConnector(guard: ReplyGuard): new (options: unknown) => Connector {
@@ -156,8 +161,11 @@ function guardedConnector(guard: ReplyGuard): new (options: unknown) => Connecto
         const problem = scanner.feed(chunk);
         if (!problem) return;
         failed = true;
+        const first = guard.problem === undefined;
         guard.problem = problem;
-        stream.destroy(new RedisReplyError(guard.url, problem));
+        const error = new RedisReplyError(guard.url, problem);
+        stream.destroy(error);
+        if (first) guard.onProblem?.(error);
       });
       return stream;
     }
