@@ -16,13 +16,14 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import JSZip from 'jszip';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { smallCollection } from './collection.test-util.js';
 import { loadTemplate } from './pdf.js';
-import { enqueueCollection, runWorker } from './queue.js';
+import { enqueueCollection, QueueRefusal, queueStatus, runWorker } from './queue.js';
 import { readCollection } from './collection.js';
 import { startRedis } from './redis.test-util.js';
+import { until } from './until.test-util.js';
 
 const SECRET = '此乃機密之文不可外洩';
 let root: string;
@@ -186,4 +187,67 @@ test('a template named by a path is not read: only a folder of templates/ is a t
   assert.doesNotMatch(template.pageHtml, /OUTSIDE-TEMPLATE/);
   // Control: the same files as a template of the checkout's root are read.
   assert.match((await loadTemplate('x', outside)).pageHtml, /OUTSIDE-TEMPLATE/);
+});
+
+test('two collections in one queue, each with an ed01: both built, apart; status per collection; a second collection of one name refused', { timeout: 300_000 }, async () => {
+  // Reproduction: two `queue add` of collections each with an `e1` marked the first superseded and never built, and status said done 2, failed 0.
+  const queue = 'two-collections';
+  const storage = path.join(root, 'storage');
+  await smallCollection(path.join(storage, 'a'), 1);
+  await smallCollection(path.join(storage, 'b'), 1);
+  await writeFile(path.join(storage, 'b', 'ed01', 'text.txt'), '乙書之文\n\n乙書之文不同於甲\n');
+  for (const name of ['a', 'b']) {
+    const c = await readCollection(path.join(storage, name));
+    const { added } = await enqueueCollection(c, c.editions, { targets: { pdf: false, epub: true } }, { url, queue }, name);
+    assert.deepEqual(added, [`${name}/ed01`]);
+  }
+  const out = path.join(root, 'out-two');
+  const log = await drain(queue, out);
+  assert.match(log, /^a\/ed01: built/m);
+  assert.match(log, /^b\/ed01: built/m);
+  assert.notDeepEqual(await readFile(path.join(out, 'a', 'ed01.epub')), await readFile(path.join(out, 'b', 'ed01.epub')), 'each collection its own book');
+  const status = await queueStatus({ url, queue });
+  assert.deepEqual(status.collections.map((c) => [c.collection, c.counts.completed, c.counts.superseded, c.counts.failed]), [['a', 1, 0, 0], ['b', 1, 0, 0]]);
+  // Another folder named a, elsewhere, in the same queue: refused, naming both places.
+  const other = path.join(root, 'elsewhere', 'a');
+  await smallCollection(other, 1);
+  const c = await readCollection(other);
+  await assert.rejects(enqueueCollection(c, c.editions, { targets: { pdf: false, epub: true } }, { url, queue }, 'a'), (e: Error) => e instanceof QueueRefusal && e.message.includes(path.join(storage, 'a')) && e.message.includes(other));
+});
+
+test('queue status: stalled, superseded and failed jobs by collection; jobs that are no jobs apart', { timeout: 300_000 }, async () => {
+  const queue = 'status';
+  const storage = path.join(root, 'storage');
+  await smallCollection(path.join(storage, 'st'), 2, 'ed02');
+  const add = async (): Promise<void> => {
+    const c = await readCollection(path.join(storage, 'st'));
+    await enqueueCollection(c, c.editions, { targets: { pdf: false, epub: true } }, { url, queue }, 'st');
+  };
+  await add();
+  // A correction enqueued before any worker ran: the first version's job is superseded.
+  const source = path.join(storage, 'st', 'ed01', 'text.txt');
+  await writeFile(source, (await readFile(source, 'utf8')).replace('禮書選', '禮書選錄'));
+  await add();
+  await addRaw(queue, [{ name: 'x', data: { edition: 'nope' } }]);
+  await drain(queue, path.join(root, 'out-status'));
+  // A job taken by a worker that then stopped answering: active, its lock expired.
+  await writeFile(source, (await readFile(source, 'utf8')).replace('禮書選錄', '禮書選記'));
+  await add();
+  const connection = new Redis(url, { maxRetriesPerRequest: null });
+  const dead = new Worker(queue, () => new Promise(() => undefined), { connection, lockDuration: 1000, skipStalledCheck: true });
+  dead.on('error', () => undefined);
+  await until('the job taken', async () => (await new Queue(queue, { connection: client }).getActiveCount()) === 1, { ms: 30_000 });
+  await dead.close(true);
+  connection.disconnect();
+  await new Promise((r) => setTimeout(r, 1500));
+  const status = await queueStatus({ url, queue });
+  assert.equal(status.collections.length, 1);
+  const st = status.collections[0]!;
+  assert.equal(st.collection, 'st');
+  assert.deepEqual(st.counts, { waiting: 0, active: 1, stalled: 1, delayed: 0, completed: 1, superseded: 1, failed: 1 });
+  assert.deepEqual(st.stalled.map((j) => j.name), ['ed01']);
+  assert.deepEqual(st.superseded.map((j) => j.name), ['ed01']);
+  assert.match(st.failed[0]!.reason, /st\/ed02: 1 error in the manuscript[^]*template is not one of the choices/);
+  assert.equal(status.invalid.length, 1, 'the job that is no job, apart');
+  assert.match(status.invalid[0]!.problem, /no collection/);
 });
