@@ -193,13 +193,19 @@ export function cmapRanges(bytes: Uint8Array): Array<[number, number]> {
     const starts = ends + segX2 + 2;
     const deltas = starts + segX2;
     const rangeOffsets = deltas + segX2;
+    // A code point belongs to the first segment whose end is at or past it (segments are sorted by end):
+    // one already covered is not looked at again, so a cmap of 32,766 segments each claiming the whole BMP
+    // costs 65,536 steps, not 2 × 10^9.
+    let floor = 0;
     for (let s = 0; s < segX2 / 2; s++) {
       const end = dv.getUint16(ends + 2 * s);
       const start = dv.getUint16(starts + 2 * s);
       const delta = dv.getUint16(deltas + 2 * s);
       const ro = dv.getUint16(rangeOffsets + 2 * s);
+      const from = Math.max(start, floor);
+      floor = Math.max(floor, end + 1);
       if (start === 0xffff) continue;
-      for (let c = start; c <= end; c++) {
+      for (let c = from; c <= end; c++) {
         let glyph: number;
         if (ro === 0) glyph = (c + delta) & 0xffff;
         else {
@@ -225,6 +231,8 @@ export function cmapRanges(bytes: Uint8Array): Array<[number, number]> {
 }
 
 const SFNT_TRUETYPE = 0x00010000;
+/** Faces a collection may have: real ones have a few (Noto Serif CJK: 10). */
+const MAX_FACES = 256;
 const SFNT_TRUE = 0x74727565; // 'true' (old Apple TrueType)
 
 /** Tables every face we subset and embed must have, and the outline tables of which it needs one set. */
@@ -248,6 +256,11 @@ export function fontProblem(bytes: Uint8Array, family?: string): string | undefi
   const cut = `is cut short or damaged (${bytes.byteLength} bytes)`;
   try {
     if (isCollection(bytes) && dv.getUint32(8) > (bytes.byteLength - 12) / 4) return cut;
+    if (isCollection(bytes) && dv.getUint32(8) > MAX_FACES) return `is a collection of ${dv.getUint32(8)} faces; a font file may have at most ${MAX_FACES}`;
+    // Each face has a table directory of its own: together they fit in the file (faces pointing at one directory would make every check a face's count times over).
+    let directories = 0;
+    for (const offset of faceOffsets(bytes)) directories += 12 + 16 * dv.getUint16(offset + 4);
+    if (directories > bytes.byteLength) return `${cut}: its faces' table directories overlap`;
     for (const offset of faceOffsets(bytes)) {
       const dir = readDirectory(bytes, offset);
       if (offset + 12 + 16 * dir.tables.length > bytes.byteLength) return cut;

@@ -1,0 +1,25 @@
+/**
+ * Font checks take time linear in the font's size (issue 29). Reproduction:
+ * a 640 KB font with a crafted cmap took 61 s a face (the 20 faces an edition
+ * may name: ~21 min): format 4 segments each claiming the whole BMP were
+ * walked whole, 32,767 × 65,535 code points. The test's time limit is what
+ * fails on the old code (~60 s); now it takes milliseconds.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmapRanges, fontProblem } from './sfnt.js';
+import { craftedCmapFont, manyFacesCollection } from './crafted-font.test-util.js';
+
+test('a cmap of 32,766 segments each claiming the whole BMP is read in one pass over the BMP', { timeout: 20_000 }, () => {
+  const font = craftedCmapFont();
+  assert.equal(fontProblem(font), undefined, 'a valid font, as far as its tables go');
+  // Each code point maps to the first segment's glyph (the first segment whose end is at or past it): the BMP but U+FFFF.
+  assert.deepEqual(cmapRanges(font), [[0, 0xfffe]]);
+});
+
+test('a collection whose faces share one table directory, or has thousands of faces, is refused at once', { timeout: 20_000 }, () => {
+  assert.match(fontProblem(manyFacesCollection(200)) ?? '', /table directories overlap/);
+  assert.match(fontProblem(manyFacesCollection(100_000)) ?? '', /a collection of 100000 faces; a font file may have at most 256/);
+  // Control: one face is a font.
+  assert.equal(fontProblem(manyFacesCollection(1)), undefined);
+});
