@@ -15,7 +15,7 @@ import { createSandbox, openRegularFile, problemReason, problemRule, readChecked
 import { parseCorrections } from '../transform/corrections.js';
 import { transformTree } from '../transform/index.js';
 import type { LoadMemo } from './load-memo.js';
-import { isPng, pngProblem, rasteriseSeal, sealPixels } from './seal-raster.js';
+import { isPng, pngProblem, rasteriseSeal, sealBudget, sealPixels, type SealBudget } from './seal-raster.js';
 import { lengthToMm } from '../render/pdf/geometry.js';
 
 export interface LoadedEdition {
@@ -117,6 +117,8 @@ async function readNamedFiles(
   const fonts: Array<string | null> = [];
   const fontRoots = systemFontDirs();
   let seal = 0;
+  // The seals' time, shared: slow seals one after another cannot hold a build for minutes.
+  const seals = sealBudget();
   for (const ref of paths) {
     if (ref.key === 'sources') {
       const file = await read(ref, false);
@@ -129,7 +131,7 @@ async function readNamedFiles(
       const entry = config.seals?.[seal++];
       const file = await read(ref, false);
       if (!entry || !file) continue;
-      const data = await sealImage(new Uint8Array(file.value as Uint8Array), entry.size);
+      const data = await sealImage(new Uint8Array(file.value as Uint8Array), entry.size, seals);
       if (typeof data === 'string') {
         const message = yamlFile.message(`seal "${ref.name}" ${data}; the seal is left out`, { place: ref.place, ruleId: 'seal-image', source: 'diaoban' });
         message.fatal = true;
@@ -214,7 +216,7 @@ const SEAL_MAX_BYTES = 4 << 20;
  * not name) with its header and data checked, or an SVG rasterised by resvg
  * under a time limit at the seal's printed size (seal-raster.ts).
  */
-export async function sealImage(bytes: Uint8Array, size: string): Promise<{ bytes: Uint8Array; type: 'png'; warning?: string } | string> {
+export async function sealImage(bytes: Uint8Array, size: string, budget: SealBudget = sealBudget()): Promise<{ bytes: Uint8Array; type: 'png'; warning?: string } | string> {
   if (bytes.byteLength > SEAL_MAX_BYTES) return `is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; a seal image must be under 4 MiB`;
   if (isPng(bytes)) return pngProblem(bytes) ?? { bytes, type: 'png' };
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
@@ -226,7 +228,7 @@ export async function sealImage(bytes: Uint8Array, size: string): Promise<{ byte
   } catch {
     width = sealPixels(20);
   }
-  const made = await rasteriseSeal(bytes, width);
+  const made = await rasteriseSeal(bytes, width, budget);
   if (typeof made === 'string') return made;
   const problem = pngProblem(made.png);
   if (problem) return `could not be drawn (resvg's image ${problem})`;
