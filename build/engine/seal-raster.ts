@@ -172,7 +172,7 @@ function runResvg(bytes: Uint8Array, width: number, limitMs: number): Promise<Ra
     };
     child.on('error', (error) => done(`could not be drawn (${error.message})`));
     child.on('close', (code) => {
-      if (late) done(limitMs < SEAL_RASTER_MS ? `could not be drawn in the ${(limitMs / 1000).toFixed(1)} s the seals before it left of their ${SEALS_RASTER_MS / 1000} s` : `could not be drawn within ${SEAL_RASTER_MS / 1000} s (an SVG seal should be a few shapes: nested <use> multiply them)`);
+      if (late) done(limitMs < SEAL_RASTER_MS ? `could not be drawn in the ${(limitMs / 1000).toFixed(1)} s the seals before it left of their ${SEALS_RASTER_MS / 1000} s` : `could not be drawn within ${SEAL_RASTER_MS / 1000} s (an SVG seal should be a few shapes: nested <use> and filters multiply the work)`);
       else if (code === 3) done(`is an SVG that cannot be drawn: ${err.trim() || 'resvg could not read it'}`);
       else if (code !== 0) done(`could not be drawn (the renderer stopped${err ? `: ${err.trim()}` : ''})`);
       else done(undefined);
