@@ -22,7 +22,7 @@ import { collateEdition, type CollatedEdition, type Collation, type WitnessSourc
 import { readWitnesses } from './witnesses.js';
 import { transformTree } from '../transform/index.js';
 import type { LoadMemo } from './load-memo.js';
-import { isPng, pngProblem, rasteriseSeal, sealPixels } from './seal-raster.js';
+import { isPng, pngProblem, rasteriseSeal, sealBudget, sealPixels, type SealBudget } from './seal-raster.js';
 import { lengthToMm } from '../render/pdf/geometry.js';
 
 export interface LoadedEdition {
@@ -135,10 +135,6 @@ async function readNamedFiles(
   config: EditionConfig,
   paths: readonly EditionPath[],
 ): Promise<{ sources: VFile[]; charmap?: VFile; corrections?: VFile; witness?: VFile }> {
-  const tooLargeMessage = (reason: string, ref: EditionPath): void => {
-    const message = yamlFile.message(reason, { place: ref.place, ruleId: 'file-too-large', source: 'diaoban' });
-    message.fatal = true;
-  };
   const read = async (ref: EditionPath, asText: boolean): Promise<VFile | undefined> => {
     try {
       const read = await readEditionPath(sandbox, ref, yamlFile, [], maxFileBytes(ref.key));
@@ -156,6 +152,8 @@ async function readNamedFiles(
   const fonts: Array<string | null> = [];
   const fontRoots = systemFontDirs();
   let seal = 0;
+  // The seals' time, shared: slow seals one after another cannot hold a build for minutes.
+  const seals = sealBudget();
   for (const ref of paths) {
     if (ref.key === 'sources') {
       const file = await read(ref, false);
@@ -163,23 +161,13 @@ async function readNamedFiles(
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
     else if (ref.key === 'conversion.witness') witness = await read(ref, false);
-    else if (ref.key === 'fonts.main') {
-      const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
-      const large = real ? await tooLarge(real, ref).catch(() => null) : null;
-      if (large) tooLargeMessage(large, ref);
-      const problem = real === null || large ? undefined : await fontFileProblem(real, fontFace(config, fonts.length));
-      if (problem) {
-        const message = yamlFile.message(`font "${ref.name}" ${problem}; it is left out (the default fonts draw its characters)`, { place: ref.place, ruleId: 'font-file', source: 'diaoban' });
-        message.fatal = true;
-      }
-      fonts.push(large || problem ? null : real);
-    }
+    else if (ref.key === 'fonts.main') fonts.push(await checkFontPath(sandbox, ref, yamlFile, fontFace(config, fonts.length), fontRoots));
     else if (ref.key === 'seals') {
       // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
       const entry = config.seals?.[seal++];
       const file = await read(ref, false);
       if (!entry || !file) continue;
-      const data = await sealImage(new Uint8Array(file.value as Uint8Array), entry.size);
+      const data = await sealImage(new Uint8Array(file.value as Uint8Array), entry.size, seals);
       if (typeof data === 'string') {
         const message = yamlFile.message(`seal "${ref.name}" ${data}; the seal is left out`, { place: ref.place, ruleId: 'seal-image', source: 'diaoban' });
         message.fatal = true;
@@ -200,8 +188,30 @@ async function readNamedFiles(
   return { sources, charmap, corrections, witness };
 }
 
+/**
+ * A font file named at `ref` (edition.yaml's fonts.main, or collection.yaml's):
+ * inside the sandbox or the system's font folders, a regular file (a FIFO or
+ * device is a message at its place), not too large, and a font (fontProblem);
+ * its real path, or null with the message on `yamlFile`.
+ */
+export async function checkFontPath(sandbox: Sandbox, ref: EditionPath, yamlFile: VFile, face: string | undefined, fontRoots = systemFontDirs()): Promise<string | null> {
+  const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
+  if (real === null) return null;
+  const large = await tooLarge(real, ref).catch(() => null);
+  if (large) {
+    const message = yamlFile.message(large, { place: ref.place, ruleId: 'file-too-large', source: 'diaoban' });
+    message.fatal = true;
+    return null;
+  }
+  const problem = await fontFileProblem(real, face);
+  if (!problem) return real;
+  const message = yamlFile.message(`font "${ref.name}" ${problem}; it is left out (the default fonts draw its characters)`, { place: ref.place, ruleId: 'font-file', source: 'diaoban' });
+  message.fatal = true;
+  return null;
+}
+
 /** The face (`#Family`) of the `index`th file entry of fonts.main. */
-function fontFace(config: EditionConfig, index: number): string | undefined {
+export function fontFace(config: EditionConfig, index: number): string | undefined {
   return config.fonts.main?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
 }
 
@@ -242,7 +252,7 @@ const SEAL_MAX_BYTES = 4 << 20;
  * not name) with its header and data checked, or an SVG rasterised by resvg
  * under a time limit at the seal's printed size (seal-raster.ts).
  */
-export async function sealImage(bytes: Uint8Array, size: string): Promise<{ bytes: Uint8Array; type: 'png'; warning?: string } | string> {
+export async function sealImage(bytes: Uint8Array, size: string, budget: SealBudget = sealBudget()): Promise<{ bytes: Uint8Array; type: 'png'; warning?: string } | string> {
   if (bytes.byteLength > SEAL_MAX_BYTES) return `is ${(bytes.byteLength / 1048576).toFixed(1)} MiB; a seal image must be under 4 MiB`;
   if (isPng(bytes)) return pngProblem(bytes) ?? { bytes, type: 'png' };
   const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
@@ -254,7 +264,7 @@ export async function sealImage(bytes: Uint8Array, size: string): Promise<{ byte
   } catch {
     width = sealPixels(20);
   }
-  const made = await rasteriseSeal(bytes, width);
+  const made = await rasteriseSeal(bytes, width, budget);
   if (typeof made === 'string') return made;
   const problem = pngProblem(made.png);
   if (problem) return `could not be drawn (resvg's image ${problem})`;

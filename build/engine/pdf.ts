@@ -156,9 +156,14 @@ export interface PdfResult {
   warnings: string[];
 }
 
+/** A template's name as a folder of templates/: a plain name (never a path: `../../x` would read another folder's files), else siku, as the layout falls back. */
+function knownTemplate(name: string, root: string): string {
+  return /^[a-z][a-z0-9-]{0,63}$/.test(name) && existsSync(join(root, 'templates', name, 'template.json')) ? name : 'siku';
+}
+
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
 export async function loadTemplate(name: string, root: string = ROOT): Promise<Template> {
-  const known = existsSync(join(root, 'templates', name, 'template.json')) ? name : 'siku';
+  const known = knownTemplate(name, root);
   const dir = join(root, 'templates', known);
   const def = parseTemplateDefinition(JSON.parse(await readFile(join(dir, 'template.json'), 'utf8')), known);
   const pageHtmlPath = join(dir, 'page.html');
@@ -196,7 +201,8 @@ export async function renderOptionsFor(
 const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: LoadedFont[] }>>();
 
 /** The template's files as they are now (path, size, time), for the memory of render options. */
-function templateStamp(name: string, root: string): string {
+function templateStamp(given: string, root: string): string {
+  const name = knownTemplate(given, root);
   return ['template.json', 'page.html'].map((f) => fileStamp(join(root, 'templates', name, f))).concat(['base.css', `${name}.css`].map((f) => fileStamp(join(root, 'styles', f)))).join('|');
 }
 

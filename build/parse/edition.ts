@@ -4,6 +4,7 @@
  * The format is documented in manuscript/README.md.
  */
 import { VFile } from 'vfile';
+import { location } from 'vfile-location';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { PDF_STANDARDS, PDFX_VERSIONS, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat, type WitnessConfig } from '../tree/edition.js';
 import type { Point, Script } from '../tree/types.js';
@@ -532,7 +533,9 @@ export function parseCharmap(file: VFile): Record<string, string> {
   const text = String(file.value ?? '');
   const src = createSource(file, text);
   if (/^KR\d+\t/mu.test(text.slice(0, 2000))) return parseKanripoCharlist(text);
-  const doc = parseDocument(text, { prettyErrors: false });
+  // The YAML library's own check of unique keys compares each key with every one before it (100,000 entries: 101 s);
+  // keys are checked here instead, in one pass (a key given twice: an error at the second, the first kept).
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
   for (const error of doc.errors) src.report('error', `charmap is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'charmap-yaml');
   const map = nameTable<string>();
   if (doc.errors.length > 0 || doc.contents === null) return map;
@@ -540,11 +543,24 @@ export function parseCharmap(file: VFile): Record<string, string> {
     src.report('error', 'charmap must map code points to characters (U+E512: 埶)', 0, text.length, 'charmap-yaml');
     return map;
   }
+  const seen = new Map<string, number>();
+  const lines = location(text);
   for (const pair of doc.contents.items) {
     const keyNode = pair.key as YamlNode;
     const key = isScalar(keyNode) ? String(keyNode.value) : '';
+    const first = seen.get(key);
+    if (first !== undefined) {
+      src.report('error', `charmap entry "${key}" is given twice (first on line ${lines.toPoint(first)?.line ?? '?'}); the first is kept`, ...range(keyNode), 'charmap-entry');
+      continue;
+    }
+    if (isScalar(keyNode)) seen.set(key, range(keyNode)[0]);
     const value = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
     const hex = /^U\+([0-9A-F]{4,6})$/i.exec(key);
+    // Past U+10FFFF is no code point (String.fromCodePoint would throw).
+    if (hex && parseInt(hex[1], 16) > 0x10ffff) {
+      src.report('error', `charmap entry "${key}" is past U+10FFFF, the last code point`, ...range(keyNode), 'charmap-entry');
+      continue;
+    }
     // Entities and compositions as the source writes them: &KR0433; (or KR0433), {艹虑}.
     const entity = /^&?(KR\d+);?$/i.exec(key);
     const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : entity ? `&${entity[1].toUpperCase()};` : /^\{[^{}]+\}$/u.test(key) ? key : Array.from(key).length === 1 ? key : null;
