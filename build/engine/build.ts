@@ -19,7 +19,7 @@ import { popupLayersFromOption } from '../render/epub/notes-option.js';
 import { printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/pages.js';
 import { epubSeals } from '../render/epub/seals.js';
 import { pdfMeta, planPages, volumeLabel } from '../render/pdf/index.js';
-import { fontStackFor } from '../fonts/index.js';
+import { fontStackFor, mainFaces } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BuildCache, hashKey, keptTable, toolVersion } from './cache.js';
@@ -428,7 +428,7 @@ async function buildLoaded(
       }
       let specs;
       try {
-        specs = fontStackFor(config.fonts.main);
+        specs = fontStackFor(mainFaces(config));
       } catch (error) {
         throw new EpubError(`${(error as Error).message} (edition.yaml fonts.main: the EPUB embeds its fonts)`);
       }

@@ -92,15 +92,16 @@ function readShared(file: VFile, text: string, root: string): SharedSettings | u
   const shared: SharedSettings = {};
   if (keys.includes('template')) shared.template = config.meta.template;
   if (keys.includes('conversion') && config.conversion) shared.conversion = config.conversion;
-  if (keys.includes('fonts') && config.fonts.main) {
+  if (keys.includes('fonts') && Object.keys(config.fonts).length > 0) {
     // A font file collection.yaml names is the person's choice, from beside collection.yaml: resolved here, absolute.
-    const files = new Set(paths.filter((p) => p.key === 'fonts.main').map((p) => p.name));
-    shared.fonts = {
-      main: config.fonts.main.map((entry) => {
+    const files = new Set(paths.filter((p) => p.key.startsWith('fonts.')).map((p) => p.name));
+    shared.fonts = {};
+    for (const [role, entries] of Object.entries(config.fonts)) {
+      shared.fonts[role] = entries?.map((entry) => {
         const [file, face] = entry.split('#') as [string, string | undefined];
         return files.has(file) ? path.resolve(root, file) + (face ? `#${face}` : '') : entry;
-      }),
-    };
+      });
+    }
   }
   return shared;
 }

@@ -9,7 +9,7 @@ import type { VFileMessage } from 'vfile-message';
 import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, type ParsedSource } from '../parse/index.js';
-import type { EditionPath } from '../parse/edition.js';
+import { isFontPath, type EditionPath } from '../parse/edition.js';
 import { fontEntryFile, fontProblem } from '../fonts/index.js';
 import { createSandbox, openRegularFile, problemReason, problemRule, readCheckedFile, readEditionPath, readInSandbox, resolveEditionPath, systemFontDirs, type Read, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
@@ -68,7 +68,10 @@ export const MAX_FILE_BYTES: Readonly<Record<EditionPath['key'], number>> = {
   seals: 4 << 20,
 };
 
-const maxFileBytes = (key: string): number => (Object.hasOwn(MAX_FILE_BYTES, key) ? MAX_FILE_BYTES[key as EditionPath['key']] : 256 << 20);
+const maxFileBytes = (key: string): number => {
+  const kind = isFontPath({ key }) ? 'fonts.main' : key;
+  return Object.hasOwn(MAX_FILE_BYTES, kind) ? MAX_FILE_BYTES[kind as EditionPath['key']] : 256 << 20;
+};
 
 /** Why a file named in edition.yaml is too large to read, or null (fonts, read later by their checked path). */
 async function tooLarge(file: string, ref: EditionPath): Promise<string | null> {
@@ -118,7 +121,8 @@ async function readNamedFiles(
   const sources: VFile[] = [];
   let charmap: VFile | undefined;
   let corrections: VFile | undefined;
-  const fonts: Array<string | null> = [];
+  // Each role's font files as resolved (null: left out), in the order edition.yaml names them.
+  const fonts = new Map<string, Array<string | null>>();
   const fontRoots = systemFontDirs();
   let seal = 0;
   for (const ref of paths) {
@@ -127,16 +131,19 @@ async function readNamedFiles(
       if (file) sources.push(file);
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
-    else if (ref.key === 'fonts.main') {
+    else if (isFontPath(ref)) {
+      const role = ref.key.slice('fonts.'.length);
+      const resolved = fonts.get(role) ?? [];
+      fonts.set(role, resolved);
       const real = await resolveEditionPath(sandbox, ref, yamlFile, fontRoots);
       const large = real ? await tooLarge(real, ref).catch(() => null) : null;
       if (large) tooLargeMessage(large, ref);
-      const problem = real === null || large ? undefined : await fontFileProblem(real, fontFace(config, fonts.length));
+      const problem = real === null || large ? undefined : await fontFileProblem(real, fontFace(config.fonts[role], resolved.length));
       if (problem) {
         const message = yamlFile.message(`font "${ref.name}" ${problem}; it is left out (the default fonts draw its characters)`, { place: ref.place, ruleId: 'font-file', source: 'diaoban' });
         message.fatal = true;
       }
-      fonts.push(large || problem ? null : real);
+      resolved.push(large || problem ? null : real);
     }
     else if (ref.key === 'seals') {
       // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
@@ -153,20 +160,22 @@ async function readNamedFiles(
       }
     }
   }
-  // fonts.main in order: each file entry (one EditionPath each, in the same order) becomes its resolved file.
-  let next = 0;
-  config.fonts.main = config.fonts.main?.flatMap((entry) => {
-    const font = fontEntryFile(entry);
-    if (!font) return [entry];
-    const real = fonts[next++];
-    return real ? [font.face ? `${real}#${font.face}` : real] : [];
-  });
+  // Each role's faces in order: each file entry (one EditionPath each, in the same order) becomes its resolved file.
+  for (const [role, entries] of Object.entries(config.fonts)) {
+    let next = 0;
+    config.fonts[role] = entries?.flatMap((entry) => {
+      const font = fontEntryFile(entry);
+      if (!font) return [entry];
+      const real = fonts.get(role)?.[next++];
+      return real ? [font.face ? `${real}#${font.face}` : real] : [];
+    });
+  }
   return { sources, charmap, corrections };
 }
 
-/** The face (`#Family`) of the `index`th file entry of fonts.main. */
-function fontFace(config: EditionConfig, index: number): string | undefined {
-  return config.fonts.main?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
+/** The face (`#Family`) of the `index`th file entry of a role's faces. */
+function fontFace(entries: readonly string[] | undefined, index: number): string | undefined {
+  return entries?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
 }
 
 /** Checks of font files, by path, size and time (a watch session rebuilds many times). */

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
-import { coverage, editionFonts, uncovered, type LoadedFont } from '../fonts/index.js';
+import { coverage, editionFonts, mainFaces, otherRoleFaces, packagesOf, uncovered, type FontSpec, type LoadedFont } from '../fonts/index.js';
 import { fileStamp, loadFontsOnce, rememberedForFaces } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
@@ -40,6 +40,7 @@ import {
   runBody,
   pageFill,
   runCss,
+  roleCharacters,
   withPunctuation,
   type FontSource,
   type PlannedPage,
@@ -167,16 +168,29 @@ export async function loadTemplate(name: string, root: string = ROOT): Promise<T
   return { definition: def, pageHtml, css, baseCss };
 }
 
-/** The render options of an edition: template, geometry, fonts and their coverage. */
+/** A role of the text set in faces of its own (edition.yaml `fonts:`): its faces as written and loaded (its stack: them, then the main text's). */
+export interface RoleFonts {
+  role: string;
+  faces: string[];
+  fonts: LoadedFont[];
+}
+
+/** The files of every stack an edition prints with: the main text's, then each role's. */
+function editionStacks(config: EditionConfig): Array<{ role: string; faces: string[]; specs: FontSpec[] }> {
+  const main = mainFaces(config);
+  return [{ role: 'main', faces: main, specs: editionFonts(main).specs }, ...otherRoleFaces(config).map((r) => ({ ...r, specs: editionFonts(r.faces).specs }))];
+}
+
+/** The render options of an edition: template, geometry, fonts (the main text's, and each role's with faces of its own) and their coverage. */
 export async function renderOptionsFor(
   layout: BookLayout,
   config: EditionConfig,
   root: string = ROOT,
-): Promise<{ options: RenderOptions; fonts: LoadedFont[] }> {
+): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   // The same edition, grid and template files give the same options: a watch session works them out once.
   let fontFiles = '';
   try {
-    fontFiles = editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file)).join('|');
+    fontFiles = editionStacks(config).flatMap((s) => s.specs.map((f) => fileStamp(f.file))).join('|');
   } catch {
     // an unreadable fonts.main: computeRenderOptions says so
   }
@@ -191,7 +205,7 @@ export async function renderOptionsFor(
   return known;
 }
 
-const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: LoadedFont[] }>>();
+const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }>>();
 
 /** The template's files as they are now (path, size, time), for the memory of render options. */
 function templateStamp(name: string, root: string): string {
@@ -202,7 +216,7 @@ async function computeRenderOptions(
   layout: BookLayout,
   config: EditionConfig,
   root: string,
-): Promise<{ options: RenderOptions; fonts: LoadedFont[] }> {
+): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   const template = await loadTemplate(config.meta.template, root);
   let geometry;
   try {
@@ -211,25 +225,29 @@ async function computeRenderOptions(
   } catch (error) {
     throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml page.size / page.bleed)`);
   }
-  let specs;
+  let stacks;
   try {
-    ({ specs } = editionFonts(config.fonts.main));
+    stacks = editionStacks(config);
   } catch (error) {
-    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml fonts.main)`);
+    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml fonts)`);
   }
-  const missing = specs.filter((s) => !existsSync(s.file));
+  const missing = [...new Map(stacks.flatMap((s) => s.specs).filter((s) => !existsSync(s.file)).map((s) => [s.file, s])).values()];
   if (missing.length) {
+    const packages = packagesOf(missing);
     throw new PdfError(
-      `font file missing: ${missing.map((s) => s.file).join(', ')}; run: apt-get install fonts-noto-cjk fonts-hanazono (or fix fonts.main in edition.yaml)`,
+      `font file missing: ${missing.map((s) => s.file).join(', ')}; run: ${packages.length ? `apt-get install ${packages.join(' ')} (scripts/setup.sh)` : 'scripts/setup.sh'}, or fix fonts in edition.yaml`,
     );
   }
-  const fonts = await loadFontsOnce(specs);
+  const [main, ...others] = await Promise.all(stacks.map((s) => loadFontsOnce(s.specs)));
+  const fonts = main;
+  const roles = others.map((loaded, i) => ({ role: stacks[i + 1].role, faces: stacks[i + 1].faces, fonts: loaded }));
   const covers = coverage(fonts);
   const options: RenderOptions = {
     meta: pdfMeta(config.meta),
     template,
     geometry,
-    fonts: fontSourcesWithOverrides(config.fonts.main),
+    fonts: fontSourcesWithOverrides(stacks[0].faces),
+    ...(roles.length ? { roleFonts: roles.map((r) => ({ role: r.role, fonts: fontSourcesWithOverrides(r.faces) })) } : {}),
     covers,
     bleed: config.page.bleed,
     marks: config.page.marks,
@@ -237,7 +255,7 @@ async function computeRenderOptions(
     ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
   };
-  return { options, fonts };
+  return { options, fonts, roles };
 }
 
 function isInkTable(v: unknown): v is InkTable {
@@ -480,6 +498,7 @@ interface RunJob {
   key: string;
   chars: Set<string>;
   fonts: FontSource[];
+  roleFonts: Array<{ role: string; fonts: FontSource[] }>;
 }
 
 /**
@@ -650,7 +669,7 @@ async function closePrinter(printer: Printer): Promise<void> {
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256' | 'written'>> {
   const config = pageForStandard(edition);
-  const { options: given, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
+  const { options: given, fonts, roles } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
   // A rebuild's new subset (a fix's 校勘記 run, most often) should not wait for Python and the glyph bank to load; a
   // clean build starts the converter when a subset is missing, and with the font cache warm not at all (34 MB less).
   if (options.keepPages) warmConverters(fonts, options.fontCache ?? FONT_CACHE);
@@ -662,8 +681,8 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   const identity = printerIdentity(options.chromium);
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files;
   // the nonce, new each build, is not printed).
-  const { fonts: _sources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
-  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
+  const { fonts: _sources, roleFonts: _roleSources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
+  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionStacks(config).map((s) => [s.role, s.specs.map((f) => fileStamp(f.file))])));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
@@ -723,13 +742,22 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
           );
           // Fonts a run: a character new to the book changes the subsets of its run only, so only that run is printed again.
           let sources: FontSource[];
+          let roleSources: Array<{ role: string; fonts: FontSource[] }> = [];
           try {
-            [sources] = await printFontSourcesFor(config.fonts.main, fonts, [[...chars].join('')], fontCache);
+            [sources] = await printFontSourcesFor(mainFaces(config), fonts, [[...chars].join('')], fontCache);
+            // A role with faces of its own: its stack subset to the characters it prints in the run.
+            if (roles.length > 0) {
+              const own = roleCharacters(runs[i], roles.map((r) => r.role));
+              roleSources = await Promise.all(
+                roles.map(async (r) => ({ role: r.role, fonts: (await printFontSourcesFor(r.faces, r.fonts, [[...own.get(r.role)!].join('')], fontCache))[0] })),
+              );
+            }
           } catch (error) {
             throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
           }
           // Font files are named by their content: the key holds them without the folder they sit in.
-          jobs[i] = { run: runs[i], key: hashKey('pdf-run', runKeys[i], JSON.stringify(sources).split(fontRoot).join('')), chars, fonts: sources };
+          const fontKey = JSON.stringify([sources, roleSources]).split(fontRoot).join('');
+          jobs[i] = { run: runs[i], key: hashKey('pdf-run', runKeys[i], fontKey), chars, fonts: sources, roleFonts: roleSources };
           const hit = await options.cache?.get('pdf-run', jobs[i].key);
           if (hit) {
             parts[i] = hit;
@@ -757,7 +785,7 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
         for (let i = pending ?? (await queue.next()); i !== undefined; i = await queue.next()) {
           pending = undefined;
           const job = jobs[i];
-          const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts })), ...bodyOf(i) };
+          const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts, roleFonts: job.roleFonts })), ...bodyOf(i) };
           bodies.delete(i);
           const kept = options.cache && options.keepPages ? keptPages(options.cache, identity, run) : undefined;
           parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length, kept, () => replayed++), () => chromium.browser.connected);

@@ -6,6 +6,7 @@ import { assignCharacters, coverage, fontChooser, subsetFonts, uncovered } from 
 import { loadFontTables, loadSystemFonts } from './load.js';
 import { cmapRanges, extractFace, faceFamilies, isCollection, readDirectory, readNames } from './sfnt.js';
 import { FONT_STACK, NOTO_SERIF_CJK_TC, editionFonts, fontStackFor } from './stack.js';
+import { mainFaces, otherRoleFaces } from './roles.js';
 import type { LoadedFont } from './types.js';
 
 let fonts: LoadedFont[];
@@ -158,12 +159,32 @@ test('fontStackFor: edition fonts first, the default stack after; files, collect
 });
 
 test('editionFonts: families without a file are kept by name, WOFF is refused, a stack font is not listed twice', () => {
-  const { specs, byName } = editionFonts(['TW-Kai', '/opt/Kai.ttf', 'hanamina', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
-  assert.deepEqual(byName, ['TW-Kai']);
+  const { specs, byName } = editionFonts(['LXGW WenKai', '/opt/Kai.ttf', 'hanamina', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
+  assert.deepEqual(byName, ['LXGW WenKai']);
   assert.deepEqual(
     specs.map((f) => f.family),
     ['Kai', 'HanaMinA', 'HanaMinB', 'Noto Serif CJK TC'],
   );
   assert.throws(() => editionFonts(['/opt/Kai.woff2']), /give a \.ttf, \.otf or \.ttc#Family file/);
-  assert.throws(() => fontStackFor(['TW-Kai']), /give a font file path/);
+  assert.throws(() => fontStackFor(['LXGW WenKai']), /give a font file path/);
+});
+
+test('TW-Kai and its Ext-B and Plus faces are known by name: files of the tool, in the order given, then the stack', () => {
+  const { specs, byName } = editionFonts(['TW-Kai', 'tw-kai-ext-b', 'TW-Kai-Plus', 'TW-Kai']);
+  assert.deepEqual(byName, []);
+  assert.deepEqual(specs.map((f) => f.family), ['TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus', 'Noto Serif CJK TC', 'HanaMinA', 'HanaMinB']);
+  assert.ok(specs.slice(0, 3).every((f) => f.file.startsWith('/usr/share/fonts/truetype/cns11643/') && f.package === 'fonts-cns11643-kai'));
+});
+
+test('font roles: the 四庫 template sets its text in TW-Kai, the modern one in the stack; an edition\'s role replaces the template\'s, other roles fall back on the main text', () => {
+  assert.deepEqual(mainFaces({ meta: { template: 'siku' }, fonts: {} }), ['TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus']);
+  assert.deepEqual(mainFaces({ meta: { template: 'modern' }, fonts: {} }), []);
+  assert.deepEqual(mainFaces({ meta: { template: 'no-such' }, fonts: {} }), ['TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus'], 'an unknown template takes siku\'s');
+  assert.deepEqual(mainFaces({ meta: { template: 'siku' }, fonts: { main: ['Noto Serif CJK TC'] } }), ['Noto Serif CJK TC']);
+  assert.deepEqual(otherRoleFaces({ meta: { template: 'siku' }, fonts: {} }), []);
+  assert.deepEqual(otherRoleFaces({ meta: { template: 'modern' }, fonts: { zhu: ['TW-Kai'], label: ['HanaMinA'], meipi: [] } }), [
+    { role: 'label', faces: ['HanaMinA'] },
+    { role: 'zhu', faces: ['TW-Kai'] },
+  ]);
+  assert.deepEqual(otherRoleFaces({ meta: { template: 'siku' }, fonts: { meipi: ['Noto Serif CJK TC'] } }), [{ role: 'meipi', faces: ['Noto Serif CJK TC', 'TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus'] }]);
 });

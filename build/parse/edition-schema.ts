@@ -134,7 +134,13 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
       marks: { type: 'boolean' },
     },
   },
-  fonts: { type: 'map', hint: 'a mapping (main: [FandolKai-Regular.otf, Noto Serif CJK TC])', keys: { main: list(text(FILE), 20, 'a list of font files or family names') } },
+  fonts: {
+    type: 'dict',
+    hint: 'a mapping of roles (main, label, or a layer: zhu, meipi …) to faces (main: [TW-Kai, fonts/Song.otf])',
+    key: { type: 'text', max: 100, test: (v) => (/^[A-Za-z][A-Za-z0-9-]*$/.test(v) ? null : 'is not a role (main, label or a layer id)'), hint: 'main, label or a layer id' },
+    value: list(text(FILE), 20, 'a list of font files or family names'),
+    max: 100,
+  },
   notes: { type: 'map', hint: 'a mapping (popup: [shu, fuzhu])', keys: { popup: list(LAYER_ID, 100, 'a list of layers ([shu, fuzhu])') } },
   layers: list(
     { type: 'map', hint: 'a rule (- layer: an, pattern: "^愚謂")', required: ['layer', 'pattern'], keys: { layer: LAYER_ID, pattern: PATTERN, label: text(NAME) } },

@@ -25,11 +25,16 @@ export interface EditionResult {
 
 /** A file named in edition.yaml, with the place of its name (for messages about that file). */
 export interface EditionPath {
-  /** The key naming it: sources, charmap, corrections, fonts.main (images, seals … as they come). */
+  /** The key naming it: sources, charmap, corrections, fonts.<role> (fonts.main, fonts.zhu …: isFontPath), seals. */
   key: string;
-  /** The file as written (for fonts.main, the file part of the entry). */
+  /** The file as written (for a font, the file part of the entry). */
   name: string;
   place: { start: Point; end: Point };
+}
+
+/** Whether a file edition.yaml names is a font (`fonts.<role>`): checked as a font, found in the system's font folders too. */
+export function isFontPath(ref: Pick<EditionPath, 'key'>): boolean {
+  return ref.key.startsWith('fonts.');
 }
 
 /** Defaults for an edition made from a lone source file (`diaoban tree FILE`). */
@@ -153,20 +158,24 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   readPage(src, get('page'), config);
   const fonts = get('fonts');
   if (isMap(fonts)) {
-    const main = fonts.get('main', true) as YamlNode | undefined;
-    if (isSeq(main)) {
-      config.fonts.main = [];
-      for (const item of (main.items as YamlNode[]).filter(isScalar)) {
+    // Each role's faces (main, label, a layer), in the file's order; a file is named as `fonts.<role>`.
+    for (const pair of fonts.items) {
+      const role = isScalar(pair.key) ? String(pair.key.value) : '';
+      const list = pair.value as YamlNode | null;
+      if (!role || !isSeq(list)) continue;
+      const entries: string[] = [];
+      for (const item of (list.items as YamlNode[]).filter(isScalar)) {
         const entry = String(item.value);
         try {
           editionFonts([entry]);
-          config.fonts.main.push(entry);
+          entries.push(entry);
           const font = fontEntryFile(entry);
-          if (font) named('fonts.main', font.file, item);
+          if (font) named(`fonts.${role}`, font.file, item);
         } catch (error) {
           src.report('error', `${(error as Error).message} (left out)`, ...range(item), 'edition-field');
         }
       }
+      config.fonts[role] = entries;
     }
   }
   const notes = get('notes');

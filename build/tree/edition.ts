@@ -67,9 +67,14 @@ export interface PageOverrides {
   marks?: boolean;
 }
 
+/**
+ * `fonts:` — per role, font files or family names, first wins: `main` (the
+ * text), `label` (labels the source prints) or a layer id (zhu, meipi …);
+ * build/fonts/roles.ts puts them over the template's.
+ */
 export interface FontOverrides {
-  /** Font files or fontconfig family names, first wins. */
   main?: string[];
+  [role: string]: string[] | undefined;
 }
 
 export interface EditionConfig {

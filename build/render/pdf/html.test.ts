@@ -320,8 +320,8 @@ test("outlineEntries takes each page's bookmarks at its PDF page index, after in
 });
 
 test("an edition's fonts go in front of the stack: files by file: URL, names by local()", () => {
-  const sources = fontSourcesWithOverrides(['/opt/fonts/MyKai.ttf', 'TW-Kai']);
-  assert.deepEqual(sources.slice(0, 2), [{ local: 'TW-Kai' }, { file: '/opt/fonts/MyKai.ttf' }]);
+  const sources = fontSourcesWithOverrides(['/opt/fonts/MyKai.ttf', 'LXGW WenKai']);
+  assert.deepEqual(sources.slice(0, 2), [{ local: 'LXGW WenKai' }, { file: '/opt/fonts/MyKai.ttf' }]);
   assert.deepEqual(sources[2], { local: 'Noto Serif CJK TC' });
   assert.deepEqual(sources.slice(3).map((s) => s.file), ['/usr/share/fonts/truetype/hanazono/HanaMinA.ttf', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
 });

@@ -52,8 +52,14 @@ export interface RenderOptions {
   meta: PdfMeta;
   template: Template;
   geometry: PageGeometry;
-  /** The font stack, first wins. */
+  /** The font stack of the main text (and everything without a face of its own), first wins. */
   fonts: readonly FontSource[];
+  /**
+   * The roles of the text set in faces of their own (edition.yaml `fonts:`,
+   * styles/layers.json `fonts`): `label`, a layer id (zhu, meipi, cepi …),
+   * each with its stack (its faces, then the main text's). Sorted by role.
+   */
+  roleFonts?: ReadonlyArray<{ role: string; fonts: readonly FontSource[] }>;
   /** Whether some configured font draws a code point; uncovered characters print as 〓. */
   covers?: (codePoint: number) => boolean;
   /** CSS bleed (3mm) and crop marks, for print shops (Paged.js draws them). */
@@ -149,7 +155,7 @@ export function volumeLabel(volumeTitle: string, bookTitle: string): string {
 const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
 
 /** The @font-face rules of the stack; the names and paths an edition gives are CSS-escaped (they sit in <style>). */
-function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: string } {
+function fontFaceCss(fonts: readonly FontSource[], prefix = 'diaoban'): { css: string; families: string } {
   const rules: string[] = [];
   const names: string[] = [];
   fonts.forEach((f, i) => {
@@ -157,7 +163,7 @@ function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: str
     if (f.local) src.push(`local(${cssString(f.local)})`);
     if (f.file) src.push(`url(${cssString(pathToFileURL(f.file).href)})`);
     if (src.length === 0) return;
-    const name = `diaoban-${i}`;
+    const name = `${prefix}-${i}`;
     names.push(cssString(name));
     const range = f.unicodeRange ? `unicode-range:${f.unicodeRange};` : '';
     rules.push(`@font-face{font-family:${cssString(name)};src:${src.join(',')};${range}font-display:block}`);
@@ -378,6 +384,30 @@ export interface RunParts {
   fills: string;
 }
 
+/** The elements a role's face sets: a layer's note characters, 眉批 or 側批, labels (last: a label in a note takes the label's face). */
+export function roleSelector(role: string): string {
+  if (role === 'label') return '.col>i.lb';
+  if (role === 'meipi' || role === 'cepi') return `.pg>i.an-${role}`;
+  return `.col>i.L-${role.replace(/[^\w-]/g, '_')}`;
+}
+
+/** The roles in the order their rules must stand: labels after the layers they sit in. */
+const roleOrder = (a: { role: string }, b: { role: string }): number => Number(a.role === 'label') - Number(b.role === 'label') || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0);
+
+/** The @font-face rules and font-family of each role with a face of its own, and the origin correction of its note-size glyphs. */
+function roleFontCss(options: RenderOptions): string {
+  return [...(options.roleFonts ?? [])]
+    .sort(roleOrder)
+    .map(({ role, fonts }, k) => {
+      const faces = fontFaceCss(fonts, `diaoban-r${k}`);
+      const origin = fonts[0]?.verticalOrigin;
+      const grid = role !== 'meipi' && role !== 'cepi';
+      const up = origin !== undefined && grid ? `translate:0 ${mm(-originDrop(options.geometry.noteSize, origin))};` : '';
+      return `${faces.css}\n${roleSelector(role)}{font-family:${faces.families || 'inherit'};${up}}`;
+    })
+    .join('\n');
+}
+
 /** A run's stylesheet: its fonts, the template's CSS and the geometry (@page size, margins, named pages, bleed and marks). */
 export function runCss(options: RenderOptions): string {
   const fonts = fontFaceCss(options.fonts);
@@ -388,7 +418,37 @@ export function runCss(options: RenderOptions): string {
     geometryCss(options.geometry, options),
     originCorrectionCss(options.geometry, options.fonts),
     options.template.css,
+    roleFontCss(options),
   ].join('\n');
+}
+
+/**
+ * The characters each role with a face of its own prints on these pages
+ * (its stack is subset to them; the main text's stack gets every character
+ * of the run): a layer's note characters, labels, 眉批 and 側批.
+ */
+export function roleCharacters(planned: readonly PlannedPage[], roles: readonly string[]): Map<string, Set<string>> {
+  const out = new Map(roles.map((r) => [r, new Set<string>(['〓'])]));
+  const add = (role: string, text: string): void => {
+    const set = out.get(role);
+    if (set) for (const ch of text) set.add(ch);
+  };
+  for (const p of planned) {
+    for (const column of p.page?.columns ?? []) {
+      for (const run of column.runs) {
+        if (run.type === 'text') {
+          if (run.style === 'label') add('label', run.text);
+          continue;
+        }
+        for (const seg of [...run.right, ...run.left]) {
+          add(seg.layer, seg.text);
+          if (seg.style === 'label' || seg.style === 'head') add('label', seg.text);
+        }
+      }
+    }
+    for (const a of p.page?.annotations ?? []) for (const piece of a.pieces) add(a.kind, piece.text);
+  }
+  return out;
 }
 
 /** A page's filling (pageInnerHtml) and the distinct characters it prints. */

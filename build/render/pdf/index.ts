@@ -14,6 +14,8 @@ export {
   runBody,
   pageFill,
   runCss,
+  roleCharacters,
+  roleSelector,
   withPunctuation,
   planPages,
   pageGridHtml,

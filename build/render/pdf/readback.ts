@@ -25,6 +25,8 @@ export interface TextItem {
   width: number;
   /** Font size. */
   size: number;
+  /** The embedded font's name without its subset tag (TW-Kai-98_1, NotoSerifCJKtc-Regular), when asked for. */
+  font?: string;
 }
 
 interface PdfJsItem {
@@ -32,13 +34,21 @@ interface PdfJsItem {
   transform: number[];
   width: number;
   height: number;
+  fontName?: string;
 }
 
-/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build. */
-export async function readPdfText(bytes: Uint8Array): Promise<TextItem[][]> {
+interface PdfJsPage {
+  view: number[];
+  getTextContent(): Promise<{ items: PdfJsItem[] }>;
+  getOperatorList(): Promise<unknown>;
+  commonObjs: { get(id: string): { name?: string } | undefined };
+}
+
+/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build; with `fonts`, each item's font. */
+export async function readPdfText(bytes: Uint8Array, options: { fonts?: boolean } = {}): Promise<TextItem[][]> {
   const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as {
     getDocument(src: { data: Uint8Array; disableFontFace: boolean; verbosity: number; isEvalSupported: boolean }): {
-      promise: Promise<{ numPages: number; getPage(n: number): Promise<{ view: number[]; getTextContent(): Promise<{ items: PdfJsItem[] }> }>; destroy(): Promise<void> }>;
+      promise: Promise<{ numPages: number; getPage(n: number): Promise<PdfJsPage>; destroy(): Promise<void> }>;
     };
   };
   const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), disableFontFace: true, verbosity: 0, isEvalSupported: false }).promise;
@@ -47,10 +57,13 @@ export async function readPdfText(bytes: Uint8Array): Promise<TextItem[][]> {
     const page = await doc.getPage(n);
     const height = page.view[3];
     const content = await page.getTextContent();
+    // The operator list loads the page's fonts, whose names the items' fontName keys find.
+    if (options.fonts) await page.getOperatorList();
+    const fontOf = (it: PdfJsItem): string | undefined => (it.fontName ? page.commonObjs.get(it.fontName)?.name?.replace(/^[A-Z]{6}\+/, '') : undefined);
     pages.push(
       content.items
         .filter((it) => typeof it.str === 'string' && it.str.trim() !== '')
-        .map((it) => ({ str: it.str, x: it.transform[4], y: height - it.transform[5], width: it.width, size: it.height })),
+        .map((it) => ({ str: it.str, x: it.transform[4], y: height - it.transform[5], width: it.width, size: it.height, ...(options.fonts ? { font: fontOf(it) } : {}) })),
     );
   }
   await doc.destroy();
