@@ -211,3 +211,22 @@ test('a volume without ¶ under layout: source is laid out on the grid, and says
   assert.equal(v.diagnostics?.[0].ruleId, 'source-layout-none');
   assert.equal(v.pages[0].columns[0].runs.length, 1);
 });
+
+test('句讀 after a note stands by the main text before it (湯湯【音義】，): at the note\'s start, taking no place; the text after the note where it was', () => {
+  const spec = testSpec(8, 20, {}, 0, { standard: 'judou' });
+  const runsOf = (page: Page) => page.columns[0].runs.map((r) => (r.type === 'text' ? [r.start, r.text] : [r.start, 'note']));
+  const noted = layoutVolume(volume('卷', p('浩浩湯湯', note('yinyi', '湯音傷'), '，橫無際涯。')), 0, spec).pages[0];
+  // The note (2 cells) starts at 4, where 湯湯 ends: the comma's circle is drawn at the lower right of 湯 (the cell before 4).
+  assert.deepEqual(runsOf(noted), [[0, '浩浩湯湯'], [4, 'note'], [4, '，'], [6, '橫無際涯。']]);
+  assert.deepEqual(layoutProblems(layoutVolume(volume('卷', p('浩浩湯湯', note('yinyi', '湯音傷'), '，橫無際涯。')), 0, spec), spec), []);
+  // Negative control: without the note the comma glues to 湯 at the same place (4, no cell of its own).
+  const bare = layoutVolume(volume('卷', p('浩浩湯湯，橫無際涯。')), 0, spec).pages[0];
+  const run = bare.columns[0].runs[0] as TextRun;
+  assert.equal(run.text, '浩浩湯湯，橫無際涯。');
+  assert.deepEqual(run.advances?.slice(3, 6), [1, 0, 1]);
+  // A note that opens its column (continued from the column before) has no main text before it here: the mark stays after it.
+  const long = layoutVolume(volume('卷', p('一二三四五六七八九十一二三四五六七八', note('yinyi', '甲乙丙丁戊己庚辛壬癸子丑'), '，後')), 0, spec).pages[0];
+  const second = long.columns[1].runs;
+  assert.equal(second[0].type, 'note');
+  assert.equal((second[1] as TextRun).start, second[0].start + (second[0] as NoteChunk).cells);
+});

@@ -408,6 +408,10 @@ class VolumeSetter {
     let lastRun: TextRun | undefined;
     let lastEnd = -1;
     let nextOffset: number | undefined;
+    // Where the note just set began, when main text of this column came before it: a mark that takes no place
+    // right after the note (a 句讀 after 湯湯【音義…】) stands by that main text, not by the note's last character.
+    let noteAfterMain: number | undefined;
+    let mainBefore = false;
     for (const e of d.entries) {
       const width = this.widthOf(e);
       const extra = extraOf.get(e) ?? 0;
@@ -416,6 +420,8 @@ class VolumeSetter {
         e.chunk.start = round(pos / 2);
         d.column.runs.push(e.chunk);
         lastRun = undefined;
+        noteAfterMain = mainBefore ? pos : undefined;
+        mainBefore = false;
         pos += width + extra;
         continue;
       }
@@ -423,10 +429,18 @@ class VolumeSetter {
       const at = e.hang ? this.cap : pos;
       const advances = unitAdvances(u, extra);
       let charPos = at + u.padStart;
+      // The marks that take no place at the head of the first unit after the note.
+      let leading = !e.hang && noteAfterMain !== undefined;
+      const besideAt = noteAfterMain;
+      if (u.width > 0) {
+        noteAfterMain = undefined;
+        mainBefore = true;
+      }
       u.chars.forEach((c, ci) => {
         const style = styleOf(u, c);
-        const cell = round(charPos / 2);
         const adv = advances[ci];
+        leading &&= adv === 0;
+        const cell = leading ? round(besideAt! / 2) : round(charPos / 2);
         // A hanging point is a run of its own, below the grid.
         const canGrow =
           !e.hang &&
