@@ -62,15 +62,15 @@ test('labels the source prints: bracketed in cells (modern), as they are for 陰
   assert.equal(layoutVolume(bare, 0, yinwen).pages[0].columns[0].runs.flatMap((r) => (r.type === 'note' ? [...r.right, ...r.left] : [])).filter((s) => s.style === 'label').length, 0);
 });
 
-test('眉批 go over their column, in the top margin; one that finds its lanes taken moves on to the next free ones, never over a raised column', () => {
+test('眉批 go over their column, in the top margin, in reading order; one that finds its lanes taken moves leftwards only, a lane apart, never over a raised column', () => {
   const spec = { ...testSpec(8, 10), meipiCells: 4 };
   const v = volume('卷', p('甲乙', annotation('meipi', '一二三四五'), '丙丁', annotation('meipi', '六七')), p(raise(2), '皇上', annotation('meipi', '八九')));
   const page = layoutVolume(v, 0, spec).pages[0];
   const meipi = (page.annotations ?? []).filter((a) => a.kind === 'meipi');
   assert.deepEqual(
     meipi.map((a) => a.pieces.map((x) => `${x.lane}:${x.text}`).join(' ')),
-    // 六七: its column's lanes taken, the next column's over a raised column: column 2's. 八九, over the raised column, next to it.
-    ['0:一二三四 1:五', '4:六七', '5:八九'],
+    // 六七 after the first (lanes 0–1): leftwards past the raised column's lanes (2–3) to 4; 八九, anchored over the raised column, left of 六七 and a lane apart.
+    ['0:一二三四 1:五', '4:六七', '6:八九'],
   );
   assert.deepEqual(meipi.map((a) => a.moved ?? false), [false, true, true]);
   // Every character of every 眉批 is set once.
@@ -79,6 +79,41 @@ test('眉批 go over their column, in the top margin; one that finds its lanes t
   const alone = layoutVolume(volume('卷', p('甲乙丙丁', annotation('meipi', '六七'))), 0, spec).pages[0];
   assert.deepEqual(alone.annotations?.[0].pieces.map((x) => x.lane), [0]);
   assert.equal(alone.annotations?.[0].moved, undefined);
+});
+
+test('眉批 on every line: each over its words or left of the one before, in reading order, none over another; those that find no lane go to the next page with a warning at their place', () => {
+  const spec = { ...testSpec(4, 6), meipiCells: 4 };
+  // Twelve lines of six characters (a column each, four a page), each opened by a 眉批 of ten characters (three lanes): a page has 8 lanes for 12.
+  const text = (i: number): string => `批${'一二三四五六七八九十壹貳'[i]}之文字甲乙丙丁戊`;
+  const lines = Array.from({ length: 12 }, (_, i) => p(annotation('meipi', text(i)), '經文之字六個'));
+  const layout = layoutVolume(volume('卷', ...lines), 0, spec);
+  const placed = layout.pages.flatMap((pg, n) => (pg.annotations ?? []).filter((a) => a.kind === 'meipi').flatMap((a) => a.pieces.map((x, k) => ({ n, k, lane: x.lane!, text: x.text, anchor: a.anchor }))));
+  // Every character once, in reading order (page by page, lane by lane).
+  const order = [...placed].sort((a, b) => a.n - b.n || a.lane - b.lane);
+  assert.equal(order.map((x) => x.text).join(''), lines.map((_, i) => text(i)).join(''));
+  // No lane holds two pieces.
+  const keys = placed.map((x) => `${x.n}:${x.lane}`);
+  assert.equal(new Set(keys).size, keys.length, 'no 眉批 printed over another');
+  // Each 眉批 over its words (line i is column i % 4 of page ⌊i/4⌋) or left of them; on a later page only when its own had no room.
+  const firsts = placed.filter((x) => x.k === 0);
+  let later = 0;
+  firsts.forEach((x, i) => {
+    const page = Math.floor(i / 4);
+    assert.ok(x.n >= page, `${text(i)} not on an earlier page`);
+    if (x.n === page) assert.ok(x.lane >= 2 * (i % 4), `${text(i)} at lane ${x.lane}, right of its words (lane ${2 * (i % 4)})`);
+    else later++;
+  });
+  assert.ok(layout.pages.length > 3, 'a page after the text holds the last 眉批');
+  // Those that found no lane over their words are reported at their places.
+  const warnings = (layout.diagnostics ?? []).filter((d) => d.ruleId === 'meipi-overflow');
+  assert.ok(later > 0);
+  assert.equal(warnings.length, later, 'one warning a 眉批 moved to a later page');
+  assert.ok(warnings.every((w) => w.severity === 'warning' && w.position !== undefined && /finds no free lane/.test(w.reason)));
+  assert.deepEqual(layoutProblems(layout, spec), []);
+  // Negative control: two such lines on a page leave room for both: no page after the text, no warning.
+  const sparse = layoutVolume(volume('卷', ...lines.slice(0, 2)), 0, spec);
+  assert.equal(sparse.pages.length, 1);
+  assert.equal((sparse.diagnostics ?? []).length, 0);
 });
 
 test('側批 stand in the gutter beside the characters after them, half a cell a character; a second one at the same place moves down, one too long for the column runs on', () => {

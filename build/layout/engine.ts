@@ -609,8 +609,8 @@ class VolumeSetter {
     // Annotations after the volume's last character stand after it.
     const last = this.lastPlace ?? { column: this.pages[0].columns[0] ?? { index: 0, runs: [] }, cell: 0 };
     for (const ref of this.orphans) this.anchored.push({ ref: { ...ref, after: true }, column: last.column, cell: last.cell });
-    placeAnnotations(this.pages, this.anchored, this.spec);
-    return { index: this.index, title: this.volume.title, pages: this.pages };
+    const moved = placeAnnotations(this.pages, this.anchored, this.spec, () => this.newPage());
+    return { index: this.index, title: this.volume.title, pages: this.pages, ...(moved.length ? { diagnostics: moved } : {}) };
   }
 }
 
