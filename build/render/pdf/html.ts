@@ -25,7 +25,7 @@ import { chineseNumeral } from './numerals.js';
 import { pathToFileURL } from 'node:url';
 import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
-import { annotationsHtml, drawsOutside, raisedHtml } from './margins.js';
+import { annotationsHtml, raisedHtml } from './margins.js';
 import { sealsHtml, type PlacedSeal } from './seals.js';
 
 /** The placeholder for a character no configured font covers. */
@@ -339,7 +339,7 @@ function marginStrings(p: PlannedPage, options: RenderOptions): { book: string; 
  */
 function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
   const strings = marginStrings(p, options);
-  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}${drawsOutside(p.page) ? ' out' : ''}`;
+  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
   return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(strings.book)}</span><span class="rh-volume">${escapeHtml(strings.volume)}</span><span class="rh-folio">${escapeHtml(strings.folio)}</span></div>`;
 }
 
