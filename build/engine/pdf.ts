@@ -466,7 +466,7 @@ function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>)
   const marks = corrections?.map((m) => (numbered ? m : { ...m, number: 0 }));
   // A seal is stamped on a page by its number in the book: that number is part of a sealed page.
   const seal = sealed.has(p.page.number) ? p.page.number : null;
-  return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, rest, marks ?? null, columnsHash, seal]);
+  return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, p.front ?? false, rest, marks ?? null, columnsHash, seal]);
 }
 
 /**

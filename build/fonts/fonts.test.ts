@@ -2,10 +2,11 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as hb from 'harfbuzzjs';
-import { assignCharacters, coverage, fontChooser, subsetFonts, uncovered } from './index.js';
+import { assignCharacters, coverage, fontChooser, subsetFace, subsetFonts, uncovered } from './index.js';
+import { trimForText } from './trim.js';
 import { loadFontTables, loadSystemFonts } from './load.js';
 import { cmapRanges, extractFace, faceFamilies, isCollection, readDirectory, readNames } from './sfnt.js';
-import { FONT_STACK, NOTO_SERIF_CJK_TC, editionFonts, fontStackFor } from './stack.js';
+import { FONT_STACK, HANAMIN_A, NOTO_SERIF_CJK_TC, TW_KAI, TW_KAI_EXT_B, editionFonts, fontStackFor } from './stack.js';
 import { mainFaces, otherRoleFaces } from './roles.js';
 import type { LoadedFont } from './types.js';
 
@@ -187,4 +188,29 @@ test('font roles: the 四庫 template sets its text in TW-Kai, the modern one in
     { role: 'zhu', faces: ['TW-Kai'] },
   ]);
   assert.deepEqual(otherRoleFaces({ meta: { template: 'siku' }, fonts: { meipi: ['Noto Serif CJK TC'] } }), [{ role: 'meipi', faces: ['Noto Serif CJK TC', 'TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus'] }]);
+});
+
+test('a face too large for HarfBuzz (TW-Kai, 52 MB; its Ext-B, 65 MB) is cut to the outlines the text needs: the same subset as of the whole face, and one where the whole face fails', async () => {
+  const read = async (spec: { family: string; file: string }): Promise<LoadedFont> => ({ ...spec, bytes: new Uint8Array(await readFile(spec.file)) });
+  const kai = await read(TW_KAI);
+  let text = '「」，。、…';
+  for (let cp = 0x4e00; Array.from(text).length < 400; cp++) text += String.fromCodePoint(cp);
+  const cut = trimForText(kai.bytes, text);
+  assert.ok(cut.byteLength < kai.bytes.byteLength / 4, `${cut.byteLength} bytes of ${kai.bytes.byteLength}`);
+  const { default: subsetFont } = await import('subset-font');
+  const opts = { targetFormat: 'sfnt' as const, keepFeatures: ['vert', 'vrt2'] };
+  const whole = await subsetFont(Buffer.from(kai.bytes), text, opts);
+  assert.deepEqual(await subsetFont(Buffer.from(cut), text, opts), whole, 'byte for byte the subset of the whole face');
+  // 2,500 characters: the whole face fails in HarfBuzz's memory (the negative control), subsetFace cuts it first.
+  let more = text;
+  for (let cp = 0x5200; Array.from(more).length < 2500; cp++) more += String.fromCodePoint(cp);
+  await assert.rejects(subsetFont(Buffer.from(kai.bytes), more, opts));
+  const subset = await subsetFace(kai, more);
+  assert.deepEqual(cmapRanges(subset).reduce((n, [a, b]) => n + b - a + 1, 0) >= 2500, true);
+  // Ext-B: its characters subset (the whole face does not load).
+  const extB = await read(TW_KAI_EXT_B);
+  assert.deepEqual(cmapRanges(await subsetFace(extB, '𠀋𡈽')), [[0x2000b, 0x2000b], [0x2123d, 0x2123d]]);
+  // A small face is left as it is.
+  const hana = await read(HANAMIN_A);
+  assert.equal(trimForText(hana.bytes, '一'), hana.bytes);
 });

@@ -11,7 +11,7 @@ import type { Annotation, Mark, Raise, Root } from '../tree/types.js';
 import { parseSource } from '../parse/index.js';
 import { layoutBook, layoutVolume, pageSpecFor } from './index.js';
 import type { NoteChunk, Page, PageSpec, TextRun } from './types.js';
-import { commentary, layoutProblems, note, p, pos, testSpec, text, volume } from './test-helpers.js';
+import { commentary, layoutProblems, note, p, para, pos, testSpec, text, volume } from './test-helpers.js';
 import { CORPORA } from './punctuated.js';
 
 const raise = (level: Raise['level']): Raise => ({ type: 'raise', level, position: pos });
@@ -264,4 +264,16 @@ test('句讀 after a note stands by the main text before it (湯湯【音義】�
   const second = long.columns[1].runs;
   assert.equal(second[0].type, 'note');
   assert.equal((second[1] as TextRun).start, second[0].start + (second[0] as NoteChunk).cells);
+});
+
+test('a 提要\'s closing date (乾隆四十四年十月恭校上) starts a column of its own; the same words elsewhere run on', () => {
+  const spec = testSpec(8, 10);
+  const tiyao = para('front', '臣等謹案某書十卷於經義深為有裨也乾隆四十四年十月恭校上');
+  const page = layoutVolume(volume('卷', tiyao, p('正文')), 0, spec).pages[0];
+  assert.deepEqual(page.columns.map((c) => runsText(page, c.index)), ['臣等謹案某書十卷於經', '義深為有裨也', '乾隆四十四年十月恭校', '上']);
+  // Negative controls: in the text, and in a 提要 whose date is not its end, the words run on.
+  const text = layoutVolume(volume('卷', p('於經義深為有裨也乾隆四十四年十月恭校上')), 0, spec).pages[0];
+  assert.deepEqual(text.columns.map((c) => runsText(text, c.index)), ['於經義深為有裨也乾隆', '四十四年十月恭校上']);
+  const inside = layoutVolume(volume('卷', para('front', '乾隆四十四年十月恭校上其後又記')), 0, spec).pages[0];
+  assert.equal(inside.columns.length, 2);
 });

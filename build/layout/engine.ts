@@ -232,6 +232,7 @@ class VolumeSetter {
     this.flushNote(u);
     const raise = u.chars.find((c) => c.raise !== undefined)?.raise;
     if (raise !== undefined) this.raiseColumn(raise);
+    else if (u.chars[0]?.columnBreak && this.draft && this.lastEntry(this.draft) !== undefined) this.newColumn(this.rest);
     const d = this.current();
     if (u.width === 0) {
       d.entries.push({ type: 'unit', unit: u });
@@ -577,6 +578,7 @@ class VolumeSetter {
         items[0].anchors = [...this.orphans, ...(items[0].anchors ?? [])];
         this.orphans = [];
       }
+      if (isFront(block)) markDateLine(items);
       // The work proper starts on a recto after the front matter (提要).
       const afterFront = previous !== undefined && isFront(previous) && !isFront(block);
       if (afterFront) this.breakToRecto();
@@ -612,6 +614,22 @@ class VolumeSetter {
     const moved = placeAnnotations(this.pages, this.anchored, this.spec, () => this.newPage());
     return { index: this.index, title: this.volume.title, pages: this.pages, ...(moved.length ? { diagnostics: moved } : {}) };
   }
+}
+
+/**
+ * The date a 四庫 提要 ends with (乾隆四十四年十月恭校上): a line of its own
+ * in the print, so it starts a column, whatever the run of the text before it.
+ */
+const TIYAO_DATE = /(?:乾隆|嘉慶)[〇零一二三四五六七八九十廿]{1,6}年[閏正〇一二三四五六七八九十]{1,4}月(?:[〇一二三四五六七八九十廿初]{1,4}日)?恭校上[。．.]?$/u;
+
+/** Marks the first character of a front paragraph's closing date (TIYAO_DATE), which then starts its own column. */
+function markDateLine(items: Item[]): void {
+  const main = items.filter((i): i is MainChar => i.kind === 'main');
+  const text = main.map((c) => c.ch).join('');
+  const m = TIYAO_DATE.exec(text);
+  if (!m || m.index === 0) return;
+  // The match's start in characters (the text is joined from one character an item).
+  main[Array.from(text.slice(0, m.index)).length].columnBreak = true;
 }
 
 /** The mark node of a run while it may still grow. */

@@ -41,6 +41,9 @@ for (const work of SAMPLES) {
       assert.deepEqual(layoutProblems(v, spec), [], `volume ${i}`);
       assert.equal(v.pages[0].number % 2, 1, `volume ${i} starts on a recto`);
       for (const t of frontEnds(v.pages)) assert.equal(`${t.side} column ${t.index}`, 'recto column 0', `volume ${i}: after the front matter`);
+      // No blank column (after a volume's title, a byline or anywhere): the samples' sources have none.
+      const blank = v.pages.flatMap((p) => p.columns.filter((c) => c.runs.every((r) => r.type === 'text' && r.text.trim() === '')).map((c) => `p. ${p.pageInVolume} column ${c.index}`));
+      assert.deepEqual(blank, [], `volume ${i}: blank columns`);
     });
     if (work === 'lijing-benyi') assert.equal(frontEnds(book.volumes[0].pages).length, 1, '提要 at the head of volume 1');
   });

@@ -15,6 +15,7 @@
  */
 import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
+import { COLLATION_TITLE, workStart } from '../../layout/collation.js';
 import type { PunctuationStandard } from '../../punctuation/index.js';
 import { slotsHtml, slotsOf, type CellContext } from './cells.js';
 import type { PageGeometry, Side } from './geometry.js';
@@ -111,6 +112,8 @@ export interface PlannedPage {
   volume: number;
   volumeTitle: string;
   leaf: number;
+  /** A page of the volume's front matter (提要), before its leaves count again. */
+  front?: boolean;
 }
 
 export interface RenderedHtml {
@@ -127,7 +130,8 @@ export interface RenderedHtml {
 export function planPages(layout: BookLayout): PlannedPage[] {
   const out: PlannedPage[] = [];
   for (const volume of layout.volumes) {
-    for (const page of volume.pages) {
+    const start = workStart(volume.pages);
+    for (const [k, page] of volume.pages.entries()) {
       const want: Side = out.length % 2 === 0 ? 'recto' : 'verso';
       if (page.side !== want) {
         const prev = out[out.length - 1];
@@ -139,7 +143,7 @@ export function planPages(layout: BookLayout): PlannedPage[] {
           leaf: prev?.leaf ?? page.leaf,
         });
       }
-      out.push({ page, side: page.side, volume: page.volume, volumeTitle: page.volumeTitle, leaf: page.leaf });
+      out.push({ page, side: page.side, volume: page.volume, volumeTitle: page.volumeTitle, leaf: page.leaf, ...(k < start ? { front: true } : {}) });
     }
   }
   return out;
@@ -150,6 +154,18 @@ export function volumeLabel(volumeTitle: string, bookTitle: string): string {
   const t = volumeTitle.trim();
   if (bookTitle && t.startsWith(bookTitle) && t.length > bookTitle.length) return t.slice(bookTitle.length).trim();
   return t;
+}
+
+/**
+ * The part of the book a page is in, as the 版心 names it after the title:
+ * 提要 (front matter), 校勘記, or the volume (卷一); nothing when the volume
+ * is the whole work (its title the book's), so that the title is never said twice.
+ */
+export function partLabel(p: Pick<PlannedPage, 'page' | 'volumeTitle' | 'front'>, bookTitle: string): string {
+  if (p.front) return '提要';
+  if (p.page?.collation) return COLLATION_TITLE;
+  const label = volumeLabel(p.volumeTitle, bookTitle);
+  return label === bookTitle.trim() ? '' : label;
 }
 
 const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
@@ -282,10 +298,10 @@ export function folioOf(page: Pick<Page, 'leaf' | 'side'>): string {
   return chineseNumeral(2 * page.leaf - (page.side === 'recto' ? 1 : 0));
 }
 
-/** The running head of a page: the volume on a recto, the book on a verso; none on a blank page. */
+/** The running head of a page: the part (volume, 提要, 校勘記) on a recto, the book on a verso (and on a recto of a work in one part); none on a blank page. */
 function runningHead(p: PlannedPage, options: RenderOptions): string {
   if (!p.page) return '';
-  return p.side === 'recto' ? volumeLabel(p.volumeTitle, options.meta.title) : options.meta.title;
+  return p.side === 'recto' ? partLabel(p, options.meta.title) || options.meta.title : options.meta.title;
 }
 
 /** The fields page.html may use (fillFields escapes them). */
@@ -296,6 +312,7 @@ export function pageFields(p: PlannedPage, options: RenderOptions): Record<strin
     author: options.meta.author,
     heading: def.banxin?.heading ?? '',
     volume: volumeLabel(p.volumeTitle, options.meta.title),
+    part: partLabel(p, options.meta.title),
     volumeTitle: p.volumeTitle,
     leaf: chineseNumeral(p.leaf),
     side: p.side,
@@ -328,7 +345,7 @@ export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
 /** The strings of a page's margin boxes — book, volume, folio (the page within the volume, counted by leaves); all empty on a blank page. */
 function marginStrings(p: PlannedPage, options: RenderOptions): { book: string; volume: string; folio: string } {
   if (!p.page) return { book: '', volume: '', folio: '' };
-  return { book: options.meta.title, volume: volumeLabel(p.volumeTitle, options.meta.title), folio: folioOf(p.page) };
+  return { book: options.meta.title, volume: partLabel(p, options.meta.title) || options.meta.title, folio: folioOf(p.page) };
 }
 
 /**
