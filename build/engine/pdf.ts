@@ -48,6 +48,8 @@ import {
   type RunParts,
   type PageFill,
   type Template,
+  bookCounts,
+  type BookInfo,
 } from '../render/pdf/index.js';
 import { assemblePdf } from '../render/pdf/assemble.js';
 import { StandardError } from '../render/pdf/standards.js';
@@ -134,6 +136,8 @@ export interface WritePdfOptions {
   keepPages?: boolean;
   /** Lets the finished PDF replace the output, or not (write.ts). */
   gate?: OutputGate;
+  /** The book's cover alone (a print file's cover, printed apart: writePdf). */
+  only?: 'cover';
 }
 
 export interface PdfResult {
@@ -153,6 +157,8 @@ export interface PdfResult {
   written: boolean;
   /** What a print shop's preflight would flag that the build cannot mend (a seal's resolution). */
   warnings: string[];
+  /** A print file's cover, written beside the book (<id>.cover.pdf): its path and SHA-256. */
+  cover?: { path: string; sha256: string };
 }
 
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
@@ -165,7 +171,12 @@ export async function loadTemplate(name: string, root: string = ROOT): Promise<T
   const cssPath = join(root, 'styles', `${known}.css`);
   const css = existsSync(cssPath) ? await readFile(cssPath, 'utf8') : '';
   const baseCss = await readFile(join(root, 'styles', 'base.css'), 'utf8');
-  return { definition: def, pageHtml, css, baseCss };
+  const parts: NonNullable<Template['parts']> = {};
+  for (const part of ['cover', 'title', 'colophon'] as const) {
+    const file = join(dir, `${part}.html`);
+    if (existsSync(file)) parts[part] = await readFile(file, 'utf8');
+  }
+  return { definition: def, pageHtml, css, baseCss, parts };
 }
 
 /** A role of the text set in faces of its own (edition.yaml `fonts:`): its faces as written and loaded (its stack: them, then the main text's). */
@@ -209,7 +220,7 @@ const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: L
 
 /** The template's files as they are now (path, size, time), for the memory of render options. */
 function templateStamp(name: string, root: string): string {
-  return ['template.json', 'page.html'].map((f) => fileStamp(join(root, 'templates', name, f))).concat(['base.css', `${name}.css`].map((f) => fileStamp(join(root, 'styles', f)))).join('|');
+  return ['template.json', 'page.html', 'cover.html', 'title.html', 'colophon.html'].map((f) => fileStamp(join(root, 'templates', name, f))).concat(['base.css', `${name}.css`].map((f) => fileStamp(join(root, 'styles', f)))).join('|');
 }
 
 async function computeRenderOptions(
@@ -254,8 +265,21 @@ async function computeRenderOptions(
     // By the faces' digests: a new process learns it without reading the fonts.
     ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
+    ...(config.book ? { book: bookInfo(config, layout) } : {}),
   };
   return { options, fonts, roles };
+}
+
+/** What the book's own pages print (render/pdf/book-parts.ts): the edition's data, the layout's counts; no date of the build. */
+function bookInfo(config: EditionConfig, layout: BookLayout): BookInfo {
+  return {
+    parts: config.book!,
+    title: config.meta.title,
+    credit: [config.meta.dynasty, config.meta.author].filter(Boolean).join('　'),
+    ...bookCounts(layout),
+    ...(config.meta.date ? { date: config.meta.date } : {}),
+    sources: config.sources,
+  };
 }
 
 function isInkTable(v: unknown): v is InkTable {
@@ -456,7 +480,7 @@ function printerIdentity(chromium: string | undefined): string {
 const columnHashes = new WeakMap<object, string>();
 
 function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>): string {
-  if (!p.page) return JSON.stringify(['blank', p.side, p.volumeTitle, p.leaf]);
+  if (!p.page) return JSON.stringify(['blank', p.side, p.volume, p.volumeTitle, p.leaf, p.part ?? null]);
   const { number: _inBook, columns, corrections, ...rest } = p.page;
   let columnsHash = columnHashes.get(columns);
   if (!columnsHash) {
@@ -674,7 +698,8 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   // clean build starts the converter when a subset is missing, and with the font cache warm not at all (34 MB less).
   if (options.keepPages) warmConverters(fonts, options.fontCache ?? FONT_CACHE);
   const renderOptions = withPunctuation(layout, given);
-  const planned = planPages(layout);
+  // A print file's cover is a file of its own (its own page, its own file for the printer): left out here.
+  const planned = planPages(layout, config.book, { cover: config.pdf?.standard !== 'print', ...(options.only ? { only: options.only } : {}) });
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.maxRunPages);
   const fontCache = options.fontCache ?? FONT_CACHE;
@@ -712,7 +737,7 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
     const after = planned[planned.indexOf(run[run.length - 1]) + 1];
     run.forEach((p, k) => {
       const next = run[k + 1] ?? after;
-      if (next && next.volume === p.volume) return;
+      if (p.volume < 0 || (next && next.volume === p.volume)) return;
       volumesDone.add(p.volume);
       options.onVolume?.(volumesDone.size, volumeTotal, p.volumeTitle);
     });
@@ -861,9 +886,13 @@ export async function writePdf(
   options: WritePdfOptions = {},
 ): Promise<PdfResult> {
   const result = await buildPdf(layout, config, options);
+  // A print file's cover: a PDF of its own beside the book, in the same standard (its bleed and marks).
+  const cover = config.pdf?.standard === 'print' && config.book?.cover ? await buildPdf(layout, config, { ...options, only: 'cover' }) : undefined;
+  const coverPath = outPath.replace(/(\.pdf)?$/i, '.cover.pdf');
   let written: boolean;
   try {
     written = await phase('pdf write', () => writeFileAtomic(outPath, result.bytes, () => killPoint('pdf-output-temp'), options.gate));
+    if (written && cover) written = await writeFileAtomic(coverPath, cover.bytes, undefined, options.gate);
   } catch (error) {
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }
@@ -878,6 +907,7 @@ export async function writePdf(
     warnings: result.warnings,
     sha256: createHash('sha256').update(result.bytes).digest('hex'),
     written,
+    ...(cover ? { cover: { path: coverPath, sha256: createHash('sha256').update(cover.bytes).digest('hex') } } : {}),
   };
 }
 

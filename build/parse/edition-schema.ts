@@ -141,6 +141,17 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
     value: list(text(FILE), 20, 'a list of font files or family names'),
     max: 100,
   },
+  book: {
+    type: 'map',
+    hint: 'a mapping (cover: true, title-page: true, colophon: true, edition: 據文淵閣四庫全書本排印, source: 中華文庫錄文)',
+    keys: {
+      cover: { type: 'boolean' },
+      'title-page': { type: 'boolean' },
+      colophon: { type: 'boolean' },
+      edition: text(NAME, { hint: 'the edition statement of the title page and the 牌記 (據文淵閣四庫全書本排印)' }),
+      source: text(NAME, { hint: 'where the text was taken from, for the 牌記 (中華文庫錄文)' }),
+    },
+  },
   notes: { type: 'map', hint: 'a mapping (popup: [shu, fuzhu])', keys: { popup: list(LAYER_ID, 100, 'a list of layers ([shu, fuzhu])') } },
   layers: list(
     { type: 'map', hint: 'a rule (- layer: an, pattern: "^愚謂")', required: ['layer', 'pattern'], keys: { layer: LAYER_ID, pattern: PATTERN, label: text(NAME) } },

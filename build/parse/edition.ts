@@ -5,7 +5,7 @@
  */
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import { PDF_STANDARDS, PDFX_VERSIONS, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat } from '../tree/edition.js';
+import { PDF_STANDARDS, PDFX_VERSIONS, type BookParts, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat } from '../tree/edition.js';
 import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts, fontEntryFile } from '../fonts/stack.js';
@@ -189,7 +189,23 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   if (seals.length > 0) config.seals = seals;
   const pdf = readPdf(src, get('pdf'));
   if (pdf) config.pdf = pdf;
+  config.book = readBook(get('book'));
   return { config, paths };
+}
+
+/** `book:` — the PDF's cover, title page and 牌記, each on unless false (the schema checked the values). */
+function readBook(node: YamlNode | undefined): BookParts {
+  const value = (key: string): unknown => (isMap(node) ? (node.get(key) as unknown) : undefined);
+  const text = (key: string): string | undefined => {
+    const v = value(key);
+    return typeof v === 'string' || typeof v === 'number' ? String(v).trim() || undefined : undefined;
+  };
+  const parts: BookParts = { cover: value('cover') !== false, titlePage: value('title-page') !== false, colophon: value('colophon') !== false };
+  const edition = text('edition');
+  const source = text('source');
+  if (edition) parts.edition = edition;
+  if (source) parts.source = source;
+  return parts;
 }
 
 function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {

@@ -242,7 +242,8 @@ function ruleHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): stri
 /** The x range of a column or sub-column, in mm from the column's right edge. */
 function lane(s: SlotsStyle, g: PageGeometry): { centre: number; half: number } {
   if (!s.note) return { centre: g.colWidth / 2, half: g.fontSize / 2 };
-  return { centre: s.sub === 'L' ? (3 * g.colWidth) / 4 : g.colWidth / 4, half: g.noteSize / 2 };
+  const shift = g.noteShift;
+  return { centre: s.sub === 'L' ? (3 * g.colWidth) / 4 - shift : g.colWidth / 4 + shift, half: g.noteSize / 2 };
 }
 
 /**
@@ -339,8 +340,9 @@ function rubyHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): stri
   const { g } = ctx;
   const mark = s.mark!;
   const { centre, half } = lane(s, g);
-  const right = s.note ? (s.sub === 'L' ? g.colWidth / 2 : 0) : 0;
-  const gutter = Math.max(0.5, (s.note ? g.colWidth / 2 : g.colWidth) - (centre - right) - half);
+  // The gutter right of the type: to the column's edge, or (the left sub-column) to the column's middle.
+  const right = s.note && s.sub === 'L' ? g.colWidth / 2 : 0;
+  const gutter = Math.max(0.5, centre - half - right);
   // The gutter's middle, from the column's right edge.
   const x = right + gutter / 2;
   const cls = `rb${s.note ? ' n' : ''}`;

@@ -40,6 +40,12 @@ export interface PageGeometry {
   banxin?: Record<Side, { left: number; width: number }>;
   fontSize: number;
   noteSize: number;
+  /**
+   * How far each sub-column of a note is moved from the middle of its half
+   * column towards the column's middle (mm): the pair's gap is the
+   * template's noteGap, less than the space to the columns beside.
+   */
+  noteShift: number;
 }
 
 const NAMED_SIZES: Readonly<Record<string, readonly [number, number]>> = {
@@ -114,6 +120,7 @@ export function computeGeometry(def: TemplateDefinition, spec: PageSpec, size: s
     spec.tracking === undefined
       ? def.charScale * Math.min(cellHeight, colWidth)
       : Math.min(cellHeight / (1 + spec.tracking), def.charScale * colWidth);
+  const noteSize = Math.min(def.noteScale * mainSize, 0.92 * (colWidth / 2), cellHeight);
   const columnRight: Record<Side, number[]> = { recto: [], verso: [] };
   for (let i = 0; i < spec.columns; i++) {
     columnRight.recto.push(round(frame + i * colWidth));
@@ -132,7 +139,8 @@ export function computeGeometry(def: TemplateDefinition, spec: PageSpec, size: s
     gridTop: round(frame),
     columnRight,
     fontSize: round(mainSize),
-    noteSize: round(Math.min(def.noteScale * mainSize, 0.92 * (colWidth / 2), cellHeight)),
+    noteSize: round(noteSize),
+    noteShift: round(Math.max(0, colWidth / 4 - noteSize * (0.5 + (def.noteGap ?? 0.25) / 2))),
   };
   if (def.banxin) {
     geometry.banxin = {
@@ -151,8 +159,11 @@ export function cellBox(g: PageGeometry, side: Side, column: number, cell: numbe
 
 /**
  * The box of a note character in sub-column `sub` beside main cell `cell`:
- * the two sub-columns split the column's width, and each holds one note
- * character per main cell (小字雙行, 字數同).
+ * each sub-column holds one note character per main cell (小字雙行, 字數同),
+ * moved towards the column's middle by noteShift. The box is centred on its
+ * glyphs, as wide as the type and half the space it has to the column's
+ * middle on each side: a mark the other sub-column sets in the gap between
+ * the two (a 專名號 left of the right one) stays outside it.
  */
 export function noteBox(
   g: PageGeometry,
@@ -162,6 +173,9 @@ export function noteBox(
   cell: number,
 ): { x: number; y: number; w: number; h: number } {
   const c = cellBox(g, side, column, cell);
-  const w = c.w / 2;
-  return { x: sub === 'right' ? c.x + w : c.x, y: c.y, w, h: c.h };
+  // The sub-column's middle, from the column's left edge.
+  const middle = sub === 'right' ? c.w - (c.w / 4 + g.noteShift) : c.w / 4 + g.noteShift;
+  const room = c.w / 2 - 2 * g.noteShift;
+  const w = (room + g.noteSize) / 2;
+  return { x: c.x + middle - w / 2, y: c.y, w, h: c.h };
 }

@@ -28,6 +28,9 @@ import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
 import { annotationsHtml, raisedHtml } from './margins.js';
 import { sealsHtml, type PlacedSeal } from './seals.js';
+import { bookPartHtml, frontParts, type BookInfo, type BookPart } from './book-parts.js';
+import { lengthToMm } from './geometry.js';
+import type { BookParts } from '../../tree/edition.js';
 
 /** The placeholder for a character no configured font covers. */
 export const MISSING_GLYPH = '〓';
@@ -81,6 +84,8 @@ export interface RenderOptions {
   meipiCells?: number;
   /** Seals stamped over pages (seals.ts placeSeals). */
   seals?: readonly PlacedSeal[];
+  /** What the book's own pages (cover, title page, 牌記) print. */
+  book?: BookInfo;
 }
 
 /**
@@ -114,6 +119,8 @@ export interface PlannedPage {
   leaf: number;
   /** A page of the volume's front matter (提要), before its leaves count again. */
   front?: boolean;
+  /** A page of the book's own (book-parts.ts): the cover, the title page, the 牌記; its volume is -1 before the text, -2 after it. */
+  part?: BookPart;
 }
 
 export interface RenderedHtml {
@@ -122,13 +129,31 @@ export interface RenderedHtml {
   planned: PlannedPage[];
 }
 
+/** Volume numbers of the book's own pages: before the text and after it. */
+export const FRONT_VOLUME = -1;
+export const BACK_VOLUME = -2;
+
 /**
  * The PDF's pages in order. A volume starts on a recto (an odd page); where a
  * page's side does not match the parity of its place, a blank page of the
- * other side goes before it.
+ * other side goes before it. `parts`: the book's own pages (cover and title
+ * page before the text, each on a recto with a blank verso after it; the
+ * 牌記 on a recto after it); `cover: false` leaves the cover out (printed
+ * apart), `only: 'cover'` gives the cover alone.
  */
-export function planPages(layout: BookLayout): PlannedPage[] {
+export function planPages(layout: BookLayout, parts?: BookParts, options: { cover?: boolean; only?: 'cover' } = {}): PlannedPage[] {
   const out: PlannedPage[] = [];
+  const own = (part: BookPart | undefined, volume: number): void => {
+    out.push({ page: null, side: out.length % 2 === 0 ? 'recto' : 'verso', volume, volumeTitle: '', leaf: 0, ...(part ? { part } : {}) });
+  };
+  if (options.only === 'cover') {
+    if (parts?.cover) own('cover', FRONT_VOLUME);
+    return out;
+  }
+  for (const part of frontParts(parts, options.cover !== false)) {
+    own(part, FRONT_VOLUME);
+    own(undefined, FRONT_VOLUME);
+  }
   for (const volume of layout.volumes) {
     const start = workStart(volume.pages);
     for (const [k, page] of volume.pages.entries()) {
@@ -145,6 +170,10 @@ export function planPages(layout: BookLayout): PlannedPage[] {
       }
       out.push({ page, side: page.side, volume: page.volume, volumeTitle: page.volumeTitle, leaf: page.leaf, ...(k < start ? { front: true } : {}) });
     }
+  }
+  if (parts?.colophon) {
+    if (out.length % 2 === 1) own(undefined, BACK_VOLUME);
+    own('colophon', BACK_VOLUME);
   }
   return out;
 }
@@ -208,7 +237,7 @@ export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed
   out.push(`.col>i.g{height:auto;text-align:start;letter-spacing:${mm(g.cellHeight - g.fontSize)};padding-top:${mm((g.cellHeight - g.fontSize) / 2)}}`);
   out.push(`.col>i.n.g{letter-spacing:${mm(g.cellHeight - g.noteSize)};padding-top:${mm((g.cellHeight - g.noteSize) / 2)}}`);
   for (let c = 0; c < g.cells; c++) out.push(`.r${c}{top:${mm(c * g.cellHeight)}}`);
-  out.push(`:root{--frame:${mm(g.frame)};--col:${mm(g.colWidth)};--cell:${mm(g.cellHeight)};--font:${mm(g.fontSize)};--note:${mm(g.noteSize)}}`);
+  out.push(`:root{--frame:${mm(g.frame)};--col:${mm(g.colWidth)};--cell:${mm(g.cellHeight)};--font:${mm(g.fontSize)};--note:${mm(g.noteSize)};--note-shift:${mm(g.noteShift)}}`);
   return out.join('\n');
 }
 
@@ -321,10 +350,16 @@ export function pageFields(p: PlannedPage, options: RenderOptions): Record<strin
   };
 }
 
-/** The filled inside of one page block: template decoration, rules, grid, correction marks. */
+/** The filled inside of one page block: template decoration, rules, grid, correction marks; a book part's own page. */
 export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   const def = options.template.definition;
   const g = options.geometry;
+  if (p.part) {
+    const html = options.template.parts?.[p.part];
+    return html && options.book ? bookPartHtml(p.part, html, options.book, g, p.side, options.bleed ? lengthToMm(options.bleed) : 0) : '';
+  }
+  // A blank page of the book's own (behind the cover or the title page) has no frame.
+  if (p.volume < 0) return '';
   const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
   const rules = def.rules ? rulesHtml(g, p.side) : '';
   if (!p.page) return decoration + rules;
@@ -356,7 +391,7 @@ function marginStrings(p: PlannedPage, options: RenderOptions): { book: string; 
  */
 function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
   const strings = marginStrings(p, options);
-  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}`;
+  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${p.part ? ` part part-${p.part}` : ''}${first ? ' vstart' : ''}`;
   return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(strings.book)}</span><span class="rh-volume">${escapeHtml(strings.volume)}</span><span class="rh-folio">${escapeHtml(strings.folio)}</span></div>`;
 }
 

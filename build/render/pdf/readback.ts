@@ -44,8 +44,8 @@ interface PdfJsPage {
   commonObjs: { get(id: string): { name?: string } | undefined };
 }
 
-/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build; with `fonts`, each item's font. */
-export async function readPdfText(bytes: Uint8Array, options: { fonts?: boolean } = {}): Promise<TextItem[][]> {
+/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build, each with its font (`fonts: false`: without, twice as fast). */
+export async function readPdfText(bytes: Uint8Array, options: { fonts?: boolean } = { fonts: true }): Promise<TextItem[][]> {
   const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as {
     getDocument(src: { data: Uint8Array; disableFontFace: boolean; verbosity: number; isEvalSupported: boolean }): {
       promise: Promise<{ numPages: number; getPage(n: number): Promise<PdfJsPage>; destroy(): Promise<void> }>;
@@ -170,9 +170,20 @@ export function gridBox(g: PageGeometry, side: Side): PtBox {
   return toPage(g, side, { x: last.x, y: first.y, w: first.x + first.w - last.x, h: last.y + 1.65 * last.h - first.y });
 }
 
-/** The em box of a text item (ideographic: 0.88 em above the baseline, 0.12 below). */
+/**
+ * How far above the baseline an upright glyph's em box starts, in em: the
+ * vertical origin its face's glyphs are pinned at (scripts/cff2ttf.py: VORG,
+ * else the typographic ascender) — TW-Kai 820/1024, HanaMin 880/1024, Noto 0.88.
+ */
+function originOf(font: string | undefined): number {
+  if (font?.startsWith('TW-Kai')) return 820 / 1024;
+  if (font?.startsWith('HanaMin')) return 880 / 1024;
+  return 0.88;
+}
+
+/** The em box of a text item (ideographic: its face's vertical origin above the baseline, the rest below). */
 export function itemBox(item: TextItem): PtBox {
-  return { x: item.x, y: item.y - 0.88 * item.size, w: item.width, h: item.size };
+  return { x: item.x, y: item.y - originOf(item.font) * item.size, w: item.width, h: item.size };
 }
 
 export function inside(inner: PtBox, outer: PtBox, tolerance = 0.5): boolean {
@@ -197,7 +208,8 @@ export function centre(b: PtBox): { x: number; y: number } {
 export function gridItems(items: readonly TextItem[], g: PageGeometry, side: Side, page?: Page): TextItem[] {
   const grid = gridBox(g, side);
   const raised = (page?.columns ?? []).filter((c) => c.raise).map((c) => ({ box: toPage(g, side, cellBox(g, side, c.index, -(c.raise ?? 0))), raise: c.raise ?? 0 }));
-  const small = 0.55 * g.noteSize * PT_PER_MM;
+  // 側批 and ruby are at most ~0.62 of the note size (margins.ts cepiMetrics, cells.ts rubyHtml); notes and 〈臣〉 at it.
+  const small = 0.7 * g.noteSize * PT_PER_MM;
   return items.filter((it) => {
     if (it.size < small) return false;
     const c = centre(itemBox(it));
