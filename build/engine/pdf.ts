@@ -266,6 +266,7 @@ async function computeRenderOptions(
     ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
     ...(config.book ? { book: bookInfo(config, layout) } : {}),
+    ...(config.page.frame ? { frame: config.page.frame } : {}),
   };
   return { options, fonts, roles };
 }

@@ -129,9 +129,10 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
     type: 'map',
     hint: 'a mapping (size: A5, bleed: 3mm, marks: true)',
     keys: {
-      size: text(100, { test: pageSize, hint: 'a page size such as A5, B5, JIS-B5 or "148mm 210mm"' }),
+      size: text(100, { test: pageSize, hint: 'a page size such as A5, B5, JIS-B5, siku (a 四庫 leaf, 200 × 315 mm) or "148mm 210mm"' }),
       bleed: text(40, { test: length(MAX_BLEED_MM), hint: `a length such as 3mm, at most ${MAX_BLEED_MM}mm` }),
       marks: { type: 'boolean' },
+      frame: { type: 'text', max: 10, oneOf: ['black', 'red'], hint: 'black (烏絲欄) or red (朱絲欄)' },
     },
   },
   fonts: {

@@ -268,6 +268,8 @@ function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig
   if (typeof bleed === 'string') config.page.bleed = bleed.trim();
   const marks = node.get('marks');
   if (typeof marks === 'boolean') config.page.marks = marks;
+  const frame = node.get('frame');
+  if (frame === 'black' || frame === 'red') config.page.frame = frame;
 }
 
 /**

@@ -65,6 +65,8 @@ export interface PageOverrides {
   bleed?: string;
   /** Crop marks (needs bleed). */
   marks?: boolean;
+  /** The ink of the frame, the rules and the 魚尾: black (烏絲欄, the default) or red (朱絲欄: a spot colour in the print PDF). */
+  frame?: 'black' | 'red';
 }
 
 /**

@@ -44,7 +44,7 @@ async function print(yaml: string, source: string): Promise<Printed> {
   const dir = join(work, `e${++serial}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'juan.md'), source);
-  writeFileSync(join(dir, 'edition.yaml'), `title: 字形\nauthor: 試\nlanguage: zh-Hant\nscript: traditional\ndate: 2026-01-01\nsources: [juan.md]\n${yaml}`);
+  writeFileSync(join(dir, 'edition.yaml'), `title: 字形\nauthor: 試\nlanguage: zh-Hant\nscript: traditional\ndate: 2026-01-01\nsources: [juan.md]\nbook: { cover: false, title-page: false, colophon: false }\n${yaml}`);
   const { tree, config } = await loadEdition(dir);
   assert.ok(config);
   const layout = layoutBook(tree, pageSpecFor(config.meta.template, config.layout));

@@ -49,6 +49,8 @@ export interface PageGeometry {
 }
 
 const NAMED_SIZES: Readonly<Record<string, readonly [number, number]>> = {
+  // A leaf of the 文淵閣四庫全書 as bound, one half (a page): 20 × 31.5 cm (luatex-cn's spread is 40 × 31.5).
+  siku: [200, 315],
   a3: [297, 420],
   a4: [210, 297],
   a5: [148, 210],
@@ -87,7 +89,7 @@ export function parsePageSize(size: string): [number, number] {
     const l = lengthToMm(rest[0]);
     wh = [l, l];
   } else {
-    throw new Error(`page: unknown page size "${size}" (use A5, B5, JIS-B5, A4 … or "148mm 210mm")`);
+    throw new Error(`page: unknown page size "${size}" (use A5, B5, JIS-B5, A4, siku (a 四庫 leaf) … or "148mm 210mm")`);
   }
   if (landscape) wh = [wh[1], wh[0]];
   if (wh[0] < 50 || wh[1] < 50) throw new Error(`page: page size "${size}" is too small`);

@@ -86,6 +86,8 @@ export interface RenderOptions {
   seals?: readonly PlacedSeal[];
   /** What the book's own pages (cover, title page, 牌記) print. */
   book?: BookInfo;
+  /** The ink of the frame, the rules and the 魚尾 (edition.yaml page.frame): red is 朱絲欄. */
+  frame?: 'black' | 'red';
 }
 
 /**
@@ -539,7 +541,7 @@ export function runBody(options: RenderOptions, planned: readonly PlannedPage[],
   });
   const fillJson = jsonForScript(fills);
   const body = `<template id="diaoban-pages">\n${placeholders}\n</template>\n` + `<script type="application/json" id="diaoban-fill">${fillJson}</script>`;
-  return { bodyClass: `tpl-${options.template.definition.name}`, body, chars, placeholders, fills: fillJson };
+  return { bodyClass: `tpl-${options.template.definition.name}${options.frame === 'red' ? ' frame-red' : ''}`, body, chars, placeholders, fills: fillJson };
 }
 
 /** A browser run: its parts (`planned`: its pages). */

@@ -28,7 +28,7 @@ async function notePitches(template: string, root = ROOT): Promise<{ inner: numb
   const dir = join(work, `e${++serial}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'juan.md'), SOURCE);
-  writeFileSync(join(dir, 'edition.yaml'), `title: 雙行\nauthor: 試\nlanguage: zh-Hant\nscript: traditional\ntemplate: ${template}\ndate: 2026-01-01\nsources: [juan.md]\n`);
+  writeFileSync(join(dir, 'edition.yaml'), `title: 雙行\nauthor: 試\nlanguage: zh-Hant\nscript: traditional\ntemplate: ${template}\ndate: 2026-01-01\nsources: [juan.md]\nbook: { cover: false, title-page: false, colophon: false }\n`);
   const { tree, config } = await loadEdition(dir);
   assert.ok(config);
   const layout = layoutBook(tree, pageSpecFor(template, config.layout));

@@ -27,7 +27,7 @@ async function print(source: string): Promise<{ page: Page; g: PageGeometry; ima
   const dir = join(work, `e${++serial}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'juan.md'), source);
-  writeFileSync(join(dir, 'edition.yaml'), 'title: 圈點\nauthor: 試\nlanguage: zh-Hant\nscript: traditional\ntemplate: siku\ndate: 2026-01-01\nsources: [juan.md]\n');
+  writeFileSync(join(dir, 'edition.yaml'), 'title: 圈點\nauthor: 試\nlanguage: zh-Hant\nscript: traditional\ntemplate: siku\ndate: 2026-01-01\nsources: [juan.md]\nbook: { cover: false, title-page: false, colophon: false }\n');
   const { tree, config } = await loadEdition(dir);
   assert.ok(config);
   const layout = layoutBook(tree, pageSpecFor('siku', config.layout));
