@@ -26,8 +26,8 @@ import { jsonForTerminal, say } from './terminal.js';
 // epub-gen-memory): `--help` and a mistyped option load none of them.
 
 /**
- * The coverage of an edition's font files (fonts.main before the Debian
- * stack), as the PDF sees it; a missing font is the user's to install, not a crash.
+ * The coverage of an edition's main faces (its fonts.main, else its
+ * template's, before the Debian stack), as the PDF sees it; a missing font is the user's to install, not a crash.
  */
 async function fontCoverage(main: readonly string[] | undefined): Promise<(codePoint: number) => boolean> {
   const { coverage, editionFonts, loadFontTables } = await import('../fonts/index.js');
@@ -35,7 +35,7 @@ async function fontCoverage(main: readonly string[] | undefined): Promise<(codeP
     // The cmaps are all coverage reads: not the 80 MB of the stack's outlines.
     return coverage(await loadFontTables(editionFonts(main).specs, ['cmap']));
   } catch (error) {
-    throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono, or fix fonts.main in edition.yaml`);
+    throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono fonts-cns11643-kai (scripts/setup.sh), or fix fonts in edition.yaml`);
   }
 }
 
@@ -394,7 +394,7 @@ export function program(): Command {
         const loaded = await load(target, opts.format, opts.allowRead);
         if (opts.script && loaded.config) await printScriptReport(loaded);
         if (opts.fonts) {
-          const main = loaded.config?.fonts.main;
+          const main = loaded.config ? (await import('../fonts/roles.js')).mainFaces(loaded.config) : undefined;
           const key = JSON.stringify(main ?? []);
           if (!coverages.has(key)) coverages.set(key, fontCoverage(main));
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));

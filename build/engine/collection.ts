@@ -12,8 +12,8 @@ import { glob } from 'tinyglobby';
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { parseEditionYaml } from '../parse/index.js';
-import { fontEntryFile } from '../fonts/stack.js';
-import type { SharedSettings } from './load.js';
+import type { ResolvedFonts, SharedSettings } from './load.js';
+import { isFontPath } from '../parse/edition.js';
 import { listWork } from './work-folder.js';
 
 export const COLLECTION_FILE = 'collection.yaml';
@@ -90,15 +90,14 @@ async function readShared(file: VFile, text: string, root: string, allowRead: re
   });
   const probe = new VFile({ path: file.path, value: `${lines.join('\n')}\ntitle: collection\nauthor: collection\nsources: [collection]\n` });
   const { config, paths } = parseEditionYaml(probe, 'collection');
-  let fonts: Array<string | null> = [];
-  const fontRefs = paths.filter((p) => p.key === 'fonts.main');
+  const fonts: ResolvedFonts = new Map();
+  const fontRefs = paths.filter(isFontPath);
   if (config && keys.includes('fonts') && fontRefs.length > 0) {
     // A font file collection.yaml names is checked as an edition's is: inside the collection folder (or the system's font folders, or --allow-read), a regular file, a font.
-    const { checkFontPath, fontFace } = await import('./load.js');
+    const { checkFontRef } = await import('./load.js');
     const { createSandbox } = await import('./sandbox.js');
     const sandbox = await createSandbox(root, allowRead, 'the collection folder');
-    fonts = [];
-    for (const ref of fontRefs) fonts.push(await checkFontPath(sandbox, ref, probe, fontFace(config, fonts.length)));
+    for (const ref of fontRefs) await checkFontRef(fonts, sandbox, ref, probe, config.fonts);
   }
   for (const m of probe.messages) {
     const copy = file.message(m.reason.replace(/edition\.yaml/g, 'collection.yaml'), { ruleId: m.ruleId ?? undefined, source: 'diaoban', place: m.place ?? undefined });
@@ -108,17 +107,9 @@ async function readShared(file: VFile, text: string, root: string, allowRead: re
   const shared: SharedSettings = {};
   if (keys.includes('template')) shared.template = config.meta.template;
   if (keys.includes('conversion') && config.conversion) shared.conversion = config.conversion;
-  if (keys.includes('fonts') && config.fonts.main) {
-    // Each file entry (one EditionPath each, in order) becomes its checked real path, or is left out; a family name stays.
-    let next = 0;
-    shared.fonts = {
-      main: config.fonts.main.flatMap((entry) => {
-        const font = fontEntryFile(entry);
-        if (!font) return [entry];
-        const real = fonts[next++];
-        return real ? [font.face ? `${real}#${font.face}` : real] : [];
-      }),
-    };
+  if (keys.includes('fonts') && Object.keys(config.fonts).length > 0) {
+    const { withResolvedFonts } = await import('./load.js');
+    shared.fonts = withResolvedFonts(config.fonts, fonts);
   }
   return shared;
 }

@@ -13,7 +13,7 @@ import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, parseSour
 import { prepareWitness, type Witness } from '../transform/witness.js';
 import type { TreeConversionOptions } from '../transform/script.js';
 import { listWork } from './work-folder.js';
-import type { EditionPath } from '../parse/edition.js';
+import { isFontPath, type EditionPath } from '../parse/edition.js';
 import { fontEntryFile, fontProblem } from '../fonts/index.js';
 import { createSandbox, openRegularFile, problemReason, problemRule, readCheckedFile, readEditionPath, readInSandbox, resolveEditionPath, systemFontDirs, type Read, type Sandbox } from './sandbox.js';
 import { parseCorrections } from '../transform/corrections.js';
@@ -84,7 +84,10 @@ export const MAX_FILE_BYTES: Readonly<Record<EditionPath['key'], number>> = {
   'conversion.witness': 256 << 20,
 };
 
-const maxFileBytes = (key: string): number => (Object.hasOwn(MAX_FILE_BYTES, key) ? MAX_FILE_BYTES[key as EditionPath['key']] : 256 << 20);
+const maxFileBytes = (key: string): number => {
+  const kind = isFontPath({ key }) ? 'fonts.main' : key;
+  return Object.hasOwn(MAX_FILE_BYTES, kind) ? MAX_FILE_BYTES[kind as EditionPath['key']] : 256 << 20;
+};
 
 /** Why a file named in edition.yaml is too large to read, or null (fonts, read later by their checked path). */
 async function tooLarge(file: string, ref: EditionPath): Promise<string | null> {
@@ -149,7 +152,8 @@ async function readNamedFiles(
   let charmap: VFile | undefined;
   let corrections: VFile | undefined;
   let witness: VFile | undefined;
-  const fonts: Array<string | null> = [];
+  // Each role's font files as resolved (null: left out), in the order edition.yaml names them.
+  const fonts: ResolvedFonts = new Map();
   const fontRoots = systemFontDirs();
   let seal = 0;
   // The seals' time, shared: slow seals one after another cannot hold a build for minutes.
@@ -161,7 +165,7 @@ async function readNamedFiles(
     } else if (ref.key === 'charmap') charmap = await read(ref, true);
     else if (ref.key === 'corrections') corrections = await read(ref, true);
     else if (ref.key === 'conversion.witness') witness = await read(ref, false);
-    else if (ref.key === 'fonts.main') fonts.push(await checkFontPath(sandbox, ref, yamlFile, fontFace(config, fonts.length), fontRoots));
+    else if (isFontPath(ref)) await checkFontRef(fonts, sandbox, ref, yamlFile, config.fonts, fontRoots);
     else if (ref.key === 'seals') {
       // Seals are in edition.yaml's order, one path each: the image's bytes go with its entry.
       const entry = config.seals?.[seal++];
@@ -177,19 +181,38 @@ async function readNamedFiles(
       }
     }
   }
-  // fonts.main in order: each file entry (one EditionPath each, in the same order) becomes its resolved file.
-  let next = 0;
-  config.fonts.main = config.fonts.main?.flatMap((entry) => {
-    const font = fontEntryFile(entry);
-    if (!font) return [entry];
-    const real = fonts[next++];
-    return real ? [font.face ? `${real}#${font.face}` : real] : [];
-  });
+  config.fonts = withResolvedFonts(config.fonts, fonts);
   return { sources, charmap, corrections, witness };
 }
 
+/** Font files as checked, by role (`fonts.<role>`), each role's in the order they are named (null: left out). */
+export type ResolvedFonts = Map<string, Array<string | null>>;
+
+/** Checks the font file named at `ref` (checkFontPath) and adds its real path, or null, to its role's list. */
+export async function checkFontRef(resolved: ResolvedFonts, sandbox: Sandbox, ref: EditionPath, yamlFile: VFile, fonts: EditionConfig['fonts'], fontRoots = systemFontDirs()): Promise<void> {
+  const role = ref.key.slice('fonts.'.length);
+  const list = resolved.get(role) ?? [];
+  resolved.set(role, list);
+  list.push(await checkFontPath(sandbox, ref, yamlFile, fontFace(fonts[role], list.length), fontRoots));
+}
+
+/** Each role's faces in order: each file entry (one EditionPath each, in the same order) becomes its checked real path, or is left out; a family name stays. */
+export function withResolvedFonts(fonts: EditionConfig['fonts'], resolved: ResolvedFonts): EditionConfig['fonts'] {
+  const out: EditionConfig['fonts'] = {};
+  for (const [role, entries] of Object.entries(fonts)) {
+    let next = 0;
+    out[role] = entries?.flatMap((entry) => {
+      const font = fontEntryFile(entry);
+      if (!font) return [entry];
+      const real = resolved.get(role)?.[next++];
+      return real ? [font.face ? `${real}#${font.face}` : real] : [];
+    });
+  }
+  return out;
+}
+
 /**
- * A font file named at `ref` (edition.yaml's fonts.main, or collection.yaml's):
+ * A font file named at `ref` (edition.yaml's fonts.<role>, or collection.yaml's):
  * inside the sandbox or the system's font folders, a regular file (a FIFO or
  * device is a message at its place), not too large, and a font (fontProblem);
  * its real path, or null with the message on `yamlFile`.
@@ -210,9 +233,9 @@ export async function checkFontPath(sandbox: Sandbox, ref: EditionPath, yamlFile
   return null;
 }
 
-/** The face (`#Family`) of the `index`th file entry of fonts.main. */
-export function fontFace(config: EditionConfig, index: number): string | undefined {
-  return config.fonts.main?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
+/** The face (`#Family`) of the `index`th file entry of a role's faces. */
+export function fontFace(entries: readonly string[] | undefined, index: number): string | undefined {
+  return entries?.map(fontEntryFile).filter((f) => f !== undefined)[index]?.face;
 }
 
 /** Checks of font files, by path, size and time (a watch session rebuilds many times). */

@@ -19,7 +19,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { VFile } from 'vfile';
 import type { EditionPath } from '../parse/edition.js';
-import { FONT_STACK } from '../fonts/index.js';
+import { KNOWN_FACES } from '../fonts/index.js';
 import { own } from '../tree/append.js';
 
 export interface Sandbox {
@@ -40,7 +40,7 @@ export function systemFontDirs(): string[] {
     '/usr/local/share/fonts',
     path.join(data, 'fonts'),
     path.join(home, '.fonts'),
-    ...FONT_STACK.map((f) => path.dirname(f.file)),
+    ...KNOWN_FACES.map((f) => path.dirname(f.file)),
   ];
 }
 
@@ -225,7 +225,7 @@ const WHAT: Record<string, string> = {
 };
 
 function reportProblem(sandbox: Sandbox, ref: EditionPath, yaml: VFile, problem: Problem, fonts: boolean): null {
-  const message = yaml.message(problemReason(problem, own(WHAT, ref.key) ?? `the file (${ref.key})`, ref.name, sandbox, fonts), {
+  const message = yaml.message(problemReason(problem, own(WHAT, ref.key.startsWith('fonts.') ? 'fonts.main' : ref.key) ?? `the file (${ref.key})`, ref.name, sandbox, fonts), {
     place: ref.place,
     ruleId: problemRule(problem.problem),
     source: 'diaoban',

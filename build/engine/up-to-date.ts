@@ -11,10 +11,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
 import { VFileMessage } from 'vfile-message';
-import { parseEditionYaml } from '../parse/edition.js';
+import { isFontPath, parseEditionYaml } from '../parse/edition.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { pdfMeta, type PdfMeta } from '../render/pdf/meta.js';
 import { editionFonts } from '../fonts/stack.js';
+import { mainFaces, otherRoleFaces } from '../fonts/roles.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
 import { fileStamp } from './fonts-memo.js';
 import { applyShared } from './shared.js';
@@ -76,7 +77,7 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
     process.env.SOURCE_DATE_EPOCH ?? '',
   ];
   // A collection's font files, like the edition's own, by their stamps.
-  for (const entry of options.shared?.fonts?.main ?? []) if (path.isAbsolute(entry.split('#')[0])) parts.push(fileStamp(entry.split('#')[0]));
+  for (const entry of Object.values(options.shared?.fonts ?? {}).flat()) if (entry && path.isAbsolute(entry.split('#')[0])) parts.push(fileStamp(entry.split('#')[0]));
   const unreadable = (error: NodeJS.ErrnoException): string => `unreadable: ${error.code ?? ''}`;
   if (!(await stat(dir)).isDirectory()) {
     const lone = await openRegularFile(dir);
@@ -109,7 +110,7 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   for (const ref of paths) {
     parts.push(ref.key, ref.name);
     if (ref.key === 'witnesses') continue;
-    if (ref.key === 'fonts.main') {
+    if (isFontPath(ref)) {
       // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
       const resolved = await resolveInSandbox(sandbox, ref.name, fontRoots).catch(unreadable);
       parts.push(typeof resolved === 'string' ? resolved : resolved.ok ? fileStamp(resolved.path) : resolved.problem);
@@ -127,7 +128,8 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   }
   try {
     // The stack's own faces (named, not given as files).
-    for (const spec of editionFonts(config?.fonts.main).specs) parts.push(fileStamp(spec.file));
+    const stacks = config ? [mainFaces(config), ...otherRoleFaces(config).map((r) => r.faces)] : [[]];
+    for (const faces of stacks) for (const spec of editionFonts(faces).specs) parts.push(fileStamp(spec.file));
   } catch {
     parts.push('fonts: unreadable');
   }

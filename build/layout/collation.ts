@@ -110,7 +110,7 @@ export function correctionsInStream(volume: Volume): { corrections: LocatedCorre
  * The first page of the work proper: leaves count again there after front
  * matter (layout/engine.ts), so the pages before it are the 提要's.
  */
-function workStart(pages: readonly Page[]): number {
+export function workStart(pages: readonly Page[]): number {
   for (let p = pages.length - 1; p > 0; p--) if (pages[p].leaf === 1 && pages[p].side === 'recto') return p;
   return 0;
 }

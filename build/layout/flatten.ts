@@ -38,6 +38,8 @@ export interface MainChar {
   mark?: MarkRef;
   /** 抬頭: this character starts a new column, raised by this many cells (0 平抬). */
   raise?: Raise['level'];
+  /** This character starts a new column at the block's continuation indent (a 提要's date line: engine.ts). */
+  columnBreak?: boolean;
   /** Annotations anchored here. */
   anchors?: AnnotationRef[];
   /** A ruby set character by character (注音): this character's reading. */

@@ -400,7 +400,7 @@ class SourceSetter {
     this.flushLine(undefined);
     if (this.pages.length === 0) this.newPage(undefined);
     resolveSideMarks(this.marked);
-    placeAnnotations(this.pages, this.anchored, this.spec);
+    this.diagnostics.push(...placeAnnotations(this.pages, this.anchored, this.spec, () => this.newPage(undefined)));
     const marked = this.pages.filter((p) => p.sourcePage).length;
     this.diagnostics.unshift({
       severity: 'info',

@@ -144,12 +144,30 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
     type: 'map',
     hint: 'a mapping (size: A5, bleed: 3mm, marks: true)',
     keys: {
-      size: text(100, { test: pageSize, hint: 'a page size such as A5, B5, JIS-B5 or "148mm 210mm"' }),
+      size: text(100, { test: pageSize, hint: 'a page size such as A5, B5, JIS-B5, siku (a 四庫 leaf, 200 × 315 mm) or "148mm 210mm"' }),
       bleed: text(40, { test: length(MAX_BLEED_MM), hint: `a length such as 3mm, at most ${MAX_BLEED_MM}mm` }),
       marks: { type: 'boolean' },
+      frame: { type: 'text', max: 10, oneOf: ['black', 'red'], hint: 'black (烏絲欄) or red (朱絲欄)' },
     },
   },
-  fonts: { type: 'map', hint: 'a mapping (main: [FandolKai-Regular.otf, Noto Serif CJK TC])', keys: { main: list(text(FILE), 20, 'a list of font files or family names') } },
+  fonts: {
+    type: 'dict',
+    hint: 'a mapping of roles (main, label, or a layer: zhu, meipi …) to faces (main: [TW-Kai, fonts/Song.otf])',
+    key: { type: 'text', max: 100, test: (v) => (/^[A-Za-z][A-Za-z0-9-]*$/.test(v) ? null : 'is not a role (main, label or a layer id)'), hint: 'main, label or a layer id' },
+    value: list(text(FILE), 20, 'a list of font files or family names'),
+    max: 100,
+  },
+  book: {
+    type: 'map',
+    hint: 'a mapping (cover: true, title-page: true, colophon: true, edition: 據文淵閣四庫全書本排印, source: 中華文庫錄文)',
+    keys: {
+      cover: { type: 'boolean' },
+      'title-page': { type: 'boolean' },
+      colophon: { type: 'boolean' },
+      edition: text(NAME, { hint: 'the edition statement of the title page and the 牌記 (據文淵閣四庫全書本排印)' }),
+      source: text(NAME, { hint: 'where the text was taken from, for the 牌記 (中華文庫錄文)' }),
+    },
+  },
   notes: { type: 'map', hint: 'a mapping (popup: [shu, fuzhu])', keys: { popup: list(LAYER_ID, 100, 'a list of layers ([shu, fuzhu])') } },
   layers: list(
     { type: 'map', hint: 'a rule (- layer: an, pattern: "^愚謂")', required: ['layer', 'pattern'], keys: { layer: LAYER_ID, pattern: PATTERN, label: text(NAME) } },

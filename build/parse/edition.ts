@@ -6,7 +6,7 @@
 import { VFile } from 'vfile';
 import { location } from 'vfile-location';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import { PDF_STANDARDS, PDFX_VERSIONS, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat, type WitnessConfig } from '../tree/edition.js';
+import { PDF_STANDARDS, PDFX_VERSIONS, type BookParts, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat, type WitnessConfig } from '../tree/edition.js';
 import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts, fontEntryFile } from '../fonts/stack.js';
@@ -26,11 +26,16 @@ export interface EditionResult {
 
 /** A file named in edition.yaml, with the place of its name (for messages about that file). */
 export interface EditionPath {
-  /** The key naming it: sources, charmap, corrections, fonts.main (images, seals … as they come). */
+  /** The key naming it: sources, charmap, corrections, fonts.<role> (fonts.main, fonts.zhu …: isFontPath), seals. */
   key: string;
-  /** The file as written (for fonts.main, the file part of the entry). */
+  /** The file as written (for a font, the file part of the entry). */
   name: string;
   place: { start: Point; end: Point };
+}
+
+/** Whether a file edition.yaml names is a font (`fonts.<role>`): checked as a font, found in the system's font folders too. */
+export function isFontPath(ref: Pick<EditionPath, 'key'>): boolean {
+  return ref.key.startsWith('fonts.');
 }
 
 /** Defaults for an edition made from a lone source file (`diaoban tree FILE`). */
@@ -158,20 +163,24 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   readPage(src, get('page'), config);
   const fonts = get('fonts');
   if (isMap(fonts)) {
-    const main = fonts.get('main', true) as YamlNode | undefined;
-    if (isSeq(main)) {
-      config.fonts.main = [];
-      for (const item of (main.items as YamlNode[]).filter(isScalar)) {
+    // Each role's faces (main, label, a layer), in the file's order; a file is named as `fonts.<role>`.
+    for (const pair of fonts.items) {
+      const role = isScalar(pair.key) ? String(pair.key.value) : '';
+      const list = pair.value as YamlNode | null;
+      if (!role || !isSeq(list)) continue;
+      const entries: string[] = [];
+      for (const item of (list.items as YamlNode[]).filter(isScalar)) {
         const entry = String(item.value);
         try {
           editionFonts([entry]);
-          config.fonts.main.push(entry);
+          entries.push(entry);
           const font = fontEntryFile(entry);
-          if (font) named('fonts.main', font.file, item);
+          if (font) named(`fonts.${role}`, font.file, item);
         } catch (error) {
           src.report('error', `${(error as Error).message} (left out)`, ...range(item), 'edition-field');
         }
       }
+      config.fonts[role] = entries;
     }
   }
   const notes = get('notes');
@@ -185,6 +194,7 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   if (seals.length > 0) config.seals = seals;
   const pdf = readPdf(src, get('pdf'));
   if (pdf) config.pdf = pdf;
+  config.book = readBook(get('book'));
   return { config, paths };
 }
 
@@ -224,6 +234,21 @@ function readWitnesses(src: Source, node: YamlNode | undefined, named: (key: str
     out.push(witness);
   }
   return out;
+}
+
+/** `book:` — the PDF's cover, title page and 牌記, each on unless false (the schema checked the values). */
+function readBook(node: YamlNode | undefined): BookParts {
+  const value = (key: string): unknown => (isMap(node) ? (node.get(key) as unknown) : undefined);
+  const text = (key: string): string | undefined => {
+    const v = value(key);
+    return typeof v === 'string' || typeof v === 'number' ? String(v).trim() || undefined : undefined;
+  };
+  const parts: BookParts = { cover: value('cover') !== false, titlePage: value('title-page') !== false, colophon: value('colophon') !== false };
+  const edition = text('edition');
+  const source = text('source');
+  if (edition) parts.edition = edition;
+  if (source) parts.source = source;
+  return parts;
 }
 
 function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {
@@ -286,6 +311,8 @@ function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig
   if (typeof bleed === 'string') config.page.bleed = bleed.trim();
   const marks = node.get('marks');
   if (typeof marks === 'boolean') config.page.marks = marks;
+  const frame = node.get('frame');
+  if (frame === 'black' || frame === 'red') config.page.frame = frame;
 }
 
 /**

@@ -65,6 +65,13 @@ test('verse: the classifier reads the signs of commentary', () => {
   assert.equal(classifyVerseParagraph('槱音酉○司中司命文昌第五第四星', '司中司命风师雨师柴牲并燔谓之槱燎', true), 'commentary');
   assert.equal(classifyVerseParagraph('秋享曰尝新糓既升荐其馨香', '', false), 'verse');
   assert.equal(classifyVerseParagraph('二曰六乐云门咸池大韶大夏大濩大武', '一曰五礼吉礼居先凶礼宾军嘉礼终焉', true), 'verse');
+  // A stanza of four-character phrases parallel to the verse before (the same opening), long as it is: verse, not commentary set in the 夾注.
+  const upper = '射自左膘逹于右腢中心速死是为上杀以为干豆荐之宗庙【膘普沼反】';
+  const lower = '射自左膘逹于右脾远心死缓是谓次杀以待宾客射自左膘逹于右骼中其肠胃以汚其脬其死尤缓是为下杀以充君庖【骼音格骨也】';
+  assert.equal(classifyVerseParagraph(upper, '射禽必左亦分三等能合厥度为射之正', true), 'verse');
+  assert.equal(classifyVerseParagraph(lower, '射自左膘逹于右腢中心速死是为上杀以为干豆荐之宗庙', true), 'verse');
+  // Negative control: the same stanza after commentary, or after verse that opens otherwise, reads as commentary (its length).
+  assert.equal(classifyVerseParagraph(lower, '射禽必左亦分三等能合厥度为射之正', true), 'commentary');
 });
 
 test('docsify: comments skipped, one paragraph a line, labels inside and at the head of lines', () => {

@@ -268,8 +268,19 @@ function ruleHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): stri
 /** The x range of a column or sub-column, in mm from the column's right edge. */
 function lane(s: SlotsStyle, g: PageGeometry): { centre: number; half: number } {
   if (!s.note) return { centre: g.colWidth / 2, half: g.fontSize / 2 };
-  return { centre: s.sub === 'L' ? (3 * g.colWidth) / 4 : g.colWidth / 4, half: g.noteSize / 2 };
+  const shift = g.noteShift;
+  return { centre: s.sub === 'L' ? (3 * g.colWidth) / 4 - shift : g.colWidth / 4 + shift, half: g.noteSize / 2 };
 }
+
+/**
+ * The marks set beside the middle of each character, and their size (em of
+ * the type): 評點本's 圈 ○ and 雙圈 ◎ larger than a 句號's circle, ● (重)
+ * larger than a 讀點's dot, 頓 a sesame dot; the 著重號 dot of modern text.
+ * Each is its own shape at its own size, so that none reads as another.
+ */
+const CIRCLE_MARKS: Partial<Record<SideMark['kind'], number>> = { circle: 0.3, double: 0.36, heavy: 0.22, sesame: 0.22, dot: 0.16 };
+/** How far right of the type the middle of a mark beside it stands (em): clear of a 句讀 mark at the type's corner. */
+const SIDE_MARK_X = 0.26;
 
 /**
  * Marks beside the characters: dots, circles and sesame dots to the right
@@ -284,10 +295,12 @@ function sideMarkHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): 
   const size = 2 * half;
   const cls = `sm${s.note ? ' n' : ''}`;
   if (mark.kind === 'ruby') return rubyHtml(slots, s, ctx);
-  if (mark.kind === 'dot' || mark.kind === 'circle' || mark.kind === 'sesame' || mark.kind === 'double' || mark.kind === 'heavy') {
-    // 評點本's ◎ and ● are a little larger than the 著重號 dot, so that they read as 圈點.
-    const d = (mark.kind === 'sesame' ? 0.14 : mark.kind === 'double' || mark.kind === 'heavy' ? 0.24 : 0.2) * size;
-    const right = centre - half - 0.08 * size - d;
+  const circles = CIRCLE_MARKS[mark.kind];
+  if (circles) {
+    // Beside the middle of each character, in the gutter (SIDE_MARK_X em from the type): apart from a 句讀 mark, which sits
+    // by the character's lower right corner, between it and the next.
+    const d = circles * size;
+    const right = centre - half - SIDE_MARK_X * size - d / 2;
     let out = '';
     for (const x of slots) {
       if (x.advance <= 0 || markOf(x.ch) || x.ch.trim() === '') continue;
@@ -353,8 +366,9 @@ function rubyHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): stri
   const { g } = ctx;
   const mark = s.mark!;
   const { centre, half } = lane(s, g);
-  const right = s.note ? (s.sub === 'L' ? g.colWidth / 2 : 0) : 0;
-  const gutter = Math.max(0.5, (s.note ? g.colWidth / 2 : g.colWidth) - (centre - right) - half);
+  // The gutter right of the type: to the column's edge, or (the left sub-column) to the column's middle.
+  const right = s.note && s.sub === 'L' ? g.colWidth / 2 : 0;
+  const gutter = Math.max(0.5, centre - half - right);
   // The gutter's middle, from the column's right edge.
   const x = right + gutter / 2;
   const cls = `rb${s.note ? ' n' : ''}`;

@@ -26,6 +26,8 @@ export interface TextItem {
   width: number;
   /** Font size. */
   size: number;
+  /** The embedded font's name without its subset tag (TW-Kai-98_1, NotoSerifCJKtc-Regular), when asked for. */
+  font?: string;
 }
 
 interface PdfJsItem {
@@ -33,13 +35,21 @@ interface PdfJsItem {
   transform: number[];
   width: number;
   height: number;
+  fontName?: string;
 }
 
-/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build. */
-export async function readPdfText(bytes: Uint8Array): Promise<TextItem[][]> {
+interface PdfJsPage {
+  view: number[];
+  getTextContent(): Promise<{ items: PdfJsItem[] }>;
+  getOperatorList(): Promise<unknown>;
+  commonObjs: { get(id: string): { name?: string } | undefined };
+}
+
+/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build, each with its font (`fonts: false`: without, twice as fast). */
+export async function readPdfText(bytes: Uint8Array, options: { fonts?: boolean } = { fonts: true }): Promise<TextItem[][]> {
   const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as {
     getDocument(src: { data: Uint8Array; disableFontFace: boolean; verbosity: number; isEvalSupported: boolean }): {
-      promise: Promise<{ numPages: number; getPage(n: number): Promise<{ view: number[]; getTextContent(): Promise<{ items: PdfJsItem[] }> }>; destroy(): Promise<void> }>;
+      promise: Promise<{ numPages: number; getPage(n: number): Promise<PdfJsPage>; destroy(): Promise<void> }>;
     };
   };
   const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), disableFontFace: true, verbosity: 0, isEvalSupported: false }).promise;
@@ -48,10 +58,13 @@ export async function readPdfText(bytes: Uint8Array): Promise<TextItem[][]> {
     const page = await doc.getPage(n);
     const height = page.view[3];
     const content = await page.getTextContent();
+    // The operator list loads the page's fonts, whose names the items' fontName keys find.
+    if (options.fonts) await page.getOperatorList();
+    const fontOf = (it: PdfJsItem): string | undefined => (it.fontName ? page.commonObjs.get(it.fontName)?.name?.replace(/^[A-Z]{6}\+/, '') : undefined);
     pages.push(
       content.items
         .filter((it) => typeof it.str === 'string' && it.str.trim() !== '')
-        .map((it) => ({ str: it.str, x: it.transform[4], y: height - it.transform[5], width: it.width, size: it.height })),
+        .map((it) => ({ str: it.str, x: it.transform[4], y: height - it.transform[5], width: it.width, size: it.height, ...(options.fonts ? { font: fontOf(it) } : {}) })),
     );
   }
   await doc.destroy();
@@ -168,9 +181,20 @@ export function gridBox(g: PageGeometry, side: Side): PtBox {
   return toPage(g, side, { x: last.x, y: first.y, w: first.x + first.w - last.x, h: last.y + 1.65 * last.h - first.y });
 }
 
-/** The em box of a text item (ideographic: 0.88 em above the baseline, 0.12 below). */
+/**
+ * How far above the baseline an upright glyph's em box starts, in em: the
+ * vertical origin its face's glyphs are pinned at (scripts/cff2ttf.py: VORG,
+ * else the typographic ascender) — TW-Kai 820/1024, HanaMin 880/1024, Noto 0.88.
+ */
+function originOf(font: string | undefined): number {
+  if (font?.startsWith('TW-Kai')) return 820 / 1024;
+  if (font?.startsWith('HanaMin')) return 880 / 1024;
+  return 0.88;
+}
+
+/** The em box of a text item (ideographic: its face's vertical origin above the baseline, the rest below). */
 export function itemBox(item: TextItem): PtBox {
-  return { x: item.x, y: item.y - 0.88 * item.size, w: item.width, h: item.size };
+  return { x: item.x, y: item.y - originOf(item.font) * item.size, w: item.width, h: item.size };
 }
 
 export function inside(inner: PtBox, outer: PtBox, tolerance = 0.5): boolean {
@@ -195,7 +219,8 @@ export function centre(b: PtBox): { x: number; y: number } {
 export function gridItems(items: readonly TextItem[], g: PageGeometry, side: Side, page?: Page): TextItem[] {
   const grid = gridBox(g, side);
   const raised = (page?.columns ?? []).filter((c) => c.raise).map((c) => ({ box: toPage(g, side, cellBox(g, side, c.index, -(c.raise ?? 0))), raise: c.raise ?? 0 }));
-  const small = 0.55 * g.noteSize * PT_PER_MM;
+  // 側批 and ruby are at most ~0.62 of the note size (margins.ts cepiMetrics, cells.ts rubyHtml); notes and 〈臣〉 at it.
+  const small = 0.7 * g.noteSize * PT_PER_MM;
   return items.filter((it) => {
     if (it.size < small) return false;
     const c = centre(itemBox(it));
