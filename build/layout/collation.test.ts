@@ -98,7 +98,7 @@ test('the 校勘記 comes after the text and moves none of it; it cites every co
     .join('');
   assert.ok(sectionText.includes('校勘記'));
   for (const e of collated.collation ?? []) {
-    const full = e.locator.replace(' ', '').replace(/[ab]/, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    const full = e.locator.replace(' ', '').replace(/[ab]/, (c) => (c === 'a' ? '上' : '下'));
     assert.ok(sectionText.includes(full), `the section cites ${full}`);
   }
   assert.ok(sectionText.includes('〔一〕') && sectionText.includes('據某本改'));

@@ -115,15 +115,20 @@ export function workStart(pages: readonly Page[]): number {
   return 0;
 }
 
-/** 葉三 + a/b (前半葉 a, 後半葉 b); 提要 before the work proper, whose leaves are counted apart. */
-export function leafLabel(page: Page, front: boolean, fullWidth = false): string {
-  const side = page.side === 'recto' ? 'a' : 'b';
-  return `${front ? '提要' : ''}葉${chineseNumeral(page.leaf)}${fullWidth ? String.fromCharCode(side.charCodeAt(0) + 0xfee0) : side}`;
+/**
+ * 葉三 + a/b (前半葉 a, 後半葉 b), as a reader's note or a terminal cites it;
+ * in the printed book 葉三上/葉三下, as Chinese bibliography cites a leaf's
+ * halves (a Latin letter has no place in a column of Chinese). 提要 before
+ * the work proper, whose leaves are counted apart.
+ */
+export function leafLabel(page: Page, front: boolean, printed = false): string {
+  const side = page.side === 'recto' ? (printed ? '上' : 'a') : printed ? '下' : 'b';
+  return `${front ? '提要' : ''}葉${chineseNumeral(page.leaf)}${side}`;
 }
 
-/** 葉三b 第五行, as a reader of a 四庫 book cites a place; full width for the grid (ｂ stands upright). */
-export function locatorLabel(page: Page, front: boolean, column: number, fullWidth = false): string {
-  return `${leafLabel(page, front, fullWidth)}${fullWidth ? '' : ' '}第${chineseNumeral(column + 1)}行`;
+/** 葉三b 第五行 (terminal, EPUB), 葉三下第五行 (the printed 校勘記). */
+export function locatorLabel(page: Page, front: boolean, column: number, printed = false): string {
+  return `${leafLabel(page, front, printed)}${printed ? '' : ' '}第${chineseNumeral(column + 1)}行`;
 }
 
 function newText(node: Correction | App): string {

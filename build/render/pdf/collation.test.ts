@@ -1,7 +1,7 @@
 /**
  * The 校勘記 in the printed PDF, read back with pdf.js: every correction's
  * mark (○ in the 四庫 template, its number in the modern one) is on the page,
- * in the column and beside the cell its entry cites (葉N + a/b: the 版心's
+ * in the column and beside the cell its entry cites (葉N + 上/下: the 版心's
  * leaf and the page's side; 第N行: the column), and the entries stand in the
  * section after the volume's text. Negative control: collation off prints
  * no mark and no section.
@@ -122,14 +122,14 @@ test('四庫: each ○ is beside the cell its 校勘記 entry cites, on the leaf
     assert.equal(e.locator.includes(side === 'recto' ? 'a ' : 'b '), true, `${e.locator} on a ${side}`);
     assert.ok(e.locator.endsWith(`第${chineseNumeral(e.column + 1)}行`));
   }
-  // The section after each volume's text prints every locator (in full-width letters) in the grid.
+  // The section after each volume's text prints every locator (上 for a, 下 for b) in the grid.
   for (const v of built.layout.volumes) {
     const section = planned.map((p, i) => (p.volume === v.index && p.page?.collation ? i : -1)).filter((i) => i >= 0);
     assert.ok(section.length > 0, `${v.title} has its 校勘記 pages`);
     const text = section.map((i) => gridItems(built.text[i], built.g, planned[i].side).map((it) => it.str).join('')).join('');
     assert.ok(text.startsWith('校勘記'));
     for (const e of v.collation ?? []) {
-      const full = e.locator.replace(' ', '').replace(/[ab]/, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+      const full = e.locator.replace(' ', '').replace(/[ab]/, (c) => (c === 'a' ? '上' : '下'));
       assert.ok(text.includes(full), `${full} in the 校勘記 of ${v.title}`);
     }
     assert.ok(section.every((i) => !built.text[i].some((it) => it.str === '○' && it.size < 0.5 * built.fontSize)), 'no mark on the section’s own pages');
