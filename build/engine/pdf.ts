@@ -138,6 +138,8 @@ export interface WritePdfOptions {
   gate?: OutputGate;
   /** The book's cover alone (a print file's cover, printed apart: writePdf). */
   only?: 'cover';
+  /** The corrections applied to the text (layout/collation.ts correctionCount), for the 牌記; the 校勘記's entries when absent. */
+  corrections?: number;
 }
 
 export interface PdfResult {
@@ -197,6 +199,7 @@ export async function renderOptionsFor(
   layout: BookLayout,
   config: EditionConfig,
   root: string = ROOT,
+  corrections?: number,
 ): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   // The same edition, grid and template files give the same options: a watch session works them out once.
   let fontFiles = '';
@@ -205,10 +208,12 @@ export async function renderOptionsFor(
   } catch {
     // an unreadable fonts.main: computeRenderOptions says so
   }
-  const key = JSON.stringify([root, layout.spec, config.meta, config.page, config.fonts, fontFiles, templateStamp(config.meta.template, root)]);
+  // The book's own pages print the edition's parts and sources and the layout's counts of volumes and corrections.
+  const parts = config.book ? [config.book, config.sources, config.collation ?? null, bookCounts(layout), corrections ?? null] : null;
+  const key = JSON.stringify([root, layout.spec, config.meta, config.page, config.fonts, fontFiles, templateStamp(config.meta.template, root), parts]);
   let known = optionsMemory.get(key);
   if (!known) {
-    known = computeRenderOptions(layout, config, root);
+    known = computeRenderOptions(layout, config, root, corrections);
     known.catch(() => optionsMemory.delete(key));
     if (optionsMemory.size > 8) optionsMemory.clear();
     optionsMemory.set(key, known);
@@ -227,6 +232,7 @@ async function computeRenderOptions(
   layout: BookLayout,
   config: EditionConfig,
   root: string,
+  corrections: number | undefined,
 ): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   const template = await loadTemplate(config.meta.template, root);
   let geometry;
@@ -265,19 +271,22 @@ async function computeRenderOptions(
     // By the faces' digests: a new process learns it without reading the fonts.
     ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
-    ...(config.book ? { book: bookInfo(config, layout) } : {}),
+    ...(config.book ? { book: bookInfo(config, layout, corrections) } : {}),
     ...(config.page.frame ? { frame: config.page.frame } : {}),
   };
   return { options, fonts, roles };
 }
 
 /** What the book's own pages print (render/pdf/book-parts.ts): the edition's data, the layout's counts; no date of the build. */
-function bookInfo(config: EditionConfig, layout: BookLayout): BookInfo {
+function bookInfo(config: EditionConfig, layout: BookLayout, corrections: number | undefined): BookInfo {
+  const counts = bookCounts(layout);
   return {
     parts: config.book!,
     title: config.meta.title,
     credit: [config.meta.dynasty, config.meta.author].filter(Boolean).join('　'),
-    ...bookCounts(layout),
+    volumes: counts.volumes,
+    corrections: corrections ?? counts.corrections,
+    collation: config.collation !== 'off',
     ...(config.meta.date ? { date: config.meta.date } : {}),
     sources: config.sources,
   };
@@ -694,7 +703,7 @@ async function closePrinter(printer: Printer): Promise<void> {
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256' | 'written'>> {
   const config = pageForStandard(edition);
-  const { options: given, fonts, roles } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
+  const { options: given, fonts, roles } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root, options.corrections));
   // A rebuild's new subset (a fix's 校勘記 run, most often) should not wait for Python and the glyph bank to load; a
   // clean build starts the converter when a subset is missing, and with the font cache warm not at all (34 MB less).
   if (options.keepPages) warmConverters(fonts, options.fontCache ?? FONT_CACHE);

@@ -58,14 +58,16 @@ test('book parts planned: cover and title page on rectos before the text, each w
 
   assert.equal(chineseDate('2026-03-05'), '二〇二六年三月五日');
   assert.equal(chineseDate('2026-12-31'), '二〇二六年十二月三十一日');
-  const fields = bookPartFields({ parts: config.book!, title: '試書', credit: '清　某甲', volumes: 2, corrections: 1, date: '2026-03-05', sources: ['juan.md'] });
+  const fields = bookPartFields({ parts: config.book!, title: '試書', credit: '清　某甲', volumes: 2, corrections: 1, collation: true, date: '2026-03-05', sources: ['juan.md'] });
   assert.deepEqual(
     { volumes: fields.volumes, slip: fields.slipNote, source: fields.source, corrections: fields.corrections, date: fields.date },
     { volumes: '二卷', slip: '全二卷', source: '底本　某氏錄文', corrections: '校改　凡一處　見各卷校勘記', date: '二〇二六年三月五日排印' },
   );
   // Without a source the source files are named; without corrections the 牌記 says so.
-  const bare = bookPartFields({ parts: { cover: true, titlePage: true, colophon: true }, title: '試書', credit: '', volumes: 1, corrections: 0, sources: ['juan.md'] });
+  const bare = bookPartFields({ parts: { cover: true, titlePage: true, colophon: true }, title: '試書', credit: '', volumes: 1, corrections: 0, collation: true, sources: ['juan.md'] });
   assert.deepEqual([bare.source, bare.corrections, bare.date, bare.edition, bare.volumes], ['底本　juan.md', '校改　無', '', '', '']);
+  // collation: off — the corrections counted, no 校勘記 to point to.
+  assert.equal(bookPartFields({ parts: config.book!, title: '試書', credit: '', volumes: 1, corrections: 3, collation: false, sources: [] }).corrections, '校改　凡三處');
 });
 
 /** Mean grey (0 black … 255 white) of a region of a page raster, as fractions of the page. */

@@ -25,8 +25,10 @@ export interface BookInfo {
   credit: string;
   /** The volumes (卷) of the book. */
   volumes: number;
-  /** Corrections applied (the 校勘記's entries). */
+  /** Corrections applied to the text. */
   corrections: number;
+  /** The 校勘記 lists them (collation is not off). */
+  collation: boolean;
   /** The edition's date (YYYY-MM-DD), as edition.yaml gives it. */
   date?: string;
   /** The source files, when `parts.source` does not say where the text comes from. */
@@ -59,7 +61,7 @@ export function bookPartFields(info: BookInfo): Record<string, string> {
     slipNote: volumes ? `全${volumes}` : '',
     edition: info.parts.edition ?? '',
     source: source ? `底本　${source}` : '',
-    corrections: info.corrections > 0 ? `校改　凡${chineseNumeral(info.corrections)}處　見各卷校勘記` : '校改　無',
+    corrections: info.corrections > 0 ? `校改　凡${chineseNumeral(info.corrections)}處${info.collation ? '　見各卷校勘記' : ''}` : '校改　無',
     date: info.date ? `${chineseDate(info.date)}排印` : '',
   };
 }
@@ -82,5 +84,7 @@ export function bookPartHtml(part: BookPart, html: string, info: BookInfo, g: Pa
 
 /** The volumes and corrections of a laid-out book, for BookInfo. */
 export function bookCounts(layout: BookLayout): { volumes: number; corrections: number } {
-  return { volumes: layout.volumes.length, corrections: layout.volumes.reduce((n, v) => n + (v.collation?.length ?? 0), 0) };
+  // A witness's reading (校, from collate/) is an entry but no correction.
+  const applied = (v: BookLayout['volumes'][number]): number => (v.collation ?? []).filter((e) => (e.kind as string) !== '校').length;
+  return { volumes: layout.volumes.length, corrections: layout.volumes.reduce((n, v) => n + applied(v), 0) };
 }
