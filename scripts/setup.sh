@@ -23,6 +23,9 @@ command -v gs >/dev/null 2>&1 || missing+=(ghostscript)
 [ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || missing+=(libgs-common)
 [ -f /usr/share/color/icc/colord/sRGB.icc ] || missing+=(colord-data)
 command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
+# The collation's variant-form table is made from Unihan (scripts/variant-forms.ts; its test checks the shipped table).
+[ -f /usr/share/unicode/Unihan_Variants.txt.bz2 ] || missing+=(unicode-data)
+command -v bzcat >/dev/null 2>&1 || missing+=(bzip2)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

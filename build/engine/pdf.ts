@@ -20,6 +20,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
 import { coverage, editionFonts, mainFaces, otherRoleFaces, packagesOf, uncovered, type FontSpec, type LoadedFont } from '../fonts/index.js';
+import { glyphArtMaker } from '../gaiji/art.js';
+import { KR_GAIJI_DIR } from '../gaiji/kr-gaiji.js';
 import { fileStamp, loadFontsOnce, rememberedForFaces } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
@@ -163,9 +165,14 @@ export interface PdfResult {
   cover?: { path: string; sha256: string };
 }
 
+/** A template's name as a folder of templates/: a plain name (never a path: `../../x` would read another folder's files), else siku, as the layout falls back. */
+function knownTemplate(name: string, root: string): string {
+  return /^[a-z][a-z0-9-]{0,63}$/.test(name) && existsSync(join(root, 'templates', name, 'template.json')) ? name : 'siku';
+}
+
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
 export async function loadTemplate(name: string, root: string = ROOT): Promise<Template> {
-  const known = existsSync(join(root, 'templates', name, 'template.json')) ? name : 'siku';
+  const known = knownTemplate(name, root);
   const dir = join(root, 'templates', known);
   const def = parseTemplateDefinition(JSON.parse(await readFile(join(dir, 'template.json'), 'utf8')), known);
   const pageHtmlPath = join(dir, 'page.html');
@@ -224,7 +231,8 @@ export async function renderOptionsFor(
 const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }>>();
 
 /** The template's files as they are now (path, size, time), for the memory of render options. */
-function templateStamp(name: string, root: string): string {
+function templateStamp(given: string, root: string): string {
+  const name = knownTemplate(given, root);
   return ['template.json', 'page.html', 'cover.html', 'title.html', 'colophon.html'].map((f) => fileStamp(join(root, 'templates', name, f))).concat(['base.css', `${name}.css`].map((f) => fileStamp(join(root, 'styles', f)))).join('|');
 }
 
@@ -271,6 +279,8 @@ async function computeRenderOptions(
     // By the faces' digests: a new process learns it without reading the fonts.
     ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
+    // Drawn glyphs: KR-Gaiji's images, compositions from the outlines of their parts in these fonts.
+    glyphArt: glyphArtMaker(fonts.map((f) => f.bytes)),
     ...(config.book ? { book: bookInfo(config, layout, corrections) } : {}),
     ...(config.page.frame ? { frame: config.page.frame } : {}),
   };
@@ -717,7 +727,7 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files;
   // the nonce, new each build, is not printed).
   const { fonts: _sources, roleFonts: _roleSources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
-  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionStacks(config).map((s) => [s.role, s.specs.map((f) => fileStamp(f.file))])));
+  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionStacks(config).map((s) => [s.role, s.specs.map((f) => fileStamp(f.file))])), fileStamp(join(KR_GAIJI_DIR, 'table.json')));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)

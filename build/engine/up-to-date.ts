@@ -5,6 +5,7 @@
  * nothing changed answers in a new process before it loads the engine.
  */
 import { createHash } from 'node:crypto';
+import { readWitnesses } from './witnesses.js';
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { fileStamp } from './fonts-memo.js';
 import { applyShared } from './shared.js';
 import { createSandbox, openRegularFile, readInSandbox, resolveInSandbox, systemFontDirs, type Read } from './sandbox.js';
 import { phase } from './timing.js';
+import { listWork } from './work-folder.js';
 import type { BuildOptions, BuildResult, Manifest, OutputRecord, StoredMessage } from './build.js';
 
 export function storeMessage(m: VFileMessage): StoredMessage {
@@ -87,17 +89,27 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   const read = (name: string): Promise<Read | string> => readInSandbox(sandbox, name).catch(unreadable);
   const yaml = await read('edition.yaml');
   if (typeof yaml === 'string') return hashKey(...parts, 'edition.yaml', yaml);
-  if (!yaml.ok) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
-  parts.push('edition.yaml', yaml.bytes);
-  const yamlText = yaml.bytes.toString('utf8');
-  const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir)));
-  if (config) {
-    applyShared(config, yamlText, options.shared);
-    onConfig?.(config);
+  let config: EditionConfig | null = null;
+  let paths: ReadonlyArray<{ key: string; name: string }>;
+  if (yaml.ok) {
+    parts.push('edition.yaml', yaml.bytes);
+    const yamlText = yaml.bytes.toString('utf8');
+    ({ config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir))));
+    if (config) {
+      applyShared(config, yamlText, options.shared);
+      onConfig?.(config);
+    }
+  } else {
+    // A folder with no edition.yaml is read as the work its files make (work-folder.ts): they are its inputs.
+    const work = yaml.problem === 'missing' ? await listWork(dir) : null;
+    if (!work) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
+    parts.push('work folder');
+    paths = work.files.map((name) => ({ key: 'sources', name }));
   }
   const fontRoots = systemFontDirs();
   for (const ref of paths) {
     parts.push(ref.key, ref.name);
+    if (ref.key === 'witnesses') continue;
     if (isFontPath(ref)) {
       // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
       const resolved = await resolveInSandbox(sandbox, ref.name, fontRoots).catch(unreadable);
@@ -105,6 +117,13 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
     } else {
       const file = await read(ref.name);
       parts.push(typeof file === 'string' ? file : file.ok ? file.bytes : file.problem);
+    }
+  }
+  // The witnesses' texts (a folder's files, a branch's blobs), as loading reads them.
+  if (config?.witnesses?.length) {
+    for (const w of await readWitnesses(sandbox, config.witnesses, new VFile({ path: 'edition.yaml' }), (name) => name).catch(() => [])) {
+      parts.push(w.witness.siglum, w.witness.branch ?? '');
+      for (const f of w.files) parts.push(f.path ?? '', f.value as Uint8Array);
     }
   }
   try {

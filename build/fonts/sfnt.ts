@@ -202,13 +202,19 @@ export function cmapEntries(bytes: Uint8Array, visit: (codePoint: number, glyph:
   const starts = ends + segX2 + 2;
   const deltas = starts + segX2;
   const rangeOffsets = deltas + segX2;
+  // A code point belongs to the first segment whose end is at or past it (segments are sorted by end):
+  // one already covered is not looked at again, so a cmap of 32,766 segments each claiming the whole BMP
+  // costs 65,536 steps, not 2 × 10^9.
+  let floor = 0;
   for (let s = 0; s < segX2 / 2; s++) {
     const end = dv.getUint16(ends + 2 * s);
     const start = dv.getUint16(starts + 2 * s);
     const delta = dv.getUint16(deltas + 2 * s);
     const ro = dv.getUint16(rangeOffsets + 2 * s);
+    const from = Math.max(start, floor);
+    floor = Math.max(floor, end + 1);
     if (start === 0xffff) continue;
-    for (let c = start; c <= end; c++) {
+    for (let c = from; c <= end; c++) {
       let glyph: number;
       if (ro === 0) glyph = (c + delta) & 0xffff;
       else {
@@ -241,7 +247,61 @@ export function cmapRanges(bytes: Uint8Array): Array<[number, number]> {
   return merged;
 }
 
+/**
+ * Why a face's cmap would make a font reader work past its size, or
+ * undefined: every Unicode subtable of format 4, 12 or 13 (those that map
+ * ranges) must list its ranges in order, none overlapping the one before —
+ * as the OpenType spec asks — for HarfBuzz's subsetter walks each range
+ * whole (a 400 KB font of 32,766 segments each claiming the BMP: 11 minutes
+ * a face), and the subtables must not overlap each other (one 400 KB
+ * subtable named 65,535 times). Linear in the cmap's size.
+ */
+export function cmapProblem(face: Uint8Array): string | undefined {
+  const dir = readDirectory(face, faceOffsets(face)[0]);
+  const cmap = tableBytes(face, dir, 'cmap');
+  if (!cmap) return undefined;
+  const dv = view(cmap);
+  const numTables = dv.getUint16(2);
+  const seen = new Set<number>();
+  let claimed = 4 + 8 * numTables;
+  const disorder = 'has a damaged cmap: its character ranges are out of order or overlap (a font reader would walk them for minutes)';
+  for (let i = 0; i < numTables; i++) {
+    const offset = dv.getUint32(4 + 8 * i + 4);
+    if (seen.has(offset)) continue;
+    seen.add(offset);
+    const format = dv.getUint16(offset);
+    if (format === 4) {
+      const segments = dv.getUint16(offset + 6) / 2;
+      claimed += 16 + 8 * segments;
+      if (claimed > cmap.byteLength) break;
+      const ends = offset + 14;
+      const starts = ends + 2 * segments + 2;
+      let previous = -1;
+      for (let s = 0; s < segments; s++) {
+        const end = dv.getUint16(ends + 2 * s);
+        const start = dv.getUint16(starts + 2 * s);
+        if (start > end || start <= previous) return disorder;
+        previous = end;
+      }
+    } else if (format === 12 || format === 13) {
+      const groups = dv.getUint32(offset + 12);
+      claimed += 16 + 12 * groups;
+      if (claimed > cmap.byteLength) break;
+      let previous = -1;
+      for (let g = 0; g < groups; g++) {
+        const start = dv.getUint32(offset + 16 + 12 * g);
+        const end = dv.getUint32(offset + 20 + 12 * g);
+        if (start > end || start <= previous || end > 0x10ffff) return disorder;
+        previous = end;
+      }
+    }
+  }
+  return claimed > cmap.byteLength ? 'has a damaged cmap: its subtables overlap or run past its end' : undefined;
+}
+
 const SFNT_TRUETYPE = 0x00010000;
+/** Faces a collection may have: real ones have a few (Noto Serif CJK: 10). */
+const MAX_FACES = 256;
 const SFNT_TRUE = 0x74727565; // 'true' (old Apple TrueType)
 
 /** Tables every face we subset and embed must have, and the outline tables of which it needs one set. */
@@ -265,6 +325,11 @@ export function fontProblem(bytes: Uint8Array, family?: string): string | undefi
   const cut = `is cut short or damaged (${bytes.byteLength} bytes)`;
   try {
     if (isCollection(bytes) && dv.getUint32(8) > (bytes.byteLength - 12) / 4) return cut;
+    if (isCollection(bytes) && dv.getUint32(8) > MAX_FACES) return `is a collection of ${dv.getUint32(8)} faces; a font file may have at most ${MAX_FACES}`;
+    // Each face has a table directory of its own: together they fit in the file (faces pointing at one directory would make every check a face's count times over).
+    let directories = 0;
+    for (const offset of faceOffsets(bytes)) directories += 12 + 16 * dv.getUint16(offset + 4);
+    if (directories > bytes.byteLength) return `${cut}: its faces' table directories overlap`;
     for (const offset of faceOffsets(bytes)) {
       const dir = readDirectory(bytes, offset);
       if (offset + 12 + 16 * dir.tables.length > bytes.byteLength) return cut;
@@ -275,6 +340,8 @@ export function fontProblem(bytes: Uint8Array, family?: string): string | undefi
       if (!OUTLINES.some((set) => set.every((t) => tags.has(t)))) return 'is not a complete font: no glyph outlines (glyf or CFF)';
     }
     const face = selectFace(bytes, family);
+    const cmap = cmapProblem(face);
+    if (cmap) return cmap;
     if (cmapRanges(face).length === 0) return 'maps no character (no Unicode cmap)';
   } catch (error) {
     return error instanceof RangeError ? cut : (error as Error).message;

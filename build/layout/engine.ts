@@ -450,6 +450,8 @@ class VolumeSetter {
           Math.abs(lastEnd - cell) < 1e-6 &&
           c.offset !== undefined &&
           c.offset === nextOffset &&
+          !c.drawing &&
+          !lastRun.drawing &&
           sameMark(MARKS_OF.get(lastRun), c.mark);
         if (canGrow && lastRun) {
           lastRun.text += c.ch;
@@ -458,6 +460,7 @@ class VolumeSetter {
         } else {
           const run: TextRun = { type: 'text', start: cell, text: c.ch, advances: [adv] };
           if (style) run.style = style;
+          if (c.drawing) run.drawing = c.drawing;
           if (c.offset !== undefined) run.offset = c.offset;
           if (c.mark) {
             MARKS_OF.set(run, c.mark);

@@ -160,12 +160,13 @@ export function segmentsOf(chars: readonly Placed[]): NoteSegment[] {
   const advances: number[][] = [];
   for (const { c, advance } of chars) {
     const last = out[out.length - 1];
-    if (last && last.layer === c.layer && last.depth === c.depth && last.style === c.style && markKey(last) === markKeyOf(c)) {
+    if (last && last.layer === c.layer && last.depth === c.depth && last.style === c.style && !last.drawing && !c.drawing && markKey(last) === markKeyOf(c)) {
       last.text += c.ch;
       advances[advances.length - 1].push(advance);
     } else {
       const segment: NoteSegment = { layer: c.layer, depth: c.depth, text: c.ch };
       if (c.style) segment.style = c.style;
+      if (c.drawing) segment.drawing = c.drawing;
       if (c.mark) MARK_IDS.set(segment, c.mark);
       out.push(segment);
       advances.push([advance]);

@@ -97,12 +97,27 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   template: oneOf(['siku', 'modern']),
   date: text(10, { test: (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? null : 'is not a date'), hint: 'a date YYYY-MM-DD' }),
   description: text(LONG_TEXT),
+  witness: text(NAME),
   sources: list(text(FILE), MAX_SOURCES, 'a list of file names ("- juan01.txt")'),
   format: oneOf(FORMAT_NAMES),
   encoding: text(40, { test: (v) => (encodingName(v) ? null : 'is not an encoding diaoban reads'), hint: 'one of UTF-8, GB18030, Big5, UTF-16LE, UTF-16BE' }),
   charmap: text(FILE),
   corrections: text(FILE),
-  collation: oneOf(['end-of-volume', 'off']),
+  collation: {
+    type: 'either',
+    hint: 'end-of-volume, off, or a mapping (variants: list, count or omit)',
+    of: [oneOf(['end-of-volume', 'off']), { type: 'map', keys: { place: oneOf(['end-of-volume', 'off']), variants: oneOf(['list', 'count', 'omit']) } }],
+  },
+  witnesses: list(
+    {
+      type: 'map',
+      hint: 'a witness ({ siglum: 四庫本, path: wyg }, or a git repository\'s branch: { siglum: 四庫本, path: ., branch: WYG })',
+      required: ['siglum', 'path'],
+      keys: { siglum: text(NAME), path: text(FILE), branch: text(250, { test: (v) => (/^[\w][\w./-]*$/.test(v) && !v.includes('..') ? null : 'is not a branch name'), hint: 'a branch name (WYG)' }), script: oneOf(['traditional', 'simplified']) },
+    },
+    100,
+    'a list of witnesses (- { siglum: 四庫本, path: wyg })',
+  ),
   pdf: {
     type: 'either',
     hint: 'pdf: screen, print or archive, or pdf: { standard: print, pdfx: x-1a }',
@@ -178,8 +193,9 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   },
   conversion: {
     type: 'map',
-    hint: 'a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 })',
+    hint: 'a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 }, witness: FILE)',
     keys: {
+      witness: text(FILE),
       keep: list(text(100), MAX_ENTRIES, 'a list of characters ([于, 后])'),
       prefer: { type: 'dict', key: text(2), value: text(2), max: MAX_ENTRIES, hint: 'a mapping of a character to the form this edition uses ({ 为: 爲 })' },
       phrases: { type: 'dict', key: text(100), value: text(100), max: MAX_ENTRIES, hint: 'a mapping of a phrase to its conversion ({ 后稷: 后稷 })' },

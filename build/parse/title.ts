@@ -12,12 +12,12 @@ import { NUMERAL } from './formats.js';
 export const DYNASTIES = [
   '中華民國', '民國', '民国', '春秋', '戰國', '战国', '三國', '三国', '姚秦', '前秦', '後秦', '后秦', '南朝宋', '南朝齊', '南朝梁', '南朝陳', '北魏', '北齊', '北齐', '北周', '西漢', '西汉', '東漢', '东汉', '前漢', '前汉', '後漢', '后汉',
   '蜀漢', '蜀汉', '東晉', '东晋', '西晉', '西晋', '後魏', '后魏', '五代', '後唐', '后唐', '南唐', '後周', '后周', '北宋', '南宋',
-  '周', '秦', '漢', '汉', '魏', '吳', '吴', '蜀', '晉', '晋', '宋', '齊', '齐', '梁', '陳', '陈', '隋', '唐', '遼', '辽', '金', '元', '明', '清',
+  '周', '秦', '漢', '汉', '魏', '吳', '吴', '呉', '蜀', '晉', '晋', '宋', '齊', '齐', '梁', '陳', '陈', '隋', '唐', '遼', '辽', '金', '元', '明', '清',
 ];
 
 /** What a contributor did, as a byline says it (longest first). */
 export const ROLES = [
-  '御注', '御註', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
+  '御注', '御註', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '義疏', '义疏', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
   '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序', '譯', '译',
 ];
 
@@ -123,12 +123,23 @@ export function parseByline(text: string): Contributor[] | null {
     if (!role) return null;
     // 賈公彦等撰: the 等 (and others) is not part of the name.
     // 天竺三藏鳩摩羅什譯, 沙門某譯: a translator's title before the name is not the name.
-    const name = rest.slice(0, rest.length - role[1].length).replace(/等$/u, '').replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|沙門|沙门)(?=\p{Script=Han}{2})/u, '');
+    // 平陽沙門釋法顯譯, 京兆府靜法寺沙門慧菀述, 終南山釋道宣述: a monk's place, temple and 釋 before his name are not his name.
+    const name = rest
+      .slice(0, rest.length - role[1].length)
+      .replace(/等$/u, '')
+      .replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|\p{Script=Han}{0,8}?(?:沙門|沙门))(?=\p{Script=Han}{2})/u, '')
+      .replace(/^\p{Script=Han}{0,6}?[釋释](?=\p{Script=Han}{2,3}$)/u, '')
+      // 梁通事舍人東莞劉勰, 唐四門助敎邢璹: after a dynasty, an office (and the place after it) before the name are not the
+      // name; without one the line is more likely a title (送某學士奉詔歸省序, 某陽刺史挽詞某註).
+      .replace(dynasty ? OFFICE_BEFORE_NAME : /^$/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
   return out.length > 0 ? out : null;
 }
+
+/** Offices and ranks a byline gives before a name (with the place after them): the name is the last two or three characters. */
+const OFFICE_BEFORE_NAME = /^\p{Script=Han}{0,8}?(?:舍人|進士|进士|學士|学士|博士|助敎|助教|教授|侍郎|郎中|太守|刺史|大夫|貢士|贡士|庠生|處士|处士|門人|门人)(?:\p{Script=Han}{2}(?=\p{Script=Han}{2}$))?(?=\p{Script=Han}{2,3}$)/u;
 
 /** A byline line, or one after a chapter's name and white space (隱公第一　范甯集解, as Kanripo's SBCK texts write it). */
 export function bylineIn(line: string): Contributor[] | null {
@@ -217,8 +228,16 @@ export function namesTheWork(name: string, title: string): boolean {
 function bylineOf(line: string, title: string): Contributor[] | null {
   const gap = line.startsWith(title) ? /^[\s\u3000]+/u.exec(line.slice(title.length)) : null;
   const found = bylineIn(gap ? line.slice(title.length + gap[0].length) : line);
-  return found && !found.some((c) => namesTheWork(c.name, title)) ? found : null;
+  // 周易略例序: the work's name read as a dynasty (周) and a name (易略例), then a role (序).
+  return found && !found.some((c) => namesTheWork(c.name, title) || namesTheWork((c.dynasty ?? '') + c.name, title)) ? found : null;
 }
+
+/** The byline after a gap on the work's volume title line (書經集傳卷一　　宋　蔡沈　撰), or null. */
+function volumeByline(line: string, title: string): Contributor[] | null {
+  const m = VOLUME_THEN_GAP.exec(line);
+  return m && m[1] === title ? parseByline(m[2]!) : null;
+}
+const VOLUME_THEN_GAP = new RegExp(`^(\\S{1,30}?)[卷巻][第之]?(?:[${NUMERAL}]+[上中下]?|[上中下])[\\s\\u3000]+(\\S.*)$`, 'u');
 
 /**
  * The work's title and byline from the head of a text (its first 80 lines) and
@@ -244,8 +263,16 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
     const names = (l: string): boolean => withoutVolume(bare(l)) === meta;
     const bylineAt = (l: string): Contributor[] | null => (names(l) ? null : bylineOf(bare(l), meta));
     const named = lines.findIndex(names);
+    // A volume's title line with its byline after a gap (書經集傳卷一　　宋　蔡沈　撰, as 四庫 texts write it).
+    const ownAt = lines.findIndex((l) => volumeByline(bare(l), meta) !== null);
+    const own = ownAt >= 0 ? volumeByline(bare(lines[ownAt]), meta)! : [];
     const near = named >= 0 ? lines.slice(named + 1, named + 4).map(bylineAt).find((b) => b !== null) : undefined;
-    const found = near ?? lines.map(bylineAt).find((b) => b !== null && b[0].dynasty !== undefined);
+    // A byline set low under the text's first line, a chapter's title (周易上經乾傳第一 / 　　　　　　王弼注), as prints set it.
+    const first = lines.findIndex((l) => bare(l) !== '' && !/^#[+ ]|^#$|^:|^<[^>]*>[¶]?$/u.test(l.trim()));
+    const low = first >= 0 && /^\u3000{4,}/u.test(lines[first + 1] ?? '') ? bylineAt(lines[first + 1]!) : null;
+    const far = lines.map(bylineAt).find((b) => b !== null && b[0].dynasty !== undefined);
+    // …and a second contributor's line under it (魏　何晏　集解, then 梁　皇侃　義疏).
+    const found = own.length > 0 ? (ownAt === named && near ? [...own, ...near] : own) : (near ?? low ?? far);
     return { title: meta, from: 'metadata', contributors: found ?? [] };
   }
   for (const [i, line] of lines.entries()) {

@@ -3,7 +3,7 @@
  * manuscript/README.md for the file format). Validated by
  * build/parse/edition.ts; every field here is already checked.
  */
-import type { EditionMeta, LayerId, ParagraphRole } from './types.js';
+import type { EditionMeta, LayerId, ParagraphRole, Point, Script } from './types.js';
 
 /** An edition's overrides of its format's conventions (`conventions:` in edition.yaml). */
 export interface ConventionOverrides {
@@ -36,6 +36,8 @@ export interface ConversionChoices {
   prefer: Record<string, string>;
   /** Phrases converted as given, before anything else (后稷 → 后稷). */
   phrases: Record<string, string>;
+  /** A traditional copy of the same work: its character is taken where the two agree around a one-to-many character (transform/witness.ts). */
+  witness?: string;
 }
 
 /** Blank cells at the head of a paragraph's first and following columns (an edition's `layout.indents`; the layout's PageSpec takes it). */
@@ -97,6 +99,10 @@ export interface EditionConfig {
   corrections?: string;
   /** Where the 校勘記 goes: at the end of each volume (the default), or nowhere (`off`: no marks, no section). */
   collation?: 'end-of-volume' | 'off';
+  /** The collation's variant forms (`collation: { variants: … }`): listed, counted (the default), or left unsaid. */
+  variants?: 'list' | 'count' | 'omit';
+  /** Other copies of the work to collate the sources with (`witnesses:`). */
+  witnesses?: WitnessConfig[];
   layout: LayoutOverrides;
   page: PageOverrides;
   fonts: FontOverrides;
@@ -110,6 +116,21 @@ export interface EditionConfig {
   book?: BookParts;
   /** Extra layer rules, added in front of the built-in table. */
   layerRules: LayerRuleConfig[];
+}
+
+/**
+ * A witness as edition.yaml names it: its siglum and where its text is — a
+ * folder of its files, one file, or (with `branch`) a branch of the git
+ * repository at `path` (a Kanripo repository keeps each witness a branch).
+ */
+export interface WitnessConfig {
+  siglum: string;
+  path: string;
+  branch?: string;
+  /** The script its files are written in; the base's sources' when absent. */
+  script?: Script;
+  /** Where the entry stands in edition.yaml (messages about the witness go there). */
+  place?: { start: Point; end: Point };
 }
 
 /**

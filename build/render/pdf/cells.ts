@@ -8,6 +8,8 @@
  * keeps every character with its ordinary code point.
  */
 import type { SideMark } from '../../layout/types.js';
+import type { GlyphDrawing } from '../../tree/types.js';
+import { escapeHtml } from './template.js';
 import { markOf, type ModernStandard, type PunctuationStandard } from '../../punctuation/index.js';
 import type { PageGeometry } from './geometry.js';
 import type { InkTable } from './ink.js';
@@ -27,6 +29,14 @@ export interface CellContext {
   show: (ch: string) => string;
   /** How a label the source prints is drawn (styles/layers.json via the layout's spec): `yinwen` in a black box; bracketed labels are plain characters. */
   label?: 'yinwen' | 'bracket';
+  /** A glyph drawn in its cell (the layout's `drawing`): its picture as a URL, where no font has `ch` (〓 or the list's character); undefined to print `ch`. */
+  draw?: (ch: string, drawing: GlyphDrawing) => DrawnPicture | undefined;
+}
+
+/** A drawn glyph's picture: a data: URL, and whether it is a glyph image of a list (cut to its ink) rather than a composed em square. */
+export interface DrawnPicture {
+  url: string;
+  inkBox: boolean;
 }
 
 export interface SlotsStyle {
@@ -79,6 +89,22 @@ function top(at: number, g: PageGeometry): { cls: string; css: string } {
 
 function element(cls: string, style: string, content: string): string {
   return `<i class="${cls.replace(/\s+/g, ' ').trim()}"${style ? ` style="${style}"` : ''}>${content}</i>`;
+}
+
+/**
+ * A glyph drawn in its cell (a run of one slot): the picture a mask in the
+ * text's colour, at the text's size (the note's in a note), and the
+ * drawing's text in the text layer, invisible, set small enough to stay in
+ * the cell (an IDS, `&KR0433;`), so that search and copy find it once, in
+ * reading order. Undefined where the character itself is printed.
+ */
+export function drawnHtml(slot: Slot, drawing: GlyphDrawing, s: SlotsStyle, ctx: CellContext): string | undefined {
+  const picture = ctx.draw?.(slot.ch, drawing);
+  if (!picture) return undefined;
+  const t = top(slot.at, ctx.g);
+  const length = Array.from(drawing.text).length;
+  const text = length > 1 ? `<span style="font-size:${em(1 / length)}">${escapeHtml(drawing.text)}</span>` : `<span>${escapeHtml(drawing.text)}</span>`;
+  return element(`${s.cls}gi${picture.inkBox ? ' gk' : ''}${t.cls}`, `${t.css}--gi:url(${picture.url});`, text);
 }
 
 /** The HTML of a run's or segment's slots (see the module comment). */

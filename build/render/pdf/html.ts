@@ -17,7 +17,9 @@ import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
 import { COLLATION_TITLE, workStart } from '../../layout/collation.js';
 import type { PunctuationStandard } from '../../punctuation/index.js';
-import { slotsHtml, slotsOf, type CellContext } from './cells.js';
+import type { GlyphArt } from '../../gaiji/art.js';
+import type { GlyphDrawing } from '../../tree/types.js';
+import { drawnHtml, slotsHtml, slotsOf, type CellContext, type DrawnPicture } from './cells.js';
 import type { PageGeometry, Side } from './geometry.js';
 import type { PdfMeta } from './meta.js';
 import type { InkTable } from './ink.js';
@@ -84,6 +86,8 @@ export interface RenderOptions {
   meipiCells?: number;
   /** Seals stamped over pages (seals.ts placeSeals). */
   seals?: readonly PlacedSeal[];
+  /** The picture of a glyph drawn in its cell (gaiji/art.ts); without it a drawn glyph no font has prints as 〓. */
+  glyphArt?: (drawing: GlyphDrawing) => GlyphArt | undefined;
   /** What the book's own pages (cover, title page, 牌記) print. */
   book?: BookInfo;
   /** The ink of the frame, the rules and the 魚尾 (edition.yaml page.frame): red is 朱絲欄. */
@@ -268,6 +272,24 @@ export function originCorrectionCss(g: PageGeometry, fonts: readonly FontSource[
 
 type Covers = (cp: number) => boolean;
 
+const pictures = new WeakMap<GlyphArt, string>();
+
+/** The picture of a drawn glyph where no font prints its character (the list's Unicode character a font has is printed). */
+function drawer(covers: Covers | undefined, art: RenderOptions['glyphArt']): CellContext['draw'] {
+  if (!art) return undefined;
+  return (ch: string, drawing: GlyphDrawing): DrawnPicture | undefined => {
+    if (ch !== MISSING_GLYPH && (!covers || covers(ch.codePointAt(0)!))) return undefined;
+    const a = art(drawing);
+    if (!a) return undefined;
+    let url = pictures.get(a);
+    if (url === undefined) {
+      url = `data:${a.mime};base64,${Buffer.from(a.bytes).toString('base64')}`;
+      pictures.set(a, url);
+    }
+    return { url, inkBox: a.type === 'png' };
+  };
+}
+
 function glyph(ch: string, covers: Covers | undefined): string {
   if (covers) {
     const cp = ch.codePointAt(0)!;
@@ -278,6 +300,8 @@ function glyph(ch: string, covers: Covers | undefined): string {
 
 function textRunHtml(run: TextRun, ctx: CellContext): string {
   const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : run.style === 'label' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
+  const drawn = run.drawing && drawnHtml(slotsOf(run.start, run.text, run.advances)[0], run.drawing, { cls: style, note: false, grouped: false }, ctx);
+  if (drawn) return drawn;
   return slotsHtml(slotsOf(run.start, run.text, run.advances), { cls: style, note: false, grouped: run.style !== 'small', style: run.style, mark: run.mark }, ctx);
 }
 
@@ -288,7 +312,8 @@ function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, ct
     const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : seg.style === 'label' || seg.style === 'head' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
     const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} ${style}`;
     const slots = slotsOf(cell, seg.text, seg.advances);
-    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style === 'head' ? 'label' : seg.style, mark: seg.mark }, ctx);
+    const drawn = seg.drawing && drawnHtml(slots[0], seg.drawing, { cls, note: true, sub, grouped: false }, ctx);
+    out += drawn ?? slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style === 'head' ? 'label' : seg.style, mark: seg.mark }, ctx);
     cell = slots.length > 0 ? slots[slots.length - 1].at + slots[slots.length - 1].advance : cell;
   }
   return out;
@@ -300,8 +325,8 @@ function noteHtml(chunk: NoteChunk, ctx: CellContext): string {
 }
 
 /** The grid of one page: columns in reading order, each with its runs. */
-export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation' | 'label'> = {}): string {
-  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers), label: punctuation.label ?? 'yinwen' };
+export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation' | 'label' | 'glyphArt'> = {}): string {
+  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers), label: punctuation.label ?? 'yinwen', draw: drawer(covers, punctuation.glyphArt) };
   let out = '';
   for (const column of page.columns) {
     const role = column.role ? ` role-${column.role}` : '';
@@ -573,7 +598,11 @@ export function renderHtml(layout: BookLayout, given: RenderOptions, planned: Pl
 const FILL_PAGES = `  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
     block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
   }
-  await Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));`;
+  await Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));
+  // Drawn glyphs' pictures (a mask each: cells.ts drawnHtml) loaded before print, so that none prints blank
+  // (decode() waits for a tab in the foreground: load events do not).
+  const pictures = new Set([...document.querySelectorAll('.pagedjs_page i.gi')].map((e) => e.style.getPropertyValue('--gi').trim().slice(4, -1)));
+  await Promise.all([...pictures].map((url) => new Promise((done) => { const img = new Image(); img.onload = img.onerror = done; img.src = url; })));`;
 
 /**
  * Runs in the browser after paged.js is loaded and a run put in the page:

@@ -14,6 +14,7 @@ import { markOf, type PunctuationStandard } from '../../punctuation/index.js';
 import { slotsOf } from './cells.js';
 import { cellBox, noteBox, type PageGeometry, type Side } from './geometry.js';
 import { MISSING_GLYPH, type PlannedPage } from './html.js';
+import type { GlyphDrawing } from '../../tree/types.js';
 import type { InkTable } from './ink.js';
 
 /** A text item as pdf.js gives it, in points with y measured from the page top. */
@@ -112,6 +113,8 @@ export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number
     const cp = ch.codePointAt(0)!;
     return covers && !needsNoGlyph(cp) && !covers(cp) ? MISSING_GLYPH : ch;
   };
+  // A drawn glyph (cells.ts drawnHtml): its text, small and invisible in its cell, where no font prints its character.
+  const drawnText = (drawing: GlyphDrawing | undefined, ch: string): string[] | undefined => (drawing && shown(ch) === MISSING_GLYPH ? Array.from(drawing.text) : undefined);
   const standard = punctuation.standard;
   const place = (at: number, advance: number, ch: string, size: number): { at: number; dx: number; dy: number } => {
     const row = markOf(ch);
@@ -134,6 +137,11 @@ export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number
         const loose = run.style === 'tcy' || run.style === 'latin';
         for (const slot of slotsOf(run.start, run.text, (run as TextRun).advances)) {
           if (slot.ch.trim() === '') continue;
+          const drawn = drawnText(run.drawing, slot.ch);
+          if (drawn) {
+            for (const char of drawn) out.push({ char, box: toPage(g, page.side, cellAt(column.index, slot.at)), note: false, loose: true });
+            continue;
+          }
           const p = place(slot.at, slot.advance, slot.ch, g.fontSize);
           out.push({ char: shown(slot.ch), box: moved(toPage(g, page.side, cellAt(column.index, p.at)), p.dx, p.dy), note: false, ...(loose ? { loose } : {}) });
         }
@@ -142,7 +150,10 @@ export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number
           let cell = run.start;
           for (const seg of segments) {
             for (const slot of slotsOf(cell, seg.text, seg.advances)) {
-              if (slot.ch.trim() !== '') {
+              const drawn = drawnText(seg.drawing, slot.ch);
+              if (drawn) {
+                for (const char of drawn) out.push({ char, box: toPage(g, page.side, cellAt(column.index, slot.at, side)), note: true, loose: true });
+              } else if (slot.ch.trim() !== '') {
                 const p = place(slot.at, slot.advance, slot.ch, g.noteSize);
                 out.push({ char: shown(slot.ch), box: moved(toPage(g, page.side, cellAt(column.index, p.at, side)), p.dx, p.dy), note: true });
               }

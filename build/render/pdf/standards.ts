@@ -366,7 +366,7 @@ export function removeTransparency(doc: PDFDocument): { invisibleText: number; o
     const dict = object instanceof PDFDict ? object : object instanceof PDFRawStream ? object.dict : undefined;
     if (!dict) continue;
     if (dict.get(PDFName.of('SMask')) instanceof PDFRef || (dict.get(PDFName.of('SMask')) instanceof PDFDict)) {
-      throw new StandardError('PDF/X-1a allows no transparency, and an image (a seal?) has an alpha channel: use pdfx: x-4, or a seal without transparency');
+      throw new StandardError('PDF/X-1a allows no transparency, and an image (a seal, or a glyph drawn in its cell: a KR-Gaiji image, a composition) has an alpha channel: use pdfx: x-4, or a seal without transparency');
     }
     const group = dict.get(PDFName.of('Group'));
     if (group) dict.delete(PDFName.of('Group'));
