@@ -5,7 +5,8 @@
  * 眉批 over their words in reading order, the 讀點 after 湯湯 by the main text
  * and not after its 音義 note; a 天頭 deeper than the 地腳 with room for a
  * raised column and 眉批 of seven characters a lane; the 版心 naming the part
- * (提要, 卷一), the title once; the 提要's date starting its own column, no
+ * (提要, 卷一), the title once; the 四庫 head's 經部四 low in its column; the
+ * 提要's date starting its own column, no
  * blank column at a volume's opening; 六藝綱目's Private Use Area characters
  * printed as what they stand for and its verse stanza full size; 夾注 pairs
  * closer within than between. Each measure has its control: a case of the
@@ -175,14 +176,21 @@ test('the 版心 names the part after the title, the title once: 提要, 卷一;
   assert.notEqual(banxinText(p, front[0]).replace(/[一二三四五六七八九十]+$/u, ''), banxinText(p, juan[0]).replace(/[一二三四五六七八九十百]+$/u, ''));
 });
 
-test('禮經本義: the 提要’s date starts a column; the volume opens without a blank column', () => {
+test('禮經本義: the 四庫 head’s 經部四 and 禮類二 low in their columns; the 提要’s date starts a column; the volume opens without a blank column', () => {
   const p = samples.lijing;
   const front = textPages(p).filter((i) => p.planned[i].front);
-  const at = front.find((i) => joined(mainItems(p, i)).includes('乾隆四十四年'))!;
-  const main = mainItems(p, at);
+  const head = mainItems(p, front[0]);
+  const cell = p.g.cellHeight * PT;
+  const at = (a: string, b: string) => head.find((it, k) => it.str === a && head[k + 1]?.str === b)!;
+  // Control: 欽 and the title's 禮 head their columns; 經部四 and 禮類二 stand more than ten cells below them.
+  assert.ok(at('經', '部').y - at('欽', '定').y > 10 * cell, '經部四 low');
+  assert.ok(at('禮', '類').y - at('禮', '經').y > 10 * cell, '禮類二 low');
+  assert.equal(columnOf(p, front[0], at('經', '部')), columnOf(p, front[0], at('欽', '定')));
+  const dated = front.find((i) => joined(mainItems(p, i)).includes('乾隆四十四年'))!;
+  const main = mainItems(p, dated);
   const qian = main.find((it, k) => it.str === '乾' && main[k + 1]?.str === '隆')!;
-  const col = columnOf(p, at, qian);
-  const inColumn = main.filter((it) => columnOf(p, at, it) === col);
+  const col = columnOf(p, dated, qian);
+  const inColumn = main.filter((it) => columnOf(p, dated, it) === col);
   assert.equal(Math.min(...inColumn.map((it) => it.y)), qian.y, '乾隆… heads its column');
   // Control: the column before ends short of the foot (the text before the date did not fill it).
   assert.ok(inColumn.length > 0 && col > 0);
