@@ -106,6 +106,15 @@ test('the PDF has its cover, title page and 牌記, each from edition.yaml; book
   // The text starts on the fifth page (a recto), as the layout has it.
   assert.ok(pageText(4).includes('學而時習焉'), pageText(4));
   assert.ok(!pageText(3).includes('學'), 'nothing of the text before it');
+  // 清　某甲 and 底本　某氏錄文: the full-width space keeps its cell (Chromium gave it none); 某 and 甲 one pitch apart (control).
+  const ys = (i: number, ch: string): number[] => text[i].filter((t) => t.str.trim() === ch).map((t) => t.y);
+  const pitch = ys(2, '甲')[0] - ys(2, '某')[0];
+  assert.ok(pitch > 0 && ys(2, '某')[0] - ys(2, '清')[0] > 1.8 * pitch, `清　某: ${(ys(2, '某')[0] - ys(2, '清')[0]).toFixed(1)} pt, pitch ${pitch.toFixed(1)} pt`);
+  const colophon = text[text.length - 1];
+  const di = colophon.find((t) => t.str.trim() === '底')!;
+  const line = colophon.filter((t) => Math.abs(t.x - di.x) < 1 && t.y >= di.y).sort((a, b) => a.y - b.y);
+  assert.equal(line.map((t) => t.str.trim()).join(''), '底本某氏錄文');
+  assert.ok(line[2].y - line[1].y > 1.8 * (line[1].y - line[0].y), '底本　某氏錄文: a cell between 本 and 某');
 
   // Control: book parts off — the layout's pages alone, the text on page 1, no blue page.
   const off = await edition('book:\n  cover: false\n  title-page: false\n  colophon: false\n');

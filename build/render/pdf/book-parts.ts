@@ -74,7 +74,9 @@ export const PART_BOOKMARKS: Readonly<Partial<Record<BookPart, string>>> = { tit
  * reaches over the margins and the bleed to the sheet's edges.
  */
 export function bookPartHtml(part: BookPart, html: string, info: BookInfo, g: PageGeometry, side: Side, bleedMm: number): string {
-  const filled = fillFields(html, bookPartFields(info));
+  // A full-width space between a field's words (底本　…, 宋　范仲淹) takes its cell: Chromium gives U+3000 no advance
+  // when no face of the stack has it, and the subsets keep only the characters printed.
+  const filled = fillFields(html, bookPartFields(info)).replaceAll('\u3000', '<span class="bp-gap"></span>');
   if (part !== 'cover') return filled;
   const m = g.margins[side];
   const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
