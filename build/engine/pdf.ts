@@ -499,8 +499,9 @@ function printerIdentity(chromium: string | undefined): string {
  */
 const columnHashes = new WeakMap<object, string>();
 
-function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>): string {
-  if (!p.page) return JSON.stringify(['blank', p.side, p.volume, p.volumeTitle, p.leaf, p.part ?? null]);
+function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>, book: string): string {
+  // The book's own pages print its data (the 牌記 its count of corrections): theirs alone change with it.
+  if (!p.page) return JSON.stringify(['blank', p.side, p.volume, p.volumeTitle, p.leaf, p.part ?? null, p.part ? book : null]);
   const { number: _inBook, columns, corrections, ...rest } = p.page;
   let columnsHash = columnHashes.get(columns);
   if (!columnsHash) {
@@ -726,14 +727,16 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   const identity = printerIdentity(options.chromium);
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files;
   // the nonce, new each build, is not printed).
-  const { fonts: _sources, roleFonts: _roleSources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
+  // The book's data (book) is in its own pages' keys, not here: a new correction reprints the 牌記, not every run.
+  const { fonts: _sources, roleFonts: _roleSources, covers: _covers, nonce: _nonce, book: bookData, ...rest } = renderOptions;
+  const book = JSON.stringify(bookData ?? null);
   const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionStacks(config).map((s) => [s.role, s.specs.map((f) => fileStamp(f.file))])), fileStamp(join(KR_GAIJI_DIR, 'table.json')));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
   const numbered = renderOptions.template.definition.correctionMark === 'number';
   const sealed = new Set((renderOptions.seals ?? []).map((s) => s.page));
-  const pageKeys = phase('pdf page keys', () => runs.map((run) => run.map((p) => pageKey(p, numbered, sealed))));
+  const pageKeys = phase('pdf page keys', () => runs.map((run) => run.map((p) => pageKey(p, numbered, sealed, book))));
   const runKeys = phase('pdf keys', () => pageKeys.map((keys) => hashKey(optionsKey, ...keys)));
   const fills = fillMemory(options.cache, optionsKey);
 
