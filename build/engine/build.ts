@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import type { VFileMessage } from 'vfile-message';
-import { layoutVolumeWithCollation, assembleBook, pageSpecFor, resolvePunctuation } from '../layout/index.js';
+import { correctionCount, layoutVolumeWithCollation, assembleBook, pageSpecFor, resolvePunctuation } from '../layout/index.js';
 import type { BookLayout, PageSpec, VolumeLayout } from '../layout/types.js';
 // Not render/epub/index.js: it loads epub-gen-memory, which only the EPUB's worker needs.
 import { dateFromSourceDateEpoch } from '../render/epub/date.js';
@@ -389,6 +389,7 @@ async function buildLoaded(
         fontCache: options.fontCache,
         // A rebuild keeps Paged.js's pages of the runs it prints: the editor's next fix is often in the same run.
         keepPages: previous !== undefined,
+        corrections: correctionCount(tree),
         onVolume: options.progress ? options.progress(`${id}.pdf `) : undefined,
         ...(options.gate ? { gate: options.gate } : {}),
       }));

@@ -140,6 +140,8 @@ export interface WritePdfOptions {
   gate?: OutputGate;
   /** The book's cover alone (a print file's cover, printed apart: writePdf). */
   only?: 'cover';
+  /** The corrections applied to the text (layout/collation.ts correctionCount), for the 牌記; the 校勘記's entries when absent. */
+  corrections?: number;
 }
 
 export interface PdfResult {
@@ -204,6 +206,7 @@ export async function renderOptionsFor(
   layout: BookLayout,
   config: EditionConfig,
   root: string = ROOT,
+  corrections?: number,
 ): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   // The same edition, grid and template files give the same options: a watch session works them out once.
   let fontFiles = '';
@@ -212,10 +215,12 @@ export async function renderOptionsFor(
   } catch {
     // an unreadable fonts.main: computeRenderOptions says so
   }
-  const key = JSON.stringify([root, layout.spec, config.meta, config.page, config.fonts, fontFiles, templateStamp(config.meta.template, root)]);
+  // The book's own pages print the edition's parts and sources and the layout's counts of volumes and corrections.
+  const parts = config.book ? [config.book, config.sources, config.collation ?? null, bookCounts(layout), corrections ?? null] : null;
+  const key = JSON.stringify([root, layout.spec, config.meta, config.page, config.fonts, fontFiles, templateStamp(config.meta.template, root), parts]);
   let known = optionsMemory.get(key);
   if (!known) {
-    known = computeRenderOptions(layout, config, root);
+    known = computeRenderOptions(layout, config, root, corrections);
     known.catch(() => optionsMemory.delete(key));
     if (optionsMemory.size > 8) optionsMemory.clear();
     optionsMemory.set(key, known);
@@ -235,6 +240,7 @@ async function computeRenderOptions(
   layout: BookLayout,
   config: EditionConfig,
   root: string,
+  corrections: number | undefined,
 ): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   const template = await loadTemplate(config.meta.template, root);
   let geometry;
@@ -275,19 +281,22 @@ async function computeRenderOptions(
     seals: placeSeals(config.seals, layout),
     // Drawn glyphs: KR-Gaiji's images, compositions from the outlines of their parts in these fonts.
     glyphArt: glyphArtMaker(fonts.map((f) => f.bytes)),
-    ...(config.book ? { book: bookInfo(config, layout) } : {}),
+    ...(config.book ? { book: bookInfo(config, layout, corrections) } : {}),
     ...(config.page.frame ? { frame: config.page.frame } : {}),
   };
   return { options, fonts, roles };
 }
 
 /** What the book's own pages print (render/pdf/book-parts.ts): the edition's data, the layout's counts; no date of the build. */
-function bookInfo(config: EditionConfig, layout: BookLayout): BookInfo {
+function bookInfo(config: EditionConfig, layout: BookLayout, corrections: number | undefined): BookInfo {
+  const counts = bookCounts(layout);
   return {
     parts: config.book!,
     title: config.meta.title,
     credit: [config.meta.dynasty, config.meta.author].filter(Boolean).join('　'),
-    ...bookCounts(layout),
+    volumes: counts.volumes,
+    corrections: corrections ?? counts.corrections,
+    collation: config.collation !== 'off',
     ...(config.meta.date ? { date: config.meta.date } : {}),
     sources: config.sources,
   };
@@ -490,8 +499,9 @@ function printerIdentity(chromium: string | undefined): string {
  */
 const columnHashes = new WeakMap<object, string>();
 
-function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>): string {
-  if (!p.page) return JSON.stringify(['blank', p.side, p.volume, p.volumeTitle, p.leaf, p.part ?? null]);
+function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>, book: string): string {
+  // The book's own pages print its data (the 牌記 its count of corrections): theirs alone change with it.
+  if (!p.page) return JSON.stringify(['blank', p.side, p.volume, p.volumeTitle, p.leaf, p.part ?? null, p.part ? book : null]);
   const { number: _inBook, columns, corrections, ...rest } = p.page;
   let columnsHash = columnHashes.get(columns);
   if (!columnsHash) {
@@ -704,7 +714,7 @@ async function closePrinter(printer: Printer): Promise<void> {
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256' | 'written'>> {
   const config = pageForStandard(edition);
-  const { options: given, fonts, roles } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
+  const { options: given, fonts, roles } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root, options.corrections));
   // A rebuild's new subset (a fix's 校勘記 run, most often) should not wait for Python and the glyph bank to load; a
   // clean build starts the converter when a subset is missing, and with the font cache warm not at all (34 MB less).
   if (options.keepPages) warmConverters(fonts, options.fontCache ?? FONT_CACHE);
@@ -717,14 +727,16 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
   const identity = printerIdentity(options.chromium);
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files;
   // the nonce, new each build, is not printed).
-  const { fonts: _sources, roleFonts: _roleSources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
+  // The book's data (book) is in its own pages' keys, not here: a new correction reprints the 牌記, not every run.
+  const { fonts: _sources, roleFonts: _roleSources, covers: _covers, nonce: _nonce, book: bookData, ...rest } = renderOptions;
+  const book = JSON.stringify(bookData ?? null);
   const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionStacks(config).map((s) => [s.role, s.specs.map((f) => fileStamp(f.file))])), fileStamp(join(KR_GAIJI_DIR, 'table.json')));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
   const numbered = renderOptions.template.definition.correctionMark === 'number';
   const sealed = new Set((renderOptions.seals ?? []).map((s) => s.page));
-  const pageKeys = phase('pdf page keys', () => runs.map((run) => run.map((p) => pageKey(p, numbered, sealed))));
+  const pageKeys = phase('pdf page keys', () => runs.map((run) => run.map((p) => pageKey(p, numbered, sealed, book))));
   const runKeys = phase('pdf keys', () => pageKeys.map((keys) => hashKey(optionsKey, ...keys)));
   const fills = fillMemory(options.cache, optionsKey);
 

@@ -266,6 +266,20 @@ test('句讀 after a note stands by the main text before it (湯湯【音義】�
   assert.equal((second[1] as TextRun).start, second[0].start + (second[0] as NoteChunk).cells);
 });
 
+test('the 四庫 head: a title\'s words after a gap stand low, ending where a byline ends (欽定四庫全書　經部四); without the gap they run on', () => {
+  const spec = testSpec(8, 21);
+  const page = layoutVolume(volume('卷', para('title', '欽定四庫全書　經部四'), para('title', '禮經本義 禮類二', note('zhu', '儀禮之屬'), '提要')), 0, spec).pages[0];
+  const starts = (c: number) => page.columns[c].runs.map((r) => [r.type === 'text' ? r.text : 'note', r.start]);
+  const foot = spec.cells - spec.bylineFoot;
+  assert.deepEqual(starts(0), [['欽定四庫全書', 0], ['經部四', foot - 3]]);
+  assert.deepEqual(starts(1), [['禮經本義', 0], ['禮類二', foot - 7], ['note', foot - 4], ['提要', foot - 2]]);
+  // Controls: no gap, no low words; a title too long for the column runs on.
+  const plain = layoutVolume(volume('卷', para('title', '欽定四庫全書經部四')), 0, spec).pages[0];
+  assert.deepEqual(plain.columns[0].runs.map((r) => (r as TextRun).start), [0]);
+  const long = layoutVolume(volume('卷', para('title', '一二三四五六七八九十一二三四五六七八 經部四')), 0, spec).pages[0];
+  assert.deepEqual(long.columns[0].runs.map((r) => (r as TextRun).start), [0, 18]);
+});
+
 test('a 提要\'s closing date (乾隆四十四年十月恭校上) starts a column of its own; the same words elsewhere run on', () => {
   const spec = testSpec(8, 10);
   const tiyao = para('front', '臣等謹案某書十卷於經義深為有裨也乾隆四十四年十月恭校上');

@@ -70,6 +70,16 @@ function correctionPaths(block: Block): Array<{ node: Correction | App; path: nu
   return out;
 }
 
+/**
+ * The corrections applied to a book's text (its `correction` nodes), whether a
+ * 校勘記 lists them or not: the 牌記 counts them. A witness's reading where the
+ * text follows its base changes nothing and is not counted.
+ */
+export function correctionCount(tree: Root): number {
+  const applied = (block: Block): number => correctionPaths(block).filter(({ node }) => node.type === 'correction').length;
+  return tree.children.reduce((n, volume) => n + volume.children.reduce((m, block) => m + applied(block), 0), 0);
+}
+
 /** A copy of the block holding only what comes before the node at `path` (inclusive when `through`). */
 function truncated(block: Block, path: readonly number[], through: boolean): Block {
   const cut = (parent: Parent, depth: number): Parent => {

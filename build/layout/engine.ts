@@ -120,6 +120,8 @@ class VolumeSetter {
   private lastStretch = false;
   /** The current block is set 均排 (align: justify). */
   private justifyBlock = false;
+  /** Where the low words of the title being set start (half cells from the column's top), when they fit. */
+  private lowAt: number | undefined;
   /** The columns of the current block, with their pages (for 孤行不成頁). */
   private blockColumns: Array<{ page: Page; column: Column }> = [];
   /** Runs and segments under a mark node, for their SideMark once the volume is set. */
@@ -234,6 +236,11 @@ class VolumeSetter {
     if (raise !== undefined) this.raiseColumn(raise);
     else if (u.chars[0]?.columnBreak && this.draft && this.lastEntry(this.draft) !== undefined) this.newColumn(this.rest);
     const d = this.current();
+    if (u.chars[0]?.low && this.lowAt !== undefined && d.pos < this.lowAt) {
+      // The gap before the low words: a unit that takes its cells and sets nothing.
+      d.entries.push({ type: 'unit', unit: { chars: [], kind: 'space', side: 'fixed', cut: false, width: this.lowAt - d.pos, padStart: 0, padEnd: 0, noStart: false, noEnd: false } });
+      d.pos = this.lowAt;
+    }
     if (u.width === 0) {
       d.entries.push({ type: 'unit', unit: u });
       return i + 1;
@@ -525,6 +532,10 @@ class VolumeSetter {
       first += align === 'center' ? Math.floor((free - need) / 2) : free - need;
     }
     this.justifyBlock = align === 'justify';
+    // A title's words after a gap (欽定四庫全書　經部四, 禮經本義　禮類二) end where a byline ends, when all fit one column.
+    const low = items.findIndex((it) => it.kind === 'main' && it.low);
+    const foot = this.spec.cells - this.spec.bylineFoot;
+    this.lowAt = low > 0 && align !== 'center' && align !== 'end' && first + need <= foot ? 2 * (foot - cellsNeeded(items.slice(low), this.mode)) : undefined;
     this.newColumn(first, true);
   }
 
@@ -582,6 +593,7 @@ class VolumeSetter {
         this.orphans = [];
       }
       if (isFront(block)) markDateLine(items);
+      if (block.type === 'paragraph' && block.role === 'title') markLowWords(block, items);
       // The work proper starts on a recto after the front matter (提要).
       const afterFront = previous !== undefined && isFront(previous) && !isFront(block);
       if (afterFront) this.breakToRecto();
@@ -633,6 +645,22 @@ function markDateLine(items: Item[]): void {
   if (!m || m.index === 0) return;
   // The match's start in characters (the text is joined from one character an item).
   main[Array.from(text.slice(0, m.index)).length].columnBreak = true;
+}
+
+/**
+ * Marks the first character after a gap inside a title's first text (the 四庫
+ * head: 欽定四庫全書　經部四, 禮經本義　禮類二【儀禮之屬】), which the source
+ * sets low in the column; whitespace is never set, so the gap would vanish.
+ */
+function markLowWords(block: Block, items: Item[]): void {
+  const first = block.children.find((c) => c.type === 'text');
+  const base = first?.position?.start?.offset;
+  if (!first || first.type !== 'text' || base === undefined) return;
+  const gap = /(?<=\S)[\s\u3000]+(?=\S)/u.exec(first.value);
+  if (!gap) return;
+  const at = base + gap.index + gap[0].length;
+  const item = items.find((i): i is MainChar => i.kind === 'main' && i.offset === at);
+  if (item) item.low = true;
 }
 
 /** The mark node of a run while it may still grow. */

@@ -40,6 +40,8 @@ export interface MainChar {
   raise?: Raise['level'];
   /** This character starts a new column at the block's continuation indent (a 提要's date line: engine.ts). */
   columnBreak?: boolean;
+  /** This character and the rest of its title stand low in the column, as a byline does (欽定四庫全書　經部四: engine.ts). */
+  low?: boolean;
   /** Annotations anchored here. */
   anchors?: AnnotationRef[];
   /** A ruby set character by character (注音): this character's reading. */

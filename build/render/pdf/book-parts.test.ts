@@ -58,14 +58,16 @@ test('book parts planned: cover and title page on rectos before the text, each w
 
   assert.equal(chineseDate('2026-03-05'), '二〇二六年三月五日');
   assert.equal(chineseDate('2026-12-31'), '二〇二六年十二月三十一日');
-  const fields = bookPartFields({ parts: config.book!, title: '試書', credit: '清　某甲', volumes: 2, corrections: 1, date: '2026-03-05', sources: ['juan.md'] });
+  const fields = bookPartFields({ parts: config.book!, title: '試書', credit: '清　某甲', volumes: 2, corrections: 1, collation: true, date: '2026-03-05', sources: ['juan.md'] });
   assert.deepEqual(
     { volumes: fields.volumes, slip: fields.slipNote, source: fields.source, corrections: fields.corrections, date: fields.date },
     { volumes: '二卷', slip: '全二卷', source: '底本　某氏錄文', corrections: '校改　凡一處　見各卷校勘記', date: '二〇二六年三月五日排印' },
   );
   // Without a source the source files are named; without corrections the 牌記 says so.
-  const bare = bookPartFields({ parts: { cover: true, titlePage: true, colophon: true }, title: '試書', credit: '', volumes: 1, corrections: 0, sources: ['juan.md'] });
+  const bare = bookPartFields({ parts: { cover: true, titlePage: true, colophon: true }, title: '試書', credit: '', volumes: 1, corrections: 0, collation: true, sources: ['juan.md'] });
   assert.deepEqual([bare.source, bare.corrections, bare.date, bare.edition, bare.volumes], ['底本　juan.md', '校改　無', '', '', '']);
+  // collation: off — the corrections counted, no 校勘記 to point to.
+  assert.equal(bookPartFields({ parts: config.book!, title: '試書', credit: '', volumes: 1, corrections: 3, collation: false, sources: [] }).corrections, '校改　凡三處');
 });
 
 /** Mean grey (0 black … 255 white) of a region of a page raster, as fractions of the page. */
@@ -104,6 +106,15 @@ test('the PDF has its cover, title page and 牌記, each from edition.yaml; book
   // The text starts on the fifth page (a recto), as the layout has it.
   assert.ok(pageText(4).includes('學而時習焉'), pageText(4));
   assert.ok(!pageText(3).includes('學'), 'nothing of the text before it');
+  // 清　某甲 and 底本　某氏錄文: the full-width space keeps its cell (Chromium gave it none); 某 and 甲 one pitch apart (control).
+  const ys = (i: number, ch: string): number[] => text[i].filter((t) => t.str.trim() === ch).map((t) => t.y);
+  const pitch = ys(2, '甲')[0] - ys(2, '某')[0];
+  assert.ok(pitch > 0 && ys(2, '某')[0] - ys(2, '清')[0] > 1.8 * pitch, `清　某: ${(ys(2, '某')[0] - ys(2, '清')[0]).toFixed(1)} pt, pitch ${pitch.toFixed(1)} pt`);
+  const colophon = text[text.length - 1];
+  const di = colophon.find((t) => t.str.trim() === '底')!;
+  const line = colophon.filter((t) => Math.abs(t.x - di.x) < 1 && t.y >= di.y).sort((a, b) => a.y - b.y);
+  assert.equal(line.map((t) => t.str.trim()).join(''), '底本某氏錄文');
+  assert.ok(line[2].y - line[1].y > 1.8 * (line[1].y - line[0].y), '底本　某氏錄文: a cell between 本 and 某');
 
   // Control: book parts off — the layout's pages alone, the text on page 1, no blue page.
   const off = await edition('book:\n  cover: false\n  title-page: false\n  colophon: false\n');

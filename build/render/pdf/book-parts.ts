@@ -25,8 +25,10 @@ export interface BookInfo {
   credit: string;
   /** The volumes (卷) of the book. */
   volumes: number;
-  /** Corrections applied (the 校勘記's entries). */
+  /** Corrections applied to the text. */
   corrections: number;
+  /** The 校勘記 lists them (collation is not off). */
+  collation: boolean;
   /** The edition's date (YYYY-MM-DD), as edition.yaml gives it. */
   date?: string;
   /** The source files, when `parts.source` does not say where the text comes from. */
@@ -59,7 +61,7 @@ export function bookPartFields(info: BookInfo): Record<string, string> {
     slipNote: volumes ? `全${volumes}` : '',
     edition: info.parts.edition ?? '',
     source: source ? `底本　${source}` : '',
-    corrections: info.corrections > 0 ? `校改　凡${chineseNumeral(info.corrections)}處　見各卷校勘記` : '校改　無',
+    corrections: info.corrections > 0 ? `校改　凡${chineseNumeral(info.corrections)}處${info.collation ? '　見各卷校勘記' : ''}` : '校改　無',
     date: info.date ? `${chineseDate(info.date)}排印` : '',
   };
 }
@@ -72,7 +74,9 @@ export const PART_BOOKMARKS: Readonly<Partial<Record<BookPart, string>>> = { tit
  * reaches over the margins and the bleed to the sheet's edges.
  */
 export function bookPartHtml(part: BookPart, html: string, info: BookInfo, g: PageGeometry, side: Side, bleedMm: number): string {
-  const filled = fillFields(html, bookPartFields(info));
+  // A full-width space between a field's words (底本　…, 宋　范仲淹) takes its cell: Chromium gives U+3000 no advance
+  // when no face of the stack has it, and the subsets keep only the characters printed.
+  const filled = fillFields(html, bookPartFields(info)).replaceAll('\u3000', '<span class="bp-gap"></span>');
   if (part !== 'cover') return filled;
   const m = g.margins[side];
   const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
@@ -82,5 +86,7 @@ export function bookPartHtml(part: BookPart, html: string, info: BookInfo, g: Pa
 
 /** The volumes and corrections of a laid-out book, for BookInfo. */
 export function bookCounts(layout: BookLayout): { volumes: number; corrections: number } {
-  return { volumes: layout.volumes.length, corrections: layout.volumes.reduce((n, v) => n + (v.collation?.length ?? 0), 0) };
+  // A witness's reading (校, from collate/) is an entry but no correction.
+  const applied = (v: BookLayout['volumes'][number]): number => (v.collation ?? []).filter((e) => (e.kind as string) !== '校').length;
+  return { volumes: layout.volumes.length, corrections: layout.volumes.reduce((n, v) => n + applied(v), 0) };
 }

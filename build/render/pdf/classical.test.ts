@@ -265,7 +265,7 @@ test('評點本 sample, 四庫 template: 抬頭 above the frame, 眉批 in the t
   const gloss = glossInk(p);
   assert.ok(gloss.mass > 0 && Math.abs(gloss.y - gloss.want) < 0.2 * gloss.cell, `the gloss centred on its word: ${gloss.y} vs ${gloss.want}`);
   assert.equal(glossInk(bare, p).mass, 0, 'negative control: no gloss');
-  // The seal: red ink over the lower left of the first page's text, the type still dark beneath it.
+  // The seal: red ink over the first page's text (文淵閣寶 over its head), the type still dark beneath it.
   const red = (q: Printed): { red: number; darkUnder: number } => {
     const base = join(work, `seal-${serial}`);
     execFileSync('pdftoppm', ['-r', '72', '-png', '-f', '1', '-l', '1', '-singlefile', q.path, base]);

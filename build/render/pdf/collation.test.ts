@@ -16,6 +16,7 @@ import { editionLayout } from '../../engine/build.js';
 import { twoVolumeEdition, VOLUME_ONE, uniqueRun, fixMiddle } from '../../engine/edition.test-util.js';
 import { loadEdition } from '../../engine/load.js';
 import { buildPdf, renderOptionsFor } from '../../engine/pdf.js';
+import { correctionCount } from '../../layout/collation.js';
 import type { BookLayout } from '../../layout/types.js';
 import { cellBox, type PageGeometry, type Side } from './geometry.js';
 import type { PlannedPage } from './html.js';
@@ -60,12 +61,13 @@ interface Built {
   fontSize: number;
 }
 
-async function build(dir: string): Promise<Built> {
+/** The edition built as the engine builds it; `counted: false` leaves the 牌記 to count the 校勘記's entries (the old way). */
+async function build(dir: string, counted = true): Promise<Built> {
   const loaded = await loadEdition(dir);
   assert.deepEqual(loaded.messages.filter((m) => m.fatal).map(String), []);
   const config = loaded.config!;
   const layout = await editionLayout(loaded.tree, config);
-  const { bytes, planned } = await buildPdf(layout, config, { browser });
+  const { bytes, planned } = await buildPdf(layout, config, { browser, ...(counted ? { corrections: correctionCount(loaded.tree) } : {}) });
   await writeFile(path.join(dir, 'out.pdf'), bytes);
   const { options } = await renderOptionsFor(layout, config);
   return { layout, planned, g: options.geometry, text: await readPdfText(bytes), fontSize: options.geometry.fontSize * PT };
@@ -151,9 +153,15 @@ test('modern: the marks are the entries’ numbers; collation off prints neither
 
   const off = await build(await edition('off', 'collation: off'));
   const all = off.text.flat();
-  assert.equal(all.filter((it) => it.str === '○').length, 0);
-  assert.ok(!all.map((it) => it.str).join('').includes('校勘記'));
-  assert.ok(off.layout.volumes.every((v) => v.collation === undefined));
+  assert.equal(all.filter((it) => it.str === '○').length, 0, 'no ○');
+  assert.ok(!all.map((it) => it.str).join('').includes('校勘記'), 'no 校勘記');
+  assert.ok(off.layout.volumes.every((v) => v.collation === undefined), 'no entries');
   // The corrections themselves are applied all the same.
-  assert.ok(all.map((it) => it.str).join('').includes('龘'));
+  assert.ok(all.map((it) => it.str).join('').includes('龘'), 'the corrections applied');
+  // …and the 牌記 counts them, pointing to no 校勘記; counted from the 校勘記's entries (none) it would say 無.
+  const colophon = (b: Built): string => b.text[b.planned.findIndex((p) => p.part === 'colophon')].map((it) => it.str).join('');
+  assert.match(colophon(off), /校改　?凡四處/);
+  assert.ok(!colophon(off).includes('見各卷'), 'no 校勘記 to point to');
+  assert.match(colophon(await build(await edition('off-uncounted', 'collation: off'), false)), /校改　?無/);
+  assert.match(colophon(built), /凡四處　?見各卷校勘記/);
 });

@@ -97,11 +97,13 @@ test('the grid fills the page area: columns and the 版心 side by side, mirrore
   assert.ok(r7.x >= g.banxin!.recto.left + bw - 0.01, 'the columns do not overlap the 版心 on the recto');
   const v0 = cellBox(g, 'verso', 0, 0);
   assert.ok(v0.x + v0.w <= g.banxin!.verso.left + 0.01, 'the columns do not overlap the 版心 on the verso');
-  // Note sub-columns halve the column; right first.
+  // Note sub-columns: right first, each in its half of the column, apart, and wide enough for the type.
   const nr = noteBox(g, 'recto', 2, 'right', 5);
   const nl = noteBox(g, 'recto', 2, 'left', 5);
+  const col = cellBox(g, 'recto', 2, 5);
   assert.ok(nr.x > nl.x);
-  assert.ok(Math.abs(nr.w + nl.w - g.colWidth) < 1e-9);
+  assert.ok(nl.x >= col.x - 1e-9 && nl.x + nl.w <= nr.x + 1e-9 && nr.x + nr.w <= col.x + col.w + 1e-9, 'within the column, not overlapping');
+  assert.ok(nr.w >= g.noteSize && nl.w >= g.noteSize);
   // Margins: the binding (inside) is on the right of a recto, on the left of a verso.
   assert.ok(g.margins.recto.right > g.margins.recto.left);
   assert.ok(g.margins.verso.left > g.margins.verso.right);
