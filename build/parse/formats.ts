@@ -16,6 +16,8 @@ export interface HeadingRule {
   /** Group 1: the heading's text; group 2 (optional): a byline after it. */
   pattern: TextPattern;
   depth: 1 | 2 | 3;
+  /** Group 2 is the author whatever it reads as (chtxt's `○ 題 / 作者`: a poem's title, its poet after the slash). */
+  byline?: boolean;
 }
 
 export interface CommentaryBlock {
@@ -128,15 +130,27 @@ export const FORMATS: readonly FormatConventions[] = [
       { pattern: /^【(?:集解|索隱|正義)】/mu, weight: 4 },
       { pattern: /[\p{Script=Han}，。]\([^()\n]{2,500}\)/u, weight: 3 },
     ],
-    // `○ ䷀乾(1)`: numbering in parentheses is text.
-    inline: { notes: [{ open: '(', close: ')' }], smallWords: new Set(), innerLabels: SANJIA_LABELS, numbering: /\(\d{1,3}\)/y },
+    // `○ ䷀乾(1)`: numbering in parentheses is text. Notes in ASCII and full-width parentheses (金史's （…）) and in 【】
+    // (九經字樣's 【凡一十四字】, 敦煌歌辭's 【上闕】), but not （刪）〔補〕 nor a short （曰）, an editor's corrections; a commentator's label alone in 【】 or 〔〕 (【按語】, 【野王案】) opens
+    // that layer to the paragraph's end; 〔…〕 otherwise is the text's (an editor's insertion: 韓詩外傳).
+    inline: { notes: [{ open: '(', close: ')' }, { open: '（', close: '）', notBefore: '〔', minLength: 4 }, { open: '【', close: '】' }], smallWords: new Set(), innerLabels: SANJIA_LABELS, numbering: /\(\d{1,3}\)/y, labelBrackets: [['〔', '〕']] },
     numberedCommentary: true,
     // The file header (`#下載最新版本，請訪問: https://…`, `#創建日期: …`), bare URL lines and the end mark 〔全文完〕: data, never text.
     // An org-style `#+TITLE:` header line keeps its key (TITLE), as in Kanripo's files.
     metadata: [/^#\+?(?![#\s+])([^:：\n]{1,40})[:：][ \t]*(.*)$/u, /^()(https?:\/\/\S+)$/u, /^〔(全文完)〕()$/u],
     paragraphs: 'auto',
     midLineLabels: [{ text: '【案】', layer: 'an', label: '案' }, { text: '【按】', layer: 'an', label: '按' }],
-    headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
+    // `○ 題`: a section, a joke's or a poem's title (its poet after a slash: `○ 木蘭花 / 錢惟演`, `○ 百志詩/〔魏晉〕干寶`), a
+    // numbered entry; `〔守虛〕` alone on its line: a sub-section's title.
+    headings: [
+      { pattern: /^#[ \t]+(\S.*)$/u, depth: 1 },
+      { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 },
+      { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 },
+      { pattern: /^○[ \t\u3000]*(\S.*?)[ \t\u3000]*[/／][ \t\u3000]*(\S.*)$/u, depth: 2, byline: true },
+      // Without a poet: a ○ line whose colon opens its text (○ ䷀乾(1)：元亨利貞。) is an entry of text, not a heading.
+      { pattern: /^○[ \t\u3000]*((?:[^\s：:(（【]|[(（【][^)）】]*[)）】]|[ \t\u3000])+?)$/u, depth: 2 },
+      { pattern: /^〔([^〔〕，。；：、！？\s]{1,10})〕$/u, depth: 3 },
+    ],
     labelledParagraphs: true,
   },
   {

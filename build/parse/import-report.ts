@@ -10,7 +10,7 @@ import type { VFileMessage } from 'vfile-message';
 import type { Block, Inline, Note, Volume } from '../tree/types.js';
 import type { ParsedSource, WorkTitle } from './index.js';
 import { NUMERAL, conventionsOf } from './formats.js';
-import { DYNASTIES, bylineIn, isTitle, parseByline, splitTitleLine } from './title.js';
+import { DYNASTIES, authorOf, bylineIn, isTitle, parseByline, splitTitleLine } from './title.js';
 
 export type Verdict = 'ok' | 'check' | 'wrong';
 
@@ -61,7 +61,8 @@ export interface ImportReport {
     headings: number;
     volumes: number;
   };
-  title: { text: string; from: string; line?: number; contributors: Array<{ dynasty?: string; name: string; role: string }> } | null;
+  /** `author`: who wrote the work, of the contributors (title.ts authorOf: never a commentator, unless the work is the commentary). */
+  title: { text: string; from: string; line?: number; author?: string; contributors: Array<{ dynasty?: string; name: string; role: string }> } | null;
   /** Readings taken where a convention can go two ways, and why (the info messages that say so). */
   readings: Array<{ rule: string; reading: string }>;
   anomalies: Anomaly[];
@@ -275,16 +276,20 @@ const CATEGORY = /^(?:[經经史子集]部[〇一二三四五六七八九十]*|\
 export function structureAsText(volumes: readonly Volume[], title?: string): Array<{ text: string; at: string }> {
   const out: Array<{ text: string; at: string }> = [];
   for (const v of volumes) {
+    // A category stands in the 四庫 head, before the text (a joke titled 訪類 is no category).
+    let inHead = true;
     for (const b of v.children) {
       const t = textOf(b.children, false).replace(/[\s\u3000¶]+/gu, ' ').trim();
       if (b.type === 'heading') {
         const last = t.split(' ').pop() ?? '';
-        if ((t.includes(' ') && parseByline(last)) || CATEGORY.test(t)) out.push({ text: t, at: place(b) });
+        if ((t.includes(' ') && parseByline(last)) || (inHead && CATEGORY.test(t))) out.push({ text: t, at: place(b) });
         continue;
       }
+      if (b.role === 'text' && t) inHead = false;
       if (b.role === 'byline') {
-        // 儀禮　鄭氏注 (the work, then its commentator): the byline is the last part.
-        if (t === title || !(bylineIn(t) ?? parseByline(t.split(' ').pop() ?? ''))) out.push({ text: t, at: place(b) });
+        // 儀禮　鄭氏注 (the work, then its commentator): the byline is the last part; a poet's name after a poem's title
+        // (○ 木蘭花 / 錢惟演) is a byline too.
+        if (t === title || !(bylineIn(t) ?? parseByline(t.split(' ').pop() ?? '') ?? /^\p{Script=Han}{2,4}$/u.exec(t))) out.push({ text: t, at: place(b) });
         continue;
       }
       if (b.role !== 'text' || !t) continue;
@@ -326,6 +331,11 @@ export function dynastyNotes(volumes: readonly Volume[]): Array<{ text: string; 
     }
   }
   return out;
+}
+
+function authorField(title: WorkTitle): { author?: string } {
+  const author = authorOf(title.title, title.contributors);
+  return author ? { author: author.name } : {};
 }
 
 export function verdictOf(anomalies: readonly Anomaly[]): Verdict {
@@ -405,7 +415,7 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
     encoding: source.encoding,
     detection,
     figures: { characters: largest.all, paragraphs, notes: stats.notes, layers: { ...stats.layers }, anchors: { page: stats.pageAnchors, line: stats.lineAnchors }, entities: stats.entities, compositions: stats.compositions, headings: stats.headings, volumes: stats.volumes },
-    title: title ? { text: title.title, from: title.from, ...(title.line ? { line: title.line } : {}), contributors: title.contributors } : null,
+    title: title ? { text: title.title, from: title.from, ...(title.line ? { line: title.line } : {}), ...authorField(title), contributors: title.contributors } : null,
     readings: messages.filter((m) => m.ruleId && READING_RULES.has(m.ruleId) && m.file === source.file.path).map((m) => ({ rule: m.ruleId as string, reading: m.reason })),
     anomalies,
     verdict: verdictOf(anomalies),

@@ -21,7 +21,7 @@ import { importVerse } from './importers/verse.js';
 import { isPrivateUse } from './inline.js';
 import { createSource, type Source } from './source.js';
 import { nameTable, own } from '../tree/append.js';
-import { findTitle, isTitle, type Contributor, type TitleFinding } from './title.js';
+import { authorOf, findTitle, isTitle, type Contributor, type TitleFinding } from './title.js';
 
 export { detectFormat, detectFormatScored, type Detection } from './detect.js';
 export { defaultEdition, parseCharmap, parseEditionYaml } from './edition.js';
@@ -186,7 +186,8 @@ export function workTitle(sources: readonly ParsedSource[]): WorkTitle | undefin
   for (const s of sources) if (s.titleFinding) return { ...s.titleFinding, file: s.file.path };
   // A chapter's name (五帝本紀第一) or a category is no work's name: better none, and `check` says so.
   const title = titleFromSources(sources);
-  return title && isTitle(title) ? { title, from: 'volume', contributors: [] } : undefined;
+  // Nor a chapter with its part (志第三十六 百官一, from 卷五十五·志第三十六 百官一).
+  return title && isTitle(title) && !/[\s\u3000]|第[〇零一二三四五六七八九十百千]+/u.test(title) ? { title, from: 'volume', contributors: [] } : undefined;
 }
 
 /**
@@ -199,8 +200,12 @@ export function titleFromSources(sources: readonly ParsedSource[]): string | und
     for (const v of s.volumes) {
       const named = /^(.+?)[·・]/u.exec(v.title);
       if (named && !/[卷巻]/u.test(named[1])) return named[1];
+      // A heading names the work only where no other heading stands beside it at its depth (百志詩 of 408 poems names one).
+      const depths = new Map<number, number>();
+      for (const b of v.children) if (b.type === 'heading') depths.set(b.depth, (depths.get(b.depth) ?? 0) + 1);
       for (const b of v.children) {
         if (b.type !== 'heading' && !(b.type === 'paragraph' && b.role === 'title')) continue;
+        if (b.type === 'heading' && (depths.get(b.depth) ?? 0) > 1) continue;
         if (/^(?:欽定四庫全書|钦定四库全书)/u.test(plainOf(b.children))) continue;
         const text = plainOf(b.children).replace(/^(?:[^·・]*[·・])?(?:[卷巻]第?[〇零一二三四五六七八九十百千]+)?[\s\u3000·・]*/u, '');
         if (text) return text.replace(/^(.+?)[卷巻]第?[〇零一二三四五六七八九十百千]+$/u, '$1');
@@ -232,7 +237,8 @@ export function parseEdition(
   if (!edition.title) {
     const found = workTitle(sources);
     edition.title = found?.title ?? '無題';
-    const first = found?.contributors[0];
+    // The author, not a commentator the byline names first (周易 王弼注 has none).
+    const first = found ? authorOf(found.title, found.contributors) : undefined;
     if (first && !edition.author) {
       edition.author = first.name;
       if (first.dynasty && !edition.dynasty) edition.dynasty = first.dynasty;

@@ -11,7 +11,7 @@ export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions, type LayerLabel } from '../inline.js';
 import type { Source } from '../source.js';
-import { parseByline, splitTitleLine } from '../title.js';
+import { headingKinds, namesTheWorkHere, parseByline, splitTitleLine } from '../title.js';
 import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
 import { append, nameTable } from '../../tree/append.js';
@@ -182,7 +182,33 @@ function bylineStart(content: string): number | undefined {
 /** ●目录, or the work's contents with its name (●孝经注疏目录). */
 const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*[^\s\u3000，。；]{0,20}?目[录錄録]$/u;
 
-const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
+/** 卷一, 卷第一, and 第一卷 (笑林廣記's `## 第一卷·古艷部`). */
+const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)|第([〇零一二三四五六七八九十百千]+)[卷巻]/u;
+
+/**
+ * The work's title line at the head, written as a heading (`# 書名|〔漢〕某 撰`, `## 周書〔唐〕某`, `○ 經名 〔唐〕某 譯`,
+ * `# 書名`): where its title and its byline stand, the markup (#, ○, the separator) left out. A heading of a kind the
+ * text repeats names a part instead (title.ts namesTheWorkHere).
+ */
+function titleHeading(line: PhysicalLine, conv: FormatConventions, kinds: ReadonlyMap<string, number>): { title: [number, number]; byline?: [number, number] } | undefined {
+  const { content } = line;
+  // A heading that names a volume (## 宋書·卷十四 志第四) opens it.
+  if (!conv.headings?.some((h) => h.pattern.test(content)) || VOLUME_IN_HEADING.test(content)) return undefined;
+  const found = splitTitleLine(content);
+  if (!found || !namesTheWorkHere(content, found.contributors.length > 0, kinds)) return undefined;
+  const at = content.indexOf(found.title);
+  if (at < 0) return undefined;
+  let bylineAt: number | undefined;
+  for (let i = at + found.title.length; found.contributors.length > 0 && i < content.length; i++) {
+    const rest = content.slice(i).replace(/^[|｜/／\s\u3000]+/u, '');
+    if (rest && parseByline(rest.trim())) {
+      bylineAt = content.length - rest.length;
+      break;
+    }
+  }
+  const titleEnd = content.slice(0, bylineAt ?? content.length).replace(/[\s\u3000|｜/／]+$/u, '').length;
+  return { title: [line.start + at, line.start + Math.max(titleEnd, at + found.title.length)], ...(bylineAt !== undefined ? { byline: [line.start + bylineAt, line.end] as [number, number] } : {}) };
+}
 
 export function importLines(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
   const { text } = src;
@@ -289,6 +315,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       : null;
   // A first line that is a title with its byline (周礼正义　（清）孙诒让撰, 仪礼注疏汉郑玄注、唐贾公彦疏): where the byline starts.
   const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStart(texts[0].content) : undefined;
+  // A first line written as a heading that names the work (# 書名|〔漢〕某 撰): a title and its byline.
+  const headTitle = texts[0] ? titleHeading(texts[0], conv, headingKinds(text)) : undefined;
 
   let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number } | null = null;
   /** Right after a heading, until a line stands less than three cells down. */
@@ -423,6 +451,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     inContents = false;
+    if (line === texts[0] && headTitle) {
+      flush();
+      add(paragraph(src, 'title', headTitle.title[0], headTitle.title[1], headOptions));
+      if (headTitle.byline) add(paragraph(src, 'byline', headTitle.byline[0], headTitle.byline[1], { ...headOptions, notes: [] }));
+      previous = headTitle.byline ? 'byline' : 'title';
+      continue;
+    }
     if (line === texts[0] && titleByline !== undefined) {
       // Its (清) is the byline's, not a note.
       const plain = { ...headOptions, notes: [] };
@@ -475,7 +510,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const headText = text.slice(main[0], main[1]);
       const volume = VOLUME_IN_HEADING.exec(headText);
       if (volume && (headingRule.depth === 1 || conv.format === 'chtxt')) {
-        builder.open(headText, chineseNumber(volume[1]), line.start, line.end);
+        builder.open(headText, chineseNumber(volume[1] ?? volume[2]), line.start, line.end);
         add(paragraph(src, 'title', main[0], main[1], headOptions));
       } else {
         // A title line in brackets (〔《鬼谷子》卷上〕〈捭闔〉第一): its brackets are the title's, not notes.
@@ -484,7 +519,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const after = span(m, line, 2);
       if (after) {
         const afterText = text.slice(after[0], after[1]);
-        if (BYLINE.test(afterText) || /[注註疏撰箋笺]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
+        if (headingRule.byline) add(paragraph(src, 'byline', after[0], after[1], { ...headOptions, notes: [] }));
+        else if (BYLINE.test(afterText) || /[注註疏撰箋笺]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
         else add(heading(src, 2, after[0], after[1], headOptions));
       }
       previous = 'heading';
