@@ -134,3 +134,58 @@ test('a page\'s title: the author before the work in 〈〉, the work before its
   assert.equal(findTitle('## 某書〔唐〕某某某\n\n## 某書·卷一·某紀第一\n\n某。\n\n## 某書·卷二·某紀第二\n')?.title, '某書');
   assert.equal(workTitle([parsed('## 卷五十五·志第三十六 百官一\n\n某某。\n\n## 卷五十六·志第三十七 百官二\n\n某某。\n', { format: 'chtxt' })]), undefined);
 });
+
+const KR = (lines: string[]) => ['# -*- mode: mandoku-view -*-', '#+TITLE: 某書', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某書卷一　　　　　宋　某某　撰¶', ...lines, ''].join('\n');
+const FULL = '某某某某某某某某某某某某某某某某某某某某¶';
+
+test('Kanripo: a short column two cells down or more over text is a heading (a tune\'s or a poem\'s name, its note running on); the last column of a block set down is not', () => {
+  // Twenty full columns first: the file's lines are the print's columns.
+  const s = parsed(KR([...Array.from({ length: 20 }, () => FULL), '某某。¶', '　　某調(某某/某某)¶', FULL, '某某某某。¶', '　　又(某某某某某某某某某某某某某某某/某某某某某某某某某某某某某某某)¶', '　　　(某某某某/某某某某)¶', FULL, '某某某。¶', '　　　　某序某某某某某某某某某某某某某某某¶', '　　　　某某某某¶', FULL, '某某某。¶']), { format: 'kanripo' });
+  assert.deepEqual(headings(s.volumes), ['某調', '又']);
+  assert.ok(s.file.messages.some((m) => m.ruleId === 'heading-by-depth'), 'the reading is said');
+  // Negative control: a preface set four cells down ends in a short column: text, not a heading.
+  assert.ok(role(s.volumes, 'text').map((t) => t.replace(/¶/gu, '')).includes('某某某某'));
+});
+
+test('Kanripo: names at the column\'s head, each with its text one cell down, are entries (headings and text), not a text and its 注', () => {
+  const entries = Array.from({ length: 6 }, (_, k) => [`某名${'甲乙丙丁戊己'[k]}¶`, '　某某某某某某某某某某某某某某某某某某某¶', '　某某某某某某¶']).flat();
+  const s = parsed(KR(entries), { format: 'kanripo' });
+  assert.deepEqual(headings(s.volumes), ['某名甲', '某名乙', '某名丙', '某名丁', '某名戊', '某名己']);
+  assert.equal(blocks(s.volumes).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
+  // Negative control: a text's phrases at the head (蒙求: eight characters), each with its 注 one cell down.
+  const glossed = Array.from({ length: 6 }, (_, k) => [`某某某${'甲乙丙丁戊己'[k]}某某某某¶`, '　某某某某某某某某某某某某某某某某某某某¶', '　某某某某某某¶']).flat();
+  const g = parsed(KR(glossed), { format: 'kanripo' });
+  assert.equal(blocks(g.volumes).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 6);
+  assert.deepEqual(headings(g.volumes), []);
+});
+
+test('contents lists: entries whose names stand again later, heading the text, are front matter (no volume, no heading); a volume line over its juan\'s contents stays its title', () => {
+  // A juan's contents under its title (潛夫論), then each chapter over its text.
+  const juan = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某論', '<pb:KR0000_SBCK_001-1a>¶', '某論卷第一¶', '　　　某學第一¶', '　　　某本第二¶', '某學第一¶', FULL, '某某。¶', '某本第二¶', FULL, '某某。¶', ''].join('\n'), { format: 'kanripo' });
+  assert.deepEqual(headings(juan.volumes), ['某學第一', '某本第二']);
+  assert.deepEqual(role(juan.volumes, 'front'), ['某學第一', '某本第二']);
+  assert.equal(juan.volumes[0].number, 1);
+  assert.ok(juan.file.messages.some((m) => m.ruleId === 'contents-reading'));
+  // The work's contents, volume by volume, cut before its last volumes (卷第三 never comes): no volume of its own.
+  const work = parsed(['某書集解', '　　卷第一', '　　某致第一', '　　某子第二', '　　卷第二', '　　某操第三', '　　卷第三', '　　某學第四', '', '　　卷第一', '　　某致第一', '　　某某某某，某某某某。', '　　某子第二', '　　某某某某，某某某某。', '　　卷第二', '　　某操第三', '　　某某某某，某某某某。', ''].join('\n'), { format: 'daizhige' });
+  assert.deepEqual(work.volumes.map((v) => v.number), [1, 2]);
+  // Negative control: a volume line and its first chapter's name over the text are no contents.
+  const plainJuan = parsed(['某書', '　　卷第一', '　　某致第一', '　　某某某某，某某某某。', '　　卷第二', '　　某操第三', '　　某某某某，某某某某。', ''].join('\n'), { format: 'daizhige' });
+  assert.deepEqual(role(plainJuan.volumes, 'front'), []);
+  assert.deepEqual(plainJuan.volumes.map((v) => v.number), [1, 2]);
+});
+
+test('a volume\'s title again over each of its chapters (卷第一 … 卷第一) is the same volume; a volume title with its note after it is a title', () => {
+  const s = parsed(['某經', '　　卷第一', '　　某論篇第一', '　　某某某某，某某某某。', '　　卷第一', '　　某論篇第二', '　　某某某某，某某某某。', '　　卷第二', '　　某論篇第三', '　　某某某某，某某某某。', ''].join('\n'), { format: 'daizhige' });
+  assert.deepEqual(s.volumes.map((v) => v.number), [1, 2]);
+  const noted = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', '某經卷上(某某某某/某某某某)¶', FULL, '某某。¶', ''].join('\n'), { format: 'kanripo' });
+  assert.deepEqual(role(noted.volumes, 'title').map((t) => t.replace(/¶/gu, '')), ['某經卷上']);
+  assert.equal(notes(noted.volumes).length, 1);
+});
+
+test('CBETA verse set out one cell down inside #+BEGIN_VERSE is no 注 by indentation', () => {
+  const verse = Array.from({ length: 12 }, (_, k) => ['某某某某，某某某某，¶', '#+BEGIN_VERSE', `「　某某某某${k}，`, '　某某某某，¶', '　某某某某，', '　某某某某。」', '#+END_VERSE']).flat();
+  const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', 'No. 7 [No. 1(2), Nos. 5, 6]¶', ...Array.from({ length: 30 }, () => '某某某某某，某某某某。¶'), ...verse, ''].join('\n'), { format: 'kanripo' });
+  assert.equal(blocks(s.volumes).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
+  assert.doesNotMatch(role(s.volumes, 'text').join(''), /No\. 7/u);
+});

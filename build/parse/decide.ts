@@ -13,7 +13,7 @@
  */
 import type { Inline, Note, Paragraph, Text, Volume } from '../tree/types.js';
 import type { FormatConventions } from './formats.js';
-import { subcolumnOrder } from './import-report.js';
+import { clearlyReversed, subcolumnOrder } from './import-report.js';
 import type { Source } from './source.js';
 
 const HAN_OR_RADICAL = /^[\p{Script=Han}\u2e80-\u2fdf]$/u;
@@ -167,10 +167,11 @@ export function decideSubcolumns(src: Source, conv: FormatConventions, volumes: 
   const order = subcolumnOrder(volumes);
   if (order.split < 10 && !forced) return volumes;
   const reversedLooking = order.reversed >= 5 && order.reversed > 2 * order.inOrder;
-  const reading = forced ?? 'right-first';
+  // Left first beyond doubt (貞觀政要's 戈直 notes: (作損/擾亦) reads 擾亦作損): swapped, and said so.
+  const reading = forced ?? (clearlyReversed(order) ? 'left-first' : 'right-first');
   src.report(
     'info',
-    `sub-columns read ${reading === 'right-first' ? 'right first (the text before / first)' : 'left first (the text after / first)'}${forced ? ', as conventions: subcolumns says' : ''}: of ${order.split} notes split by ${conv.inline.split}, ${order.inOrder} start before it with the words they gloss, ${order.reversed} after it${reversedLooking && reading === 'right-first' ? ' — they look reversed; conventions: subcolumns: left-first swaps them' : ''}`,
+    `sub-columns read ${reading === 'right-first' ? 'right first (the text before / first)' : 'left first (the text after / first)'}${forced ? ', as conventions: subcolumns says' : ''}: of ${order.split} notes split by ${conv.inline.split}, ${order.inOrder} start before it with the words they gloss (or a sound's gloss), ${order.reversed} after it${reversedLooking && reading === 'right-first' ? ' — they look reversed; conventions: subcolumns: left-first swaps them' : ''}${!forced && reading === 'left-first' ? '; conventions: subcolumns: right-first keeps them as written' : ''}`,
     0,
     0,
     'subcolumn-order',

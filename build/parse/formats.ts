@@ -113,8 +113,8 @@ export const FORMATS: readonly FormatConventions[] = [
       runLabels: [{ text: '注', layer: 'zhu', label: '注' }],
     },
     // `@fw…`: forme-work (the 版心's text) of a 道藏輯要 transcription: the source's layout, not text.
-    // `No. 235`: a CBETA text's number in the Taishō canon, data.
-    metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^(No)\.[ \t]*(\d+\S*)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(-\*-)[ \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
+    // `No. 235`, `No. 7 [No. 1(2), Nos. 5, 6]`: a CBETA text's number in the Taishō canon (and its parallels), data.
+    metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^(No)\.[ \t]*(\d+\S*(?:[ \t]+\[[^\]\n]*\])?)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(-\*-)[ \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
     paragraphs: 'blank',
     indentedCommentary: 'zhu',
     headings: [{ pattern: /^\*\*\*+[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 3 }, { pattern: /^\*\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 2 }, { pattern: /^\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 1 }, ...SIKU_HEADINGS],

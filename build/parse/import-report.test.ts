@@ -34,8 +34,8 @@ const CASES: Case[] = [
   { name: 'numbering in parentheses, brackets as notes (and its # heading printed)', text: NUMBERING, format: 'bracketed', conventions: { notes: [['(', ')']] }, has: ['notes-without-han', 'header-lines', 'markup-left'] },
   { name: 'pandoc-like marks', text: PANDOC, has: [] },
   { name: 'pandoc-like marks read as 殆知閣 text (its # heading printed too)', text: PANDOC, format: 'daizhige', has: ['header-lines', 'markup-left'] },
-  { name: 'sub-columns reversed', text: REVERSED, has: ['reversed-subcolumns'] },
-  { name: 'sub-columns reversed, swapped by the edition', text: REVERSED, conventions: { subcolumns: 'left-first' }, has: [] },
+  { name: 'sub-columns reversed, kept as written by the edition', text: REVERSED, conventions: { subcolumns: 'right-first' }, has: ['reversed-subcolumns'] },
+  { name: 'sub-columns reversed beyond doubt, swapped by the measure', text: REVERSED, has: [] },
   // A whole chapter in one paragraph (its entries not parted): most of the main text in one block.
   { name: 'a chapter in one paragraph', text: `## 某書·卷一\n\n${'某某某某某某，某某某某某某。'.repeat(130)}\n\n末句。\n`, format: 'chtxt', has: ['one-paragraph'] },
   // Negative control: one 經 sentence with long notes is one paragraph by right (the share counts main text only).

@@ -125,8 +125,9 @@ export function parseByline(text: string): Contributor[] | null {
     if (!role) {
       // No role, but a dynasty set apart before a name (〔唐〕慧能, 清 王仕云, 汉·赵岐): the byline of a title line
       // that leaves the role out. A bare dynasty glued to what follows (唐詩三百首) is no byline.
-      // A bracketed dynasty sets the name apart enough for a longer one (〔魏晉〕廬山夫人女婉).
-      if (!(bracketed || new RegExp(`^(?:${alt(DYNASTIES)})[\\s\\u3000·・]+`, 'u').test(part.trim())) || !(bracketed ? /^\p{Script=Han}{2,6}$/u : /^\p{Script=Han}{2,5}$/u).test(rest)) return null;
+      // A bracketed dynasty sets the name apart enough for a longer one (〔魏晉〕廬山夫人女婉); a bare one, a name
+      // with no gap inside (明 帝 荀 朂 is a row of a list).
+      if (!(bracketed || new RegExp(`^(?:${alt(DYNASTIES)})[\\s\\u3000·・]+\\S+$`, 'u').test(part.trim())) || !(bracketed ? /^\p{Script=Han}{2,6}$/u : /^\p{Script=Han}{2,5}$/u).test(rest)) return null;
       // 唐 王冰次: arranged (and annotated) by, a role only so placed (廄庫為次 is a sentence).
       const arranged = /^(\p{Script=Han}{2,4})次$/u.exec(rest);
       out.push({ ...(dynasty ? { dynasty } : {}), name: arranged ? arranged[1] : rest, role: arranged ? '次注' : '' });

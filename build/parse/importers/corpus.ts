@@ -18,7 +18,10 @@ import {
   VolumeBuilder,
   chineseNumber,
   contentLines,
+  contentsLines,
   heading,
+  physicalLines,
+  reportContents,
   paragraph,
   textWithLabels,
   type Line,
@@ -76,8 +79,14 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, in
   const builder = new VolumeBuilder(src);
   let previous: Previous = 'start';
   let seenContent = false;
+  const contents = contentsLines(physicalLines(src.text));
+  reportContents(src, physicalLines(src.text), contents);
   for (const line of contentLines(src.text)) {
     const { content } = line;
+    if (contents.has(line.number)) {
+      builder.add(paragraph(src, 'front', line.start, line.end, inline));
+      continue;
+    }
     if (CATEGORY_LINE.test(content)) {
       src.report('info', `catalogue line left out (data about the work, not its text): ${content}`, line.start, line.end, 'catalogue-line');
       continue;

@@ -6,7 +6,7 @@
  * line of nothing but page markers goes to the head of the next block.
  */
 import type { Block, Inline, Note, Paragraph, Volume } from '../../tree/types.js';
-import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, heading, paragraph, physicalLines, type Line } from '../blocks.js';
+import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, contentsLines, heading, paragraph, physicalLines, reportContents, type Line } from '../blocks.js';
 export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions, type LayerLabel } from '../inline.js';
@@ -253,24 +253,15 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     );
   }
 
+  // Cells a line stands down from the column's head: a paragraph's columns in a print all start at one depth.
+  const depthOf = (l: PhysicalLine): number => {
+    let k = l.start;
+    while (k > 0 && text[k - 1] === '\u3000') k--;
+    return l.start - k;
+  };
   // 注 by indentation (四庫 texts that set the 注 one cell below the 經): decided from the whole text.
   const isIndented = (l: PhysicalLine) => text[l.start - 1] === '\u3000' && !/[\u3000 \t]/u.test(text[l.start - 2] ?? '\n') && /^\p{Script=Han}/u.test(l.content);
   const isHeadLike = (c: string) => VOLUME_TITLE.test(c) || SIKU_BANNER.test(c) || BYLINE.test(c) || Boolean(conv.headings?.some((h) => h.pattern.test(withoutTrailingAnchors(c, inline.lineAnchor ?? '¶'))));
-  let indentLayer: string | undefined;
-  if (conv.indentedCommentary) {
-    const body = lines.filter((l) => l.content && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
-    const indented = body.filter(isIndented).length;
-    // A 注 follows the text it glosses, again and again: runs of indented lines, each after a line of text. A list or a
-    // postscript set one cell down (a 道藏 text's titles bound together, its closing sayings) is a run or two.
-    const runs = body.filter((l, k) => isIndented(l) && k > 0 && !isIndented(body[k - 1])).length;
-    if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5) indentLayer = conv.indentedCommentary;
-    if (indented > 0) {
-      const first = body.find(isIndented);
-      const why = indented >= 10 && runs < 5 ? `in ${runs} run${runs === 1 ? '' : 's'} only, none a 注 after its text` : 'only';
-      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines ${why})`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
-    }
-  }
-
   // Titles, headings and bylines name things: a run label there (儀禮注疏) is part of the name.
   const headOptions: InlineOptions = inlineOptions.runLabels ? { ...inlineOptions, runLabels: undefined } : inlineOptions;
 
@@ -302,6 +293,67 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
   }
 
+  let indentLayer: string | undefined;
+  /** Line numbers of entries' names, where the lines one cell down are each entry's text. */
+  const entryNames = new Set<number>();
+  // Only in a print's columns (Kanripo's ¶ ending them): a CBETA text's verse set one cell down is no 注.
+  if (conv.indentedCommentary && sourceColumns) {
+    // Lines inside an org block (a CBETA gāthā's #+BEGIN_VERSE … #+END_VERSE) are set out by it, not by a 注's indent.
+    const inBlock = new Set<number>();
+    let open = false;
+    for (const l of lines) {
+      if (/^#\+BEGIN_/iu.test(l.content)) open = true;
+      else if (/^#\+END_/iu.test(l.content)) open = false;
+      else if (open) inBlock.add(l.number);
+    }
+    const body = lines.filter((l) => l.content && !inBlock.has(l.number) && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
+    const indented = body.filter(isIndented).length;
+    // A 注 follows the text it glosses, again and again: runs of indented lines, each after a line of text. A list or a
+    // postscript set one cell down (a 道藏 text's titles bound together, its closing sayings) is a run or two.
+    const leads = body.filter((l, k) => !isIndented(l) && k + 1 < body.length && isIndented(body[k + 1]));
+    const runs = leads.length;
+    // An entry's name at the column's head and its text one cell down under it (事物紀原: 元氣, then what 高承 says of
+    // it): the lines the runs follow are names, not a text a 注 glosses — short, no phrase of a 經.
+    const named = leads.filter((l) => Array.from(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶')).length <= 6).length;
+    const entriesRead = runs >= 5 && named >= runs * 0.8;
+    if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5 && !entriesRead) indentLayer = conv.indentedCommentary;
+    if (entriesRead) for (const l of leads) entryNames.add(l.number);
+    if (indented > 0) {
+      const first = body.find(isIndented);
+      const why = entriesRead ? `each run under a name of six characters or fewer (${named} of ${runs}): an entry's text under its name, the names headings` : indented >= 10 && runs < 5 ? `in ${runs} run${runs === 1 ? '' : 's'} only, none a 注 after its text` : 'only';
+      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines ${why})`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
+    }
+  }
+
+  const contents = contentsLines(lines, isData);
+  reportContents(src, lines, contents);
+
+  // The print's headings: a short column set two cells down or more, not the last column of a paragraph at its depth
+  // nor the first of a list of such (a tune's name 哨遍(秋水/觀), a lemma 方秉蕳兮, a section 州郡沿革). Layout alone:
+  // the reading is said, with its count and its first place.
+  const columnHeadings = new Set<number>();
+  if (sourceColumns) {
+    const body = lines.filter((l) => l.content && !isData(l.content) && !ANCHORS_ONLY.test(l.content));
+    const cellsOf = (l: PhysicalLine) => lineCells(l.content, inline.notes[0].open, inline.notes[0].close, inline.split);
+    // Its own characters: a tune's name with a long note on it (又(趙昌父之祖…)) is a short heading.
+    const short = (l: PhysicalLine) => cellsOf(l) <= 12 && (typical === 0 || cellsOf(l) < typical - 2);
+    const mainCells = (l: PhysicalLine) => Array.from(l.content.replace(/\([^()]*\)?|<[^<>]*>|¶/gu, '')).length;
+    for (const [k, l] of body.entries()) {
+      // A column with gaps inside is a row of items (論君道一　論政體二, a juan's contents), not a heading.
+      if (contents.has(l.number) || !/^\p{Script=Han}/u.test(l.content) || depthOf(l) < 2 || !(short(l) || (mainCells(l) <= 6 && /\)¶?$/u.test(l.content))) || isHeadLike(l.content) || /\p{Script=Han}\u3000+\p{Script=Han}/u.test(l.content)) continue;
+      const prev = body[k - 1];
+      const next = body[k + 1];
+      if (prev && depthOf(prev) === depthOf(l) && !short(prev) && /^\p{Script=Han}/u.test(prev.content)) continue;
+      // A heading heads something: not the file's last line, nor the first of a list of short columns.
+      if (!next || (depthOf(next) === depthOf(l) && short(next) && /^\p{Script=Han}/u.test(next.content))) continue;
+      columnHeadings.add(l.number);
+    }
+    if (columnHeadings.size > 0) {
+      const first = lines[[...columnHeadings][0] - 1];
+      src.report('info', `short columns set two cells down or more read as headings (${columnHeadings.size}; the layout alone says so): a tune's, a poem's or a section's name`, first.start, first.end, 'heading-by-depth');
+    }
+  }
+
   // A short first line standing before the first heading (仪礼注疏 above ●卷一) is the work's title.
   const texts = lines.filter((l) => l.content && !conv.metadata?.some((r) => r.test(l.content)));
   // So is one above its byline line (尔雅注疏 / 晋郭璞注　宋邢昺疏; ●文心雕龙 / （南朝梁）刘勰著).
@@ -321,12 +373,6 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number } | null = null;
   /** Right after a heading, until a line stands less than three cells down. */
   let underHeading = false;
-  // Cells a line stands down from the column's head: a paragraph's columns in a print all start at one depth.
-  const depthOf = (l: PhysicalLine): number => {
-    let k = l.start;
-    while (k > 0 && text[k - 1] === '\u3000') k--;
-    return l.start - k;
-  };
   let pendingAnchors: Inline[] = [];
   let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
@@ -380,8 +426,11 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     else append(pendingAnchors, anchors);
     tail = null;
   };
+  /** Lines a heading took in (its note's next columns). */
+  const consumed = new Set<number>();
   for (const full of lines) {
     addTail();
+    if (consumed.has(full.number)) continue;
     let line = full;
     if (anchor && full.content.endsWith(anchor) && !ANCHORS_ONLY.test(full.content)) {
       const bare = withoutTrailingAnchors(full.content, anchor);
@@ -439,6 +488,12 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     block = null;
+    // A contents list found by the names it lists (blocks.ts contentsLines): front matter, no volume, no heading.
+    if (contents.has(line.number)) {
+      flush();
+      add(paragraph(src, 'front', line.start, line.end, headOptions));
+      continue;
+    }
     // A contents list (●目录 and the short lines under it, up to the first heading or sentence): front matter, its 卷一 no volume.
     if (CONTENTS_LINE.test(content)) {
       flush();
@@ -482,14 +537,25 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'byline';
       continue;
     }
-    const title = VOLUME_TITLE.exec(content);
+    // A volume title with its note after it (周髀算經卷上(南陵徐乃昌/校勘經籍記), 隐公卷一（起元年，尽元年）): the note is the title's.
+    const titleNote = /(?:\([^()]*\)|（[^（）]*）)$/u.exec(content);
+    const titled = titleNote ? content.slice(0, titleNote.index).trimEnd() : content;
+    const title = VOLUME_TITLE.exec(titled);
     // 某經註卷上 has no number to tell it from a column of text ending in 卷上: a title at the head of the text, or one more 卷 of a work already so titled.
     const unnumbered = title && !title[2] ? title[1].replace(/[卷巻][上中下]$/u, '') : undefined;
-    if (title && !/^[#*●]/u.test(content) && !/[()（）【】〈〉〔〕，。]/u.test(content) && (unnumbered === undefined || previous !== 'text' || unnumberedWorks.has(unnumbered))) {
+    if (title && !/^[#*●]/u.test(titled) && !/[()（）【】〈〉〔〕，。]/u.test(titled) && (unnumbered === undefined || previous !== 'text' || unnumberedWorks.has(unnumbered))) {
       flush();
       const [, name, numeral, byline] = title;
       if (unnumbered !== undefined) unnumberedWorks.add(unnumbered);
-      const titleEnd = line.start + name.length;
+      const titleEnd = titleNote && !byline ? line.end : line.start + name.length;
+      // The end title (周易卷第二(經二千四十七字/注四千七十四字) as a juan file's last line) of a volume no line opened: it
+      // closes what stands before it, opens nothing.
+      const atEnd = !/[^\s¶]/u.test(text.slice(full.end).replace(/<[^<>]*>/gu, ''));
+      if (atEnd && !builder.isOpen()) {
+        add(paragraph(src, 'title', line.start, titleEnd, headOptions));
+        previous = 'title';
+        continue;
+      }
       if (builder.isClosingTitle(name)) {
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         builder.close();
@@ -533,7 +599,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'title';
       continue;
     }
-    if ((previous === 'start' || previous === 'title' || previous === 'heading') && BYLINE.test(content) && !/[(（【〔]/u.test(content)) {
+    if ((previous === 'start' || previous === 'title' || previous === 'heading' || previous === 'byline') && BYLINE.test(content) && !/[(（【〔]/u.test(content)) {
       flush();
       add(paragraph(src, 'byline', line.start, line.end, headOptions));
       previous = 'byline';
@@ -553,6 +619,21 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const whole = { type: 'note' as const, layer: 'zhu', children, position: src.position(line.start, line.end) };
       add({ type: 'paragraph', role: 'text', children: splitLabelledNote(whole, inline.innerLabels), position: src.position(line.start, line.end) });
       previous = 'text';
+      continue;
+    }
+    // (Not a 篇題注's last column, three cells down right under its chapter's title.)
+    if ((columnHeadings.has(line.number) && !(indentLayer !== undefined && underHeading && depthOf(line) >= 3)) || entryNames.has(line.number)) {
+      flush();
+      // Its note runs on over the next columns (又(趙昌父之祖…)¶ / 　　　(鑿池築亭…)¶): the heading's.
+      let last = full;
+      while (/\)¶?$/u.test(last.content) && /^\(/u.test(lines[last.number]?.content ?? '')) {
+        last = lines[last.number];
+        consumed.add(last.number);
+      }
+      if (last !== full) tail = null;
+      add(heading(src, 2, line.start, last === full ? line.end : last.end, headOptions));
+      previous = 'heading';
+      underHeading = true;
       continue;
     }
     previous = 'text';
