@@ -74,8 +74,8 @@ export const SIKU_BANNER = /^(?:欽定四庫全書|钦定四库全书)(?:[\s\u30
 const NUMERAL = '〇零一二三四五六七八九十百千';
 /** A volume title: 禮書綱目卷九, 墨子卷之二 (the 明 prints' 卷之) or 某經註卷上 (no number: group 2 undefined), with an optional byline after white space. */
 export const VOLUME_TITLE = new RegExp(`^(\\S{0,20}?[卷巻](?:[第之]?([${NUMERAL}]+)|[上中下]))(?:[\\s\\u3000]+(\\S.*))?$`, 'u');
-/** An author line: 婺源江永撰, 宋 陳祥道 撰, 舒 恭 注, 赵宜中附注. */
-export const BYLINE = /^(?:[^\s【〈<]{1,12})(?:[\s\u3000]+[^\s【〈<]{1,8}){0,3}[\s\u3000]*(?:撰|譔|注|註|附注|編|编|輯|辑|述|著|校|訂|订|疏|譯|译)$/u;
+/** An author line: 婺源江永撰, 宋 陳祥道 撰, 舒 恭 注, 赵宜中附注, 赵人　公孙龙　着 (着 for 著, as simplified texts write it). */
+export const BYLINE = /^(?:[^\s【〈<]{1,12})(?:[\s\u3000]+[^\s【〈<]{1,8}){0,3}[\s\u3000]*(?:撰|譔|注|註|附注|編|编|輯|辑|述|著|着|校|訂|订|疏|譯|译)$/u;
 /** A section label: 右戒賓 (with its note, if any) alone or followed by white space and more text. */
 export const SECTION_LABEL = /^右[^\s\u3000【〈]{1,12}(?:【[^】]*】|〈[^〉]*〉)?(?=[\s\u3000]|$)/u;
 /** A label inside a paragraph, after a note: …】右張侯 記… */

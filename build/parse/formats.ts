@@ -150,6 +150,8 @@ export const FORMATS: readonly FormatConventions[] = [
       // Without a poet: a ○ line whose colon opens its text (○ ䷀乾(1)：元亨利貞。) is an entry of text, not a heading.
       { pattern: /^○[ \t\u3000]*((?:[^\s：:(（【]|[(（【][^)）】]*[)）】]|[ \t\u3000])+?)$/u, depth: 2 },
       { pattern: /^〔([^〔〕，。；：、！？\s]{1,10})〕$/u, depth: 3 },
+      // A chapter's name alone (序致第一, with its numbered note's marker 〔一〕: 顏氏家訓集解).
+      { pattern: new RegExp(`^([^\\s\\u3000，。；：、！？「」【】()（）〔〕]{1,12}[第弟][${NUMERAL}]+(?:〔[${NUMERAL}]+〕)?)$`, 'u'), depth: 2 },
     ],
     labelledParagraphs: true,
   },
@@ -170,7 +172,11 @@ export const FORMATS: readonly FormatConventions[] = [
       { pattern: /^◎[\s\u3000]*(\S.*)$/u, depth: 2 },
       { pattern: new RegExp(`^([^\\s\\u3000●◎，。；：、！？（）“”「」]{1,12}第[${NUMERAL}]+)$`, 'u'), depth: 2 },
     ],
-    commentaryBlocks: [{ start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' }],
+    // A ○ line that glosses a sound (○正月，音征…; ○陆曰：…反) is the 音義 after the 經 line, not the 疏's.
+    commentaryBlocks: [
+      { start: /^(○)(?=陆曰|陸曰|陆氏《音义》|陸氏《音義》|[^\s，。○]{1,8}[，,](?:音|[^\s，。]{2}反))/u, continues: /$^/u, layer: 'yinyi' },
+      { start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' },
+    ],
   },
   {
     format: 'wikisource-md',
@@ -184,6 +190,22 @@ export const FORMATS: readonly FormatConventions[] = [
     ],
     inline: { notes: [{ open: '〔', close: '〕' }], smallWords: new Set(), compositions: [['{', '}']] },
     commentaryLines: [['〔', '〕'], ['〈', '〉']],
+  },
+  {
+    // Wikisource texts as sites publish them (Hugo, Jekyll pages; pandoc's Wikisource HTML): front matter with its
+    // title, `##` headings, 目录 lists; the author's notes inline in （…） or 〔…〕 (but 「嚴」〔莊〕 is an editor's
+    // correction, and a one-character （石） a variant, text); a paragraph wholly in （…） a note of its own (陸績注,
+    // （原註：…）).
+    format: 'site-md',
+    name: 'Wikisource Markdown of a site (Hugo, Jekyll, pandoc)',
+    extensions: /\.(md|markdown)$/i,
+    signs: [
+      { pattern: /^---\r?\n(?:[^\n]*\n){0,12}?(?:weight|layout|showToc|draft):/u, weight: 6 },
+      { pattern: /^##[ \t]+目[录錄]\s*\n\s*\n-[ \t]+\d+[ \t]/mu, weight: 6 },
+      { pattern: /\{%[ \t]*(?:include|capture)\b/u, weight: 3 },
+    ],
+    inline: { ...DEFAULT_INLINE, notes: [{ open: '（', close: '）', minLength: 2 }, { open: '〔', close: '〕', notAfter: '」' }], tags: false },
+    commentaryLines: [['（', '）']],
   },
   {
     format: 'bracketed',
@@ -207,14 +229,24 @@ export const FORMATS: readonly FormatConventions[] = [
       // pandoc's title block: `% 書名` as the file's first line (then `% 作者`, `% 日期`).
       { pattern: /^% \p{Script=Han}/u, weight: 3 },
     ],
-    inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },
-    // The title block's lines are data (title.ts reads the work and its byline from them), never text.
-    metadata: [/^%()[ \t]+(.*)$/u],
+    // pandoc's inline footnote ^[「糧」，或本作「囊」。] (讀經本's collation notes): a note of the 校 layer, the ^ its mark.
+    inline: { ...DEFAULT_INLINE, notes: [...DEFAULT_INLINE.notes, { open: '[', close: ']' }], noteLabels: [{ text: '^', layer: 'jiao', label: '' }], spans: [{ open: '~', close: '~', as: 'small' }, { open: '**', close: '**', as: 'proper' }, { open: '*', close: '*', as: 'proper' }] },
+    // The title block's lines are data (title.ts reads the work and its byline from them), never text; so are HTML
+    // comments (<!--% 孟子 … -->, <!--# 孟子-->, a title block hidden in one) and `---` rules.
+    metadata: [/^%()[ \t]+(.*)$/u, /^<!--()(.*?)(?:-->)?$/u, /^()(.*?)-->$/u, /^(-{3,})()$/u],
     paragraphs: 'auto',
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
   },
   // The 四庫 banner alone on its line (Kanripo's ends in ¶) marks a 四庫 text as these corpora write it.
-  { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /^[ \t\u3000]*(?:欽定四庫全書|钦定四库全书)[ \t\u3000]*$/mu, weight: 3 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
+  {
+    format: 'daizhige',
+    name: '殆知閣 (四庫全書)',
+    signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /^[ \t\u3000]*(?:欽定四庫全書|钦定四库全书)[ \t\u3000]*$/mu, weight: 3 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }],
+    // 【…】 notes, and （…） (音释 徐闰切，病也; a 注) and ASCII […] (物理小識's [暄曰…], 脂批) where the texts write them
+    // so; （臣） is small text, （二十四） an editor's note number, text; 〔一〕 numbered commentary.
+    inline: { ...DEFAULT_INLINE, notes: [...DEFAULT_INLINE.notes, { open: '（', close: '）' }, { open: '[', close: ']' }], numbering: /（[〇一二三四五六七八九十百]{1,4}）/y },
+    numberedCommentary: true,
+  },
   { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },
   { format: 'verse', name: 'verse with commentary', signs: [{ pattern: /^【附[注註]】/mu, weight: 6 }], inline: DEFAULT_INLINE },
   { format: 'docsify', name: 'docsify Markdown', extensions: /\.(md|markdown)$/i, signs: [{ pattern: /^\u3000/mu, weight: 1 }], inline: DEFAULT_INLINE },

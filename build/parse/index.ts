@@ -16,7 +16,7 @@ import { detectFormatScored, type Detection } from './detect.js';
 import { conventionsOf, withOverrides, type FormatConventions } from './formats.js';
 import { importDaizhige, importWikisource, type ImportResult, type SourceMeta } from './importers/corpus.js';
 import { importLines } from './importers/lines.js';
-import { importDocsify, importMarkdown, importWikisourceMarkdown } from './importers/markdown.js';
+import { importDocsify, importMarkdown, importSiteMarkdown, importWikisourceMarkdown } from './importers/markdown.js';
 import { importVerse } from './importers/verse.js';
 import { isPrivateUse } from './inline.js';
 import { createSource, type Source } from './source.js';
@@ -36,6 +36,7 @@ const IMPORTERS: Record<SourceFormat, Importer> = {
   bracketed: importLines,
   'pandoc-txt': importLines,
   'wikisource-md': importWikisourceMarkdown,
+  'site-md': importSiteMarkdown,
   daizhige: importDaizhige,
   wikisource: importWikisource,
   docsify: importDocsify,

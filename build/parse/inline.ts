@@ -28,12 +28,14 @@ export interface NoteBracket {
   notBefore?: string;
   /** A pair around fewer characters is no note: 說（文）云, 毛更生（曰）整理, an editor's deletion marks. */
   minLength?: number;
+  /** A pair opened right after this character is no note: 「嚴」〔莊〕, the word an editor corrects, then his. */
+  notAfter?: string;
 }
 
 export interface InlineOptions {
   /** Bracket pairs that enclose a note. */
   notes: ReadonlyArray<NoteBracket>;
-  /** Contents of 〈…〉 that are small text, not commentary (〈臣〉). */
+  /** Contents of a note's brackets that are small text, not commentary (〈臣〉, （臣）). */
   smallWords: ReadonlySet<string>;
   /** `{音義}` at a note's head names its layer (the Markdown convention, the 四庫 corpora). */
   tags?: boolean;
@@ -245,7 +247,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
       return;
     }
     const only = content.length === 1 && content[0].type === 'text' ? content[0].value : null;
-    if (only !== null && options.smallWords.has(only) && frame.open === '〈') {
+    if (only !== null && options.smallWords.has(only)) {
       const small: Small = { type: 'small', children: [content[0] as Text], position: src.position(frame.start, endOffset) };
       top().children.push(small);
       return;
@@ -354,15 +356,19 @@ export function parseInline(src: Source, start: number, end: number, options: In
       textStart = i;
       continue;
     }
-    const span = options.spans?.find((sp) => sp.open === ch);
+    const span = options.spans?.find((sp) => text.startsWith(sp.open, i));
     if (span) {
-      const stop = text.indexOf(span.close, next);
-      const inner = stop < 0 ? '' : text.slice(next, stop);
-      if (stop >= 0 && stop < end && /^[^\s~*<>]{1,30}$/u.test(inner) && /\p{Script=Han}/u.test(inner)) {
+      const from = i + span.open.length;
+      const stop = text.indexOf(span.close, from);
+      const inner = stop < 0 ? '' : text.slice(from, stop);
+      // A proper name may hold a gloss (*大~太~王*: 大王, its 大 read 太).
+      const glossed = span.as === 'proper' && /^(?:[^\s~*<>]|~[^\s~*<>]{1,10}~){1,30}$/u.test(inner) && inner.includes('~');
+      if (stop >= 0 && stop < end && (/^[^\s~*<>]{1,30}$/u.test(inner) || glossed) && /\p{Script=Han}/u.test(inner)) {
         flush(i);
-        const t: Text = { type: 'text', value: inner, position: src.position(next, stop) };
+        const t: Text = { type: 'text', value: inner, position: src.position(from, stop) };
         const after = stop + span.close.length;
-        top().children.push(span.as === 'small' ? { type: 'small', children: [t], position: src.position(i, after) } : { type: 'mark', kind: 'proper', children: [t], position: src.position(i, after) });
+        const parts: Inline[] = glossed ? glossParts(src, from, inner) : [t];
+        top().children.push(span.as === 'small' ? { type: 'small', children: [t], position: src.position(i, after) } : { type: 'mark', kind: 'proper', children: parts, position: src.position(i, after) });
         columnChars += inner.length;
         i = after;
         textStart = i;
@@ -410,8 +416,8 @@ export function parseInline(src: Source, start: number, end: number, options: In
     if (bracket && compositionOpens.has(ch) && describedAt(i + ch.length, compositionOpens.get(ch) as string)) bracket = undefined;
     // （子卿遠）〔子遠，卿〕: the words an editor deletes, before the words put in their place, are text.
     // （子卿遠）〔子遠，卿〕, 說（文）云: an editor's deletion before his correction, or a short one, is text, brackets and all.
-    const closedAt = bracket && (bracket.notBefore || bracket.minLength) ? text.indexOf(bracket.close, next) : -1;
-    if (bracket && closedAt >= 0 && closedAt < end && !text.slice(next, closedAt).includes(ch) && (text[closedAt + bracket.close.length] === bracket.notBefore || Array.from(text.slice(next, closedAt)).length < (bracket.minLength ?? 0))) {
+    const closedAt = bracket && (bracket.notBefore || bracket.minLength || bracket.notAfter) ? text.indexOf(bracket.close, next) : -1;
+    if (bracket && closedAt >= 0 && closedAt < end && !text.slice(next, closedAt).includes(ch) && ((bracket.notBefore !== undefined && text[closedAt + bracket.close.length] === bracket.notBefore) || (bracket.notAfter !== undefined && text[i - 1] === bracket.notAfter) || Array.from(text.slice(next, closedAt)).length < (bracket.minLength ?? 0))) {
       columnChars += closedAt + bracket.close.length - i;
       i = closedAt + bracket.close.length;
       continue;
@@ -753,4 +759,19 @@ function slicePoint(node: Text, index: number) {
 function textSlice(node: Text, from: number, to: number): Text {
   if (from === 0 && to === node.value.length) return node;
   return { type: 'text', value: node.value.slice(from, to), position: { file: node.position.file, start: slicePoint(node, from), end: slicePoint(node, to) } };
+}
+
+/** A proper name's text with its ~gloss~ parts in small type. */
+function glossParts(src: Source, start: number, inner: string): Inline[] {
+  const out: Inline[] = [];
+  let at = 0;
+  for (const m of inner.matchAll(/~([^~]+)~/gu)) {
+    const k = m.index ?? 0;
+    if (k > at) out.push({ type: 'text', value: inner.slice(at, k), position: src.position(start + at, start + k) });
+    const t: Text = { type: 'text', value: m[1], position: src.position(start + k + 1, start + k + 1 + m[1].length) };
+    out.push({ type: 'small', children: [t], position: src.position(start + k, start + k + m[0].length) });
+    at = k + m[0].length;
+  }
+  if (at < inner.length) out.push({ type: 'text', value: inner.slice(at), position: src.position(start + at, start + inner.length) });
+  return out;
 }

@@ -17,8 +17,8 @@ export const DYNASTIES = [
 
 /** What a contributor did, as a byline says it (longest first). */
 export const ROLES = [
-  '御注', '御註', '重修', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
-  '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序', '譯', '译',
+  '御注', '御註', '重修', '重述', '注釋', '注释', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
+  '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '着', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序', '譯', '译',
 ];
 
 export interface Contributor {
@@ -140,7 +140,10 @@ export function parseByline(text: string): Contributor[] | null {
       .slice(0, rest.length - role[1].length)
       .replace(/等$/u, '')
       .replace(/^\p{Script=Han}{0,4}?(?:三藏(?:法師|法师)?|沙門|沙门)(?=\p{Script=Han}{2})/u, '')
-      .replace(/^\p{Script=Han}{1,2}子(?=\p{Script=Han}{2,4}$)/u, '');
+      .replace(/^\p{Script=Han}{1,2}子(?=\p{Script=Han}{2,4}$)/u, '')
+      // 北周漢中郡守前司隸臣甄鸞 (重述), 唐朝議大夫…臣李淳風等奉勑 (注釋): the offices before 臣, and 奉勑, are no name.
+      .replace(/(?:等)?奉[勑敕勅]$/u, '')
+      .replace(/^\p{Script=Han}{2,24}臣(?=\p{Script=Han}{2,4}$)/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
@@ -374,7 +377,7 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
 }
 
 /** Roles of a commentator, an editor or a collator: who has one of them did not write the work. */
-const COMMENTARY_ROLES = new Set(['注', '註', '疏', '箋', '笺', '傳', '传', '解', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '御注', '御註', '次注', '次', '校', '訂', '订', '評', '评', '重修', '序']);
+const COMMENTARY_ROLES = new Set(['重述', '注釋', '注释', '注', '註', '疏', '箋', '笺', '傳', '传', '解', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '御注', '御註', '次注', '次', '校', '訂', '订', '評', '评', '重修', '序']);
 /** A title that names a commentary (儀禮注疏, 楚辭集注, 難經本義): its commentator is its author. */
 const COMMENTARY_WORK = /(?:注|註|疏|箋|笺|解|傳|传|章句|音義|音义|正義|正义|本義|本义|集說|集说|通解|考證|考证|評|评)$/u;
 
@@ -386,4 +389,17 @@ const COMMENTARY_WORK = /(?:注|註|疏|箋|笺|解|傳|传|章句|音義|音义
  */
 export function authorOf(title: string, contributors: readonly Contributor[]): Contributor | undefined {
   return contributors.find((c) => !COMMENTARY_ROLES.has(c.role)) ?? (COMMENTARY_WORK.test(title) ? contributors[0] : undefined);
+}
+
+/** Where the byline of a title line starts (the index in the line), when the line is a title and its byline. */
+export function bylineStartIn(content: string): number | undefined {
+  const found = splitTitleLine(content);
+  if (!found?.contributors.length) return undefined;
+  const at = content.indexOf(found.title);
+  if (at < 0) return undefined;
+  for (let i = at + found.title.length; i < content.length; i++) {
+    if (/[\s\u3000]/u.test(content[i])) continue;
+    if (parseByline(content.slice(i).trim())) return i;
+  }
+  return undefined;
 }

@@ -11,7 +11,7 @@ export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions, type LayerLabel } from '../inline.js';
 import type { Source } from '../source.js';
-import { headingKinds, namesTheWorkHere, parseByline, splitTitleLine } from '../title.js';
+import { bylineStartIn, headingKinds, namesTheWorkHere, parseByline, splitTitleLine } from '../title.js';
 import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
 import { append, nameTable } from '../../tree/append.js';
@@ -131,7 +131,10 @@ export function decideParagraphs(lines: readonly PhysicalLine[], isData: (conten
     }
   }
   const many = joined >= 10 || (joined >= 4 && complete >= joined * 0.9);
-  return { mode: many && joined > 2 * parted ? 'line' : 'blank', joined, parted };
+  // Lines that run on to the next nearly always at a sentence's end are paragraphs a line, blank lines or not (顏氏家訓集解:
+  // a paragraph, its 〔N〕 notes each a line, a blank line now and then); prose wrapped mid-sentence is not.
+  const whole = joined >= 10 && complete >= joined * 0.9;
+  return { mode: (many && joined > 2 * parted) || whole ? 'line' : 'blank', joined, parted };
 }
 
 /**
@@ -166,21 +169,12 @@ export function labelToEnd(src: Source, children: Inline[], labels: ReadonlyArra
   return children;
 }
 
-/** Where the byline of a title line starts (the index in the line), when the line is a title and its byline. */
-function bylineStart(content: string): number | undefined {
-  const found = splitTitleLine(content);
-  if (!found?.contributors.length) return undefined;
-  const at = content.indexOf(found.title);
-  if (at < 0) return undefined;
-  for (let i = at + found.title.length; i < content.length; i++) {
-    if (/[\s\u3000]/u.test(content[i])) continue;
-    if (parseByline(content.slice(i).trim())) return i;
-  }
-  return undefined;
-}
 
 /** ●目录, or the work's contents with its name (●孝经注疏目录). */
 const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*[^\s\u3000，。；]{0,20}?目[录錄録]$/u;
+
+/** The head of a numbered note's paragraph (decide.ts linkNumberedCommentary). */
+const NUMBERED_NOTE = /^〔[〇一二三四五六七八九十百]+〕/u;
 
 /** 卷一, 卷第一, and 第一卷 (笑林廣記's `## 第一卷·古艷部`). */
 const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)|第([〇零一二三四五六七八九十百千]+)[卷巻]/u;
@@ -366,7 +360,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       ? texts[0]
       : null;
   // A first line that is a title with its byline (周礼正义　（清）孙诒让撰, 仪礼注疏汉郑玄注、唐贾公彦疏): where the byline starts.
-  const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStart(texts[0].content) : undefined;
+  const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStartIn(texts[0].content) : undefined;
   // A first line written as a heading that names the work (# 書名|〔漢〕某 撰): a title and its byline.
   const headTitle = texts[0] ? titleHeading(texts[0], conv, headingKinds(text)) : undefined;
 
@@ -567,6 +561,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = byline ? 'byline' : 'title';
       continue;
     }
+    // 卷上 alone after text (周髀音義's part for the words of 卷上): a heading, not the column's end of a sentence.
+    if (title && unnumbered === '' && previous === 'text' && titled === title[1]) {
+      flush();
+      add(heading(src, 2, line.start, line.end, headOptions));
+      previous = 'heading';
+      continue;
+    }
     // Headings and volumes.
     const headingRule = conv.headings?.find((h) => h.pattern.test(content));
     if (headingRule) {
@@ -599,7 +600,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'title';
       continue;
     }
-    if ((previous === 'start' || previous === 'title' || previous === 'heading' || previous === 'byline') && BYLINE.test(content) && !/[(（【〔]/u.test(content)) {
+    // (Or one the byline rules read, its offices before the name: 北周漢中郡守前司隸臣甄鸞重述, under a title or a byline.)
+    if ((previous === 'start' || previous === 'title' || previous === 'heading' || previous === 'byline') && (BYLINE.test(content) || ((previous === 'title' || previous === 'byline') && parseByline(content) !== null)) && !/[(（【〔]/u.test(content)) {
       flush();
       add(paragraph(src, 'byline', line.start, line.end, headOptions));
       previous = 'byline';
@@ -648,7 +650,9 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       // The print's columns (Kanripo ¶): a column that starts at another depth starts another paragraph (a section title set
       // four cells down, a table under it).
       const depth = sourceColumns ? depthOf(line) : undefined;
-      if (para && (Boolean(para.indented) !== indented || para.depth !== depth)) flush();
+      // A numbered note's paragraph (〔一〕六朝以前…) starts on its own line, a blank line before it or not.
+      const numbered = conv.numberedCommentary === true && NUMBERED_NOTE.test(content);
+      if (para && (Boolean(para.indented) !== indented || para.depth !== depth || numbered)) flush();
       if (para) para.end = full.end;
       else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}), ...(depth !== undefined ? { depth } : {}) };
       // The source's column ended early: its paragraph ends there.
