@@ -4,9 +4,9 @@
  * `run(): Promise<Record<string, number | string>>`. Figures that compare
  * (ratios) are measured in the same run, since the machine is shared.
  */
-const ALL = ['parse', 'layout', 'epub', 'pdf', 'rebuild', 'rebuild-cold', 'volumes', 'input', 'startup', 'standards'] as const;
-/** Run only when named (a collection built three ways takes many minutes). */
-const NAMED_ONLY = ['collection'] as const;
+const ALL = ['parse', 'layout', 'epub', 'pdf', 'rebuild', 'rebuild-cold', 'volumes', 'input', 'startup', 'standards', 'collate'] as const;
+/** Run only when named (a collection built three ways takes many minutes; the conversion round trip reads the whole corpus). */
+const NAMED_ONLY = ['collection', 'conversion'] as const;
 const KNOWN: readonly string[] = [...ALL, ...NAMED_ONLY];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Converts a CFF-outline OpenType font (OTTO) to TrueType outlines (glyf).
+"""Converts a CFF-outline OpenType font (OTTO) to TrueType outlines (glyf); a TrueType font
+with vertical metrics (TW-Kai, HanaMin) keeps its outlines and has its glyphs' vertical origins
+pinned (pin_truetype).
 
 Usage: cff2ttf.py [--exit-with-stdin] [--bank BANK] IN.otf OUT.ttf [IN.otf OUT.ttf ...]
        cff2ttf.py --serve --bank BANK   (jobs as lines "IN.otf<TAB>OUT.ttf" on
@@ -196,11 +198,40 @@ def save_bank(path, bank):
     os.replace(temp, path)
 
 
+def pin_truetype(font):
+    """A TrueType face's glyphs pinned at the face's vertical origin (its OS/2 typographic ascender, as for a
+    converted face without VORG): Chromium's rounding of each glyph's top then moves every glyph of a size
+    alike (TW-Kai's glyph tops were up to a pixel apart in a column), and a face whose top side bearings are
+    wrong (TW-Kai-Ext-B and -Plus: origins 1.4 em above the baseline) sets its glyphs in their cells."""
+    glyf = font["glyf"]
+    vmtx = font["vmtx"].metrics
+    hmtx = font["hmtx"].metrics
+    origin = font["OS/2"].sTypoAscender
+    for name in font.getGlyphOrder():
+        glyph = glyf[name]
+        if glyph.numberOfContours <= 0:
+            continue
+        advance, _ = vmtx[name]
+        x = hmtx[name][0] // 2
+        square = [(x, origin - 1), (x, origin), (x + 1, origin), (x + 1, origin - 1)]
+        for contour in (square, square[::-1]):
+            for point in contour:
+                glyph.coordinates.append(point)
+                glyph.flags.append(1)  # on-curve
+            glyph.endPtsOfContours.append(len(glyph.coordinates) - 1)
+            glyph.numberOfContours += 1
+        glyph.recalcBounds(glyf)
+        vmtx[name] = (advance, origin - glyph.yMax)
+
+
 def convert(source, target, bank):
     font = TTFont(source, recalcTimestamp=False, recalcBBoxes=True)
-    if "CFF " not in font:
-        raise ValueError(f"{source}: no CFF table (not a CFF-outline OpenType font)")
-    to_truetype(font, bank)
+    if "CFF " in font:
+        to_truetype(font, bank)
+    elif "glyf" in font and "vmtx" in font:
+        pin_truetype(font)
+    else:
+        raise ValueError(f"{source}: neither CFF outlines nor TrueType ones with vertical metrics")
     font.save(target, reorderTables=True)
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the npm registry cannot give: Debian's Chromium, the CJK fonts,
+# Installs what the npm registry cannot give: Debian's Chromium, the CJK fonts (TW-Kai too),
 # epubcheck, poppler, Python fontTools, redis-server (the job queue: diaoban worker, queue),
 # Ghostscript, qpdf and the colour profiles. Runs before `npm run build` and `npm test`; does
 # nothing when everything is there.
@@ -9,6 +9,8 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -f /usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc ] || missing+=(fonts-noto-cjk)
 [ -f /usr/share/fonts/truetype/hanazono/HanaMinB.ttf ] || missing+=(fonts-hanazono)
+# The 四庫 template's 楷 hand: TW-Kai (全字庫正楷體) with its Ext-B and Plus faces.
+[ -f /usr/share/fonts/truetype/cns11643/TW-Kai-Plus-98_1.ttf ] || missing+=(fonts-cns11643-kai)
 [ -f /usr/share/java/epubcheck.jar ] || missing+=(epubcheck)
 command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
 # The PDF converts Noto's CFF outlines to TrueType with fontTools (scripts/cff2ttf.py).
@@ -21,6 +23,9 @@ command -v gs >/dev/null 2>&1 || missing+=(ghostscript)
 [ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || missing+=(libgs-common)
 [ -f /usr/share/color/icc/colord/sRGB.icc ] || missing+=(colord-data)
 command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
+# The collation's variant-form table is made from Unihan (scripts/variant-forms.ts; its test checks the shipped table).
+[ -f /usr/share/unicode/Unihan_Variants.txt.bz2 ] || missing+=(unicode-data)
+command -v bzcat >/dev/null 2>&1 || missing+=(bzip2)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 

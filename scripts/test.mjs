@@ -41,7 +41,6 @@ const ALONE = [
 
 /** The slowest files (30–100 s each under load), started first. */
 const FIRST = [
-  'build/engine/crash.test.ts',
   'build/render/pdf/classical.test.ts',
   'build/cli/init.test.ts',
   'build/render/pdf/punctuation.test.ts',

@@ -79,9 +79,10 @@ test('an empty source is a warning; binary garbage and NUL bytes are errors with
 });
 
 test('a missing or malformed edition.yaml, and a missing source, say what to do', () => {
-  const missing = run(['check', edition({ 'a.txt': '主人' })]);
+  // A folder with text files and no edition.yaml is a whole work (work.test.ts); one without is nothing to read.
+  const missing = run(['check', edition({ 'notes.org': '主人' })]);
   assert.equal(missing.status, 1);
-  assert.match(missing.stderr, /edition\.yaml error \S+ has no edition\.yaml; an edition folder needs one/);
+  assert.match(missing.stderr, /edition\.yaml error \S+ has no edition\.yaml and no source files \(\.txt, \.md\) to read as a whole work; an edition folder needs one/);
   const malformed = run(['check', edition({ 'edition.yaml': 'title: [unclosed\nauthor: x\n', 'a.txt': '主人' })]);
   assert.equal(malformed.status, 1);
   assert.match(malformed.stderr, /edition\.yaml:\d+:\d+ error edition\.yaml is not valid YAML/);

@@ -41,7 +41,7 @@ export function summaryTable(outcomes: readonly EditionOutcome[]): string[] {
 
 /** Builds the collection in `dir`; returns the process's exit code (2 our bug, 1 an edition with errors or not built, 0 otherwise). */
 export async function buildCollectionCommand(dir: string, options: CollectionCommandOptions): Promise<number> {
-  const collection = await readCollection(dir);
+  const collection = await readCollection(dir, options.allowRead);
   const fileMessages = collection.file?.messages ?? [];
   for (const line of messageLines(fileMessages, options)) say(process.stderr, line);
   if (countBySeverity(fileMessages).error > 0) {

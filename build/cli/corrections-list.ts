@@ -11,7 +11,7 @@ import { collationRecords, editionLayout } from '../engine/build.js';
 export async function listCorrections(tree: Root, config: EditionConfig): Promise<string[]> {
   // Located with collation on whatever the edition says: the list is for the editor.
   const layout = await editionLayout(tree, { ...config, collation: 'end-of-volume' });
-  const records = collationRecords(layout, planPages(layout), config.meta.title);
+  const records = collationRecords(layout, planPages(layout, config.book, { cover: config.pdf?.standard !== 'print' }), config.meta.title);
   if (records.length === 0) return [`${config.meta.id}: no corrections applied`];
   return records.map(
     (c) => `${c.entry} ${c.volumeLabel} ${c.locator} (PDF p. ${c.pdfPage}) ${c.kind} ${c.old || '∅'} → ${c.new || '∅'}${c.note ? `  ${c.note}` : ''}${c.witness ? `  [${c.witness}]` : ''}`,

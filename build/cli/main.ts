@@ -3,7 +3,7 @@
  * browser: it reads editions, runs the pure stages, prints diagnostics and
  * writes outputs atomically.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -26,8 +26,8 @@ import { jsonForTerminal, say } from './terminal.js';
 // epub-gen-memory): `--help` and a mistyped option load none of them.
 
 /**
- * The coverage of an edition's font files (fonts.main before the Debian
- * stack), as the PDF sees it; a missing font is the user's to install, not a crash.
+ * The coverage of an edition's main faces (its fonts.main, else its
+ * template's, before the Debian stack), as the PDF sees it; a missing font is the user's to install, not a crash.
  */
 async function fontCoverage(main: readonly string[] | undefined): Promise<(codePoint: number) => boolean> {
   const { coverage, editionFonts, loadFontTables } = await import('../fonts/index.js');
@@ -35,7 +35,7 @@ async function fontCoverage(main: readonly string[] | undefined): Promise<(codeP
     // The cmaps are all coverage reads: not the 80 MB of the stack's outlines.
     return coverage(await loadFontTables(editionFonts(main).specs, ['cmap']));
   } catch (error) {
-    throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono, or fix fonts.main in edition.yaml`);
+    throw new UserError(`the fonts could not be read (${(error as Error).message}); run: apt-get install fonts-noto-cjk fonts-hanazono fonts-cns11643-kai (scripts/setup.sh), or fix fonts in edition.yaml`);
   }
 }
 
@@ -71,20 +71,25 @@ function editionTarget(target: string): string {
   return existsSync(path.join(named, 'edition.yaml')) ? named : target;
 }
 
-/** `check --script`: one line a one-to-many character. */
+/** `check --script`: one line a one-to-many character, then each doubtful choice with its place and the readings weighed. */
 async function printScriptReport(loaded: LoadedEdition): Promise<void> {
   const { scriptReport } = await import('../transform/script.js');
   const config = loaded.config!;
   const from = config.meta.sourceScript ?? config.meta.script;
-  const rows = scriptReport(loaded.parsed, from, config.meta.script, config.conversion, 3, loaded.tree.layers);
   if (from === config.meta.script) {
     say(process.stdout, `${config.meta.id}: no script conversion (the sources are ${from})`);
     return;
   }
+  const { rows, doubtful, characters } = scriptReport(loaded.parsed, from, config.meta.script, config.conversion, 3, loaded.tree.layers, loaded.conversion);
   const place = (p: { file: string; start: { line?: number; column?: number } }) => `${p.file}:${p.start.line}:${p.start.column}`;
   for (const row of rows) {
     const readings = row.readings.map((r) => `${r.reading} ×${r.count} (${r.how}) at ${r.places.map(place).join(', ')}${r.count > r.places.length ? ', …' : ''}`);
-    say(process.stdout, `${row.char} ×${row.count}: ${readings.join('; ')}`);
+    say(process.stdout, `${row.char} ×${row.count}${row.doubtful > 0 ? ` (${row.doubtful} doubtful)` : ''}: ${readings.join('; ')}`);
+  }
+  say(process.stdout, `${config.meta.id}: ${doubtful.length} doubtful choices in ${characters} characters (${((doubtful.length / Math.max(1, characters)) * 10000).toFixed(1)} per 10,000)`);
+  for (const d of doubtful) {
+    const weighed = d.weighed.map((w) => `${w.reading} ${w.score.toFixed(2)}`).join(' ');
+    say(process.stdout, `${place(d.place)} ${d.char}→${d.reading} (${d.how}${d.witness !== undefined ? `; the witness has ${d.witness || 'nothing'} here` : ''}) ${d.context}${weighed ? `: ${weighed}` : ''}`);
   }
 }
 
@@ -95,8 +100,8 @@ async function load(target: string, format?: SourceFormat, allowRead?: string[])
 }
 
 /** --allow-read DIR, repeatable: folders the person running diaoban lets an edition's files come from. */
-function allowReadOption() {
-  return new Option('--allow-read <dir>', 'let editions read files in this folder too (repeatable); an edition reads only its own folder otherwise')
+function allowReadOption(description = 'let editions read files in this folder too (repeatable); an edition reads only its own folder otherwise') {
+  return new Option('--allow-read <dir>', description)
     .argParser((dir: string, previous: string[] = []) => {
       if (!existsSync(dir)) throw new InvalidArgumentError(`${dir}: no such folder`);
       return [...previous, dir];
@@ -138,17 +143,26 @@ function summarise(words: readonly string[]): string {
   return [...counts].map(([w, n]) => `${n} ${w}`).join(', ') || 'none';
 }
 
-/** A Redis that cannot be reached is the user's to start or name, not our bug. */
+/** A Redis that cannot be reached, or that answers what no Redis would, is the user's to start or name, not our bug. */
 async function withRedis<T>(url: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
     const message = (error as Error).message;
-    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|Connection is closed|redis:\/\/ URL|Invalid URL|NOAUTH|WRONGPASS|max retries|offline queue/i.test(message)) {
+    const { RedisReplyError, QueueRefusal } = await import('../engine/queue.js');
+    if (error instanceof RedisReplyError || error instanceof QueueRefusal) throw new UserError(message);
+    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|ETIMEDOUT|Connection is closed|redis:\/\/ URL|Invalid URL|NOAUTH|WRONGPASS|max retries|offline queue/i.test(message)) {
       throw new UserError(`cannot reach Redis at ${url} (${message.split('\n')[0]}); start it (redis-server) or give --redis redis://host:port`);
     }
     throw error;
   }
+}
+
+/** `--wait-redis <s>`: seconds, 0 for ever. */
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('give seconds, 0 or more (0: wait for ever)');
+  return n;
 }
 
 const BUILD_PEAK_GB = (BUILD_PEAK_BYTES / 1024 ** 3).toFixed(1);
@@ -236,7 +250,7 @@ export function program(): Command {
     });
 
   const redisOption = () => new Option('--redis <url>', 'the Redis the queue lives in').default(DEFAULT_REDIS);
-  const queueOption = () => new Option('--queue <name>', 'the queue\'s name (one per collection and output folder)').default(DEFAULT_QUEUE);
+  const queueOption = () => new Option('--queue <name>', 'the queue\'s name').default(DEFAULT_QUEUE);
   const queue = cli.command('queue').description('a collection built by many machines through a job queue (BullMQ on Redis)');
   queue
     .command('add')
@@ -244,29 +258,31 @@ export function program(): Command {
     .argument('<collection>', 'collection folder (edition folders inside, or a collection.yaml), on storage every worker sees')
     .addOption(redisOption())
     .addOption(queueOption())
+    .option('--root <dir>', 'the folder the workers are started with (worker --root): jobs name the collection by its path inside it (default: the collection\'s parent folder)')
     .option('--pdf', 'build only PDFs')
     .option('--epub', 'build only EPUBs')
     .option('--shard <k/n>', 'enqueue part K of N', shardOption)
-    .addOption(allowReadOption())
-    .action(async (dir: string, opts: { redis: string; queue: string; pdf?: boolean; epub?: boolean; shard?: { k: number; n: number }; allowRead?: string[] }) => {
+    .addOption(allowReadOption('folders outside the editions their files come from, read to tell versions apart (the workers read only what their own --allow-read lets them)'))
+    .action(async (dir: string, opts: { redis: string; queue: string; root?: string; pdf?: boolean; epub?: boolean; shard?: { k: number; n: number }; allowRead?: string[] }) => {
       await ensureExists(dir);
       const { readCollection, inShard } = await import('../engine/collection.js');
-      const { enqueueCollection } = await import('../engine/queue.js');
-      const collection = await readCollection(dir);
+      const { enqueueCollection, collectionPath } = await import('../engine/queue.js');
+      const allowRead = opts.allowRead?.map((d) => path.resolve(d));
+      const collection = await readCollection(dir, allowRead);
       const fileMessages = collection.file?.messages ?? [];
       printMessages(fileMessages);
-      if (countBySeverity(fileMessages).error > 0) throw new UserError(`${dir}: collection.yaml cannot be used as it is; see the messages above`);
+      if (countBySeverity(fileMessages).error > 0) throw new UserError(`${dir}: the collection cannot be used as it is; see the messages above`);
       if (collection.editions.length === 0) throw new UserError(`${dir}: no edition folders here (folders with an edition.yaml), nor a collection.yaml naming them`);
       const editions = opts.shard ? collection.editions.filter((e) => inShard(e.name, opts.shard!)) : collection.editions;
       const targets: BuildTargets = { pdf: opts.pdf || !opts.epub, epub: opts.epub || !opts.pdf };
-      const allowRead = opts.allowRead?.map((d) => path.resolve(d));
-      const { added, known } = await withRedis(opts.redis, () => enqueueCollection(collection, editions, { targets, ...(allowRead ? { allowRead } : {}) }, { url: opts.redis, queue: opts.queue }));
-      for (const name of added) say(process.stdout, `${name}: enqueued`);
-      say(process.stderr, `${added.length} job${added.length === 1 ? '' : 's'} enqueued, ${known.length} edition${known.length === 1 ? '' : 's'} already queued or built (${summarise(known.map((k) => k.state))})`);
+      const name = await withRedis(opts.redis, () => collectionPath(opts.root ?? path.dirname(path.resolve(dir)), dir));
+      const { added, known } = await withRedis(opts.redis, () => enqueueCollection(collection, editions, { targets, ...(allowRead ? { allowRead } : {}) }, { url: opts.redis, queue: opts.queue }, name));
+      for (const label of added) say(process.stdout, `${label}: enqueued`);
+      say(process.stderr, `${added.length} job${added.length === 1 ? '' : 's'} enqueued, ${known.length} edition${known.length === 1 ? '' : 's'} already queued or built (${summarise(known.map((k) => k.state))}); workers build them with --root ${opts.root ?? path.dirname(path.resolve(dir))} (the collection is ${name} there)`);
     });
   queue
     .command('status')
-    .description('waiting, active, done and failed jobs; each failed job with its messages')
+    .description('per collection: waiting, active, stalled, delayed, done, superseded and failed jobs; each failed job with its messages')
     .addOption(redisOption())
     .addOption(queueOption())
     .option('--json', 'print the status as JSON')
@@ -275,16 +291,25 @@ export function program(): Command {
       const status = await withRedis(opts.redis, () => queueStatus({ url: opts.redis, queue: opts.queue }));
       if (opts.json) {
         process.stdout.write(jsonForTerminal(JSON.stringify(status, null, 1)) + '\n');
+        if (status.collections.some((c) => c.failed.length > 0) || status.invalid.length > 0) process.exitCode = 1;
         return;
       }
-      const c = status.counts;
-      process.stdout.write(`waiting ${c.waiting}, active ${c.active}, delayed (to retry) ${c.delayed}, done ${c.completed}, failed ${c.failed}\n`);
-      for (const f of status.failed) {
-        say(process.stdout, '');
-        say(process.stdout, `failed: ${f.name} (after ${f.attempts} attempts)`);
-        for (const line of f.reason.split('\n')) say(process.stdout, line);
+      if (status.collections.length === 0 && status.invalid.length === 0) say(process.stdout, `queue ${opts.queue}: no jobs`);
+      for (const c of status.collections) {
+        const n = c.counts;
+        say(process.stdout, `${c.collection}: waiting ${n.waiting}, active ${n.active} (stalled ${n.stalled}), delayed (to retry) ${n.delayed}, done ${n.completed}, superseded ${n.superseded}, failed ${n.failed}`);
+        for (const j of c.stalled) say(process.stdout, `  stalled: ${j.name} (its worker stopped answering; a worker takes it again when its lock expires)`);
+        for (const j of c.superseded) say(process.stdout, `  superseded: ${j.name} (a later version was enqueued; its job writes the outputs)`);
+        for (const f of c.failed) {
+          say(process.stdout, `  failed: ${f.name} (after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`);
+          for (const line of f.reason.split('\n')) say(process.stdout, `    ${line}`);
+        }
       }
-      if (status.failed.length > 0) process.exitCode = 1;
+      if (status.invalid.length > 0) {
+        say(process.stdout, `not jobs of diaoban: ${status.invalid.length} (written into Redis by something else than queue add; they fail when taken)`);
+        for (const j of status.invalid.slice(0, 20)) say(process.stdout, `  ${j.state} ${j.id}: ${j.problem}`);
+      }
+      if (status.collections.some((c) => c.failed.length > 0) || status.invalid.length > 0) process.exitCode = 1;
     });
 
   cli
@@ -292,31 +317,41 @@ export function program(): Command {
     .description('take jobs from the queue and build each edition into the shared output folder (runs until stopped)')
     .addOption(redisOption())
     .addOption(queueOption())
-    .option('--out <dir>', 'output folder, on storage every worker sees', 'dist')
+    .requiredOption('--root <dir>', 'the folder jobs name their collections in (queue add --root): nothing outside it is built')
+    .option('--out <dir>', 'output folder, on storage every worker sees (a collection\'s outputs in its path inside --root)', 'dist')
     .option('--cache <dir>', 'the build and font caches (safe to share between workers): <dir>/build, <dir>/fonts')
-    .option('--drain', 'stop when no job is waiting')
+    .addOption(allowReadOption())
+    .option('--drain', 'stop when the queue has nothing left: none waiting, retrying or active (a stalled job is taken first)')
+    .option('--wait-redis <s>', 'stop (exit 1) when Redis has not answered for this many seconds; 0: wait for ever', seconds, 300)
     .option('--lock-ms <ms>', 'how long a job stays locked to a worker that has stopped answering (BullMQ lockDuration)', positiveInteger)
     .option('--chromium <path>', 'the Chromium (or Chrome) to print with (default: PUPPETEER_EXECUTABLE_PATH, /usr/bin/chromium, chromium on PATH)')
-    .action(async (opts: { redis: string; queue: string; out: string; cache?: string; drain?: boolean; lockMs?: number; chromium?: string }) => {
+    .action(async (opts: { redis: string; queue: string; root: string; out: string; cache?: string; allowRead?: string[]; drain?: boolean; waitRedis: number; lockMs?: number; chromium?: string }) => {
+      if (!existsSync(opts.root) || !statSync(opts.root).isDirectory()) throw new UserError(`--root ${opts.root}: no such folder; give the folder that holds the collections (as queue add --root names it)`);
       const { runWorker } = await import('../engine/queue.js');
-      const worker = await runWorker({
-        url: opts.redis,
-        queue: opts.queue,
-        out: path.resolve(opts.out),
-        ...(opts.cache ? { cacheDir: path.resolve(opts.cache, 'build'), fontCache: path.resolve(opts.cache, 'fonts') } : {}),
-        ...(opts.chromium ? { chromium: opts.chromium } : {}),
-        ...(opts.lockMs ? { lockMs: opts.lockMs } : {}),
-        drain: opts.drain,
-        log: (line) => say(process.stderr, line),
-      });
-      process.stderr.write(`worker ${process.pid}: waiting for jobs on ${opts.redis} (queue ${opts.queue})\n`);
-      await worker.done;
+      const worker = await withRedis(opts.redis, () =>
+        runWorker({
+          url: opts.redis,
+          queue: opts.queue,
+          root: path.resolve(opts.root),
+          out: path.resolve(opts.out),
+          ...(opts.cache ? { cacheDir: path.resolve(opts.cache, 'build'), fontCache: path.resolve(opts.cache, 'fonts') } : {}),
+          ...(opts.allowRead ? { allowRead: opts.allowRead.map((d) => path.resolve(d)) } : {}),
+          ...(opts.chromium ? { chromium: opts.chromium } : {}),
+          ...(opts.lockMs ? { lockMs: opts.lockMs } : {}),
+          drain: opts.drain,
+          waitRedisMs: opts.waitRedis * 1000,
+          log: (line) => say(process.stderr, line),
+        }),
+      );
+      say(process.stderr, `worker ${process.pid}: waiting for jobs on ${opts.redis} (queue ${opts.queue}, root ${opts.root})`);
+      const { gaveUp } = await worker.done;
+      if (gaveUp) throw new UserError(gaveUp);
     });
 
   cli
     .command('tree')
     .description('print the document tree of an edition or a source file as JSON')
-    .argument('<target>', 'edition folder or source file')
+    .argument('<target>', 'edition folder, source file, or a folder of a work\'s files')
     .addOption(formatOption())
     .option('--raw', 'the tree as parsed, before script conversion and layers')
     .addOption(allowReadOption())
@@ -331,7 +366,7 @@ export function program(): Command {
   cli
     .command('check')
     .description('report problems as file:line:col severity message (rule); exit 1 on errors')
-    .argument('<targets...>', 'edition folders or source files')
+    .argument('<targets...>', 'edition folders, source files, or folders of a work\'s files')
     .addOption(formatOption())
     .option('-q, --quiet', 'leave out info messages')
     .option('--no-fonts', 'do not check that the fonts draw every character')
@@ -359,7 +394,7 @@ export function program(): Command {
         const loaded = await load(target, opts.format, opts.allowRead);
         if (opts.script && loaded.config) await printScriptReport(loaded);
         if (opts.fonts) {
-          const main = loaded.config?.fonts.main;
+          const main = loaded.config ? (await import('../fonts/roles.js')).mainFaces(loaded.config) : undefined;
           const key = JSON.stringify(main ?? []);
           if (!coverages.has(key)) coverages.set(key, fontCoverage(main));
           reportUncovered(loaded.tree, await coverages.get(key)!, reporterFor(loaded.files));
@@ -383,6 +418,23 @@ export function program(): Command {
       }
       if (opts.json) process.stdout.write(jsonForTerminal(JSON.stringify(reports, null, 1)) + '\n');
       if (errors > 0) process.exitCode = 1;
+    });
+
+  cli
+    .command('collate')
+    .description("collate an edition with its witnesses (edition.yaml witnesses:) and print the apparatus")
+    .argument('<edition>', 'edition folder')
+    .option('--json', 'print the apparatus as JSON (entries: volume, place, base, readings, kind; variant forms; figures)')
+    .addOption(allowReadOption())
+    .action(async (target: string, opts: { json?: boolean; allowRead?: string[] }) => {
+      const loaded = await load(target, undefined, opts.allowRead);
+      printMessages(loaded.messages, { quiet: true });
+      if (!loaded.config) throw new UserError(`${target}: the edition cannot be read; see the messages above`);
+      if (!loaded.collation) throw new UserError(`${target}: no witness to collate with; name them in edition.yaml (witnesses: - { siglum: 四庫本, path: wyg })`);
+      const { apparatusLines, apparatusReport } = await import('../collate/report.js');
+      const report = apparatusReport(loaded.tree, loaded.collation);
+      if (opts.json) process.stdout.write(jsonForTerminal(JSON.stringify(report, null, 1)) + '\n');
+      else for (const line of apparatusLines(report)) say(process.stdout, line);
     });
 
   cli
@@ -458,14 +510,15 @@ export function program(): Command {
 
   cli
     .command('init')
-    .description('make an edition folder from a source file: the source and an edition.yaml filled in from what the text says')
-    .argument('<source>', 'source file (.txt, .md)')
+    .description('make an edition folder from a source file, or from a folder of a work\'s files (a Kanripo repository): the sources and an edition.yaml filled in from what the text says')
+    .argument('<source>', 'source file (.txt, .md), or a folder of a work\'s files (Kanripo: its KRxxxxx_NNN.txt juan files)')
     .argument('[dir]', 'edition folder to create (default: manuscript/<name>)')
     .action(async (source: string, dir: string | undefined) => {
       await ensureExists(source);
       const { initEdition } = await import('./init.js');
       try {
-        const made = await initEdition(source, dir);
+        const { initWitnesses } = await import('../engine/witnesses.js');
+        const made = await initEdition(source, dir, { witnesses: (folder, base) => initWitnesses(folder, '.', base) });
         say(process.stderr, `${made.dir}/edition.yaml: ${made.title}: ${made.summary}`);
         say(process.stderr, `build it with: diaoban build ${made.dir}`);
       } catch (error) {

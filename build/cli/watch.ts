@@ -20,7 +20,7 @@
  * watcher that fails, as on EMFILE, is started again and the edition
  * rebuilt).
  */
-import { watch as watchFiles, type FSWatcher } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, watch as watchFiles, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
@@ -151,22 +151,33 @@ export interface TreeWatcher {
 }
 
 /**
- * Watches a folder and what is in it, and keeps watching: a watcher that
- * fails (EMFILE when descriptors run out, ENOSPC for inotify's watches, the
- * folder gone for a moment) is said on `log` and started again a second
- * later, then `restarted` is called (saves may have been missed meanwhile).
+ * Watches a folder and what is in it, and keeps watching: one watcher a
+ * folder (the folder and each subfolder, links to folders not followed),
+ * since Node's recursive watcher stops reporting a file that was a symbolic
+ * link for a moment (`ln -sf`, then the file restored: no later save seen).
+ * A folder made later is watched when it appears. A watcher that fails
+ * (EMFILE when descriptors run out, ENOSPC for inotify's watches, the
+ * folder gone for a moment) is said on `log`, all are started again a
+ * second later, then `restarted` is called (saves may have been missed
+ * meanwhile). `onChange` gets names relative to `dir`.
  */
 export function watchTree(dir: string, onChange: (event: string, name: string | Buffer | null) => void, log: (line: string) => void, restarted: () => void): TreeWatcher {
-  let watcher: FSWatcher | undefined;
+  const root = path.resolve(dir);
+  const watchers = new Map<string, FSWatcher>();
   let retry: NodeJS.Timeout | undefined;
   let closed = false;
+  const closeAll = (): void => {
+    for (const w of watchers.values()) w.close();
+    watchers.clear();
+  };
   const failed = (error: NodeJS.ErrnoException): void => {
+    closeAll();
     log(`diaoban watch: watching ${dir} failed (${error.code ?? error.message}); watching again in a second`);
     retry ??= setTimeout(() => {
       retry = undefined;
       if (closed) return;
       try {
-        watcher = open();
+        watchFolder(root);
       } catch (again) {
         failed(again as NodeJS.ErrnoException);
         return;
@@ -174,25 +185,69 @@ export function watchTree(dir: string, onChange: (event: string, name: string | 
       restarted();
     }, 1000);
   };
-  const open = (): FSWatcher => {
-    const w = watchFiles(dir, { recursive: true }, onChange);
+  const watchFolder = (folder: string): void => {
+    if (closed || watchers.has(folder)) return;
+    const w = watchFiles(folder, (event, name) => {
+      const file = name === null ? folder : path.join(folder, String(name));
+      // A folder made (or moved in) since: watched too.
+      if (event === 'rename' && name !== null) {
+        try {
+          if (lstatSync(file).isDirectory() && !path.basename(file).startsWith('.')) watchFolder(file);
+        } catch {
+          // gone already
+        }
+      }
+      onChange(event, name === null ? null : path.relative(root, file));
+    });
     w.on('error', (error: NodeJS.ErrnoException) => {
       w.close();
-      if (watcher === w) watcher = undefined;
+      if (watchers.get(folder) === w) watchers.delete(folder);
+      // A subfolder removed: nothing to watch there any more.
+      if (folder !== root && !existsSync(folder)) return;
       failed(error);
     });
-    return w;
+    watchers.set(folder, w);
+    for (const entry of readdirSync(folder, { withFileTypes: true })) if (entry.isDirectory() && !entry.name.startsWith('.')) watchFolder(path.join(folder, entry.name));
   };
   // The first start must work: a folder that cannot be watched at all is for the user to fix.
-  watcher = open();
+  watchFolder(root);
   return {
-    current: () => watcher,
+    current: () => watchers.get(root),
     close() {
       closed = true;
       clearTimeout(retry);
-      watcher?.close();
+      closeAll();
     },
   };
+}
+
+/**
+ * What watch says when a file of the edition becomes a symbolic link, or a
+ * file again: a link's target is read only inside the edition (or
+ * --allow-read), and saves to a target outside the edition are not seen.
+ * Said once a change of kind; `kinds` remembers each name's last.
+ */
+export function linkNotice(dir: string, name: string, kinds: Map<string, 'link' | 'file'>): string | undefined {
+  const file = path.resolve(dir, name);
+  let kind: 'link' | 'file';
+  let target = '';
+  try {
+    const info = lstatSync(file);
+    if (info.isDirectory()) return undefined;
+    kind = info.isSymbolicLink() ? 'link' : 'file';
+    if (kind === 'link') target = readlinkSync(file);
+  } catch {
+    return undefined;
+  }
+  const before = kinds.get(name);
+  kinds.set(name, kind);
+  if (kind === 'link') {
+    if (before === 'link') return undefined;
+    const real = path.resolve(path.dirname(file), target);
+    const outside = path.relative(path.resolve(dir), real).startsWith('..');
+    return `diaoban watch: ${name} is a symbolic link now (to ${target})${outside ? '; saves to that file, outside the edition, are not seen (and the build reads it only with --allow-read)' : `; saves to ${path.relative(path.resolve(dir), real)} rebuild it`}`;
+  }
+  return before === 'link' ? `diaoban watch: ${name} is a file again; its saves rebuild the edition` : undefined;
 }
 
 export async function watchEdition(dir: string, options: WatchOptions): Promise<WatchSession> {
@@ -283,10 +338,13 @@ export async function watchEdition(dir: string, options: WatchOptions): Promise<
 
   let timer: NodeJS.Timeout | undefined;
   const resolvedOut = path.resolve(options.out);
+  const kinds = new Map<string, 'link' | 'file'>();
   const onChange = (_event: string, name: string | Buffer | null): void => {
     // The outputs and editors' swap files are not the edition's files.
     const file = name ? path.resolve(dir, String(name)) : '';
     if (file.startsWith(resolvedOut + path.sep) || /(^|\/)\.|~$|\.sw.$/.test(String(name ?? ''))) return;
+    const notice = name ? linkNotice(dir, String(name), kinds) : undefined;
+    if (notice) log(notice);
     clearTimeout(timer);
     timer = setTimeout(schedule, options.debounce ?? 150);
   };

@@ -19,7 +19,7 @@ import { popupLayersFromOption } from '../render/epub/notes-option.js';
 import { printPageList, sourcePageList, volumeStarts, type PageList } from '../render/epub/pages.js';
 import { epubSeals } from '../render/epub/seals.js';
 import { pdfMeta, planPages, volumeLabel } from '../render/pdf/index.js';
-import { fontStackFor } from '../fonts/index.js';
+import { fontStackFor, mainFaces } from '../fonts/index.js';
 import type { Root, Volume } from '../tree/types.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { BuildCache, hashKey, keptTable, toolVersion } from './cache.js';
@@ -114,7 +114,7 @@ export interface Manifest {
   inputs: string;
   /** Who and what, for a collection's catalogue. */
   meta: { title: string; author: string; dynasty?: string };
-  outputs: { pdf?: OutputRecord; epub?: OutputRecord };
+  outputs: { pdf?: OutputRecord; epub?: OutputRecord; cover?: OutputRecord };
   pages: PageRecord[];
   collation: CollationRecord[];
   messages: StoredMessage[];
@@ -374,7 +374,7 @@ async function buildLoaded(
     reportLayout(layout, loaded.files);
     if (loaded.files.reduce((n, f) => n + f.messages.length, 0) > before) loaded.messages = loaded.files.flatMap((f) => f.messages);
   }
-  const planned = layout ? planPages(layout) : [];
+  const planned = layout ? planPages(layout, config.book, { cover: config.pdf?.standard !== 'print' }) : [];
   const salt = JSON.stringify([config.meta.template, config.meta.title, config.page, toolVersion()]);
   const outputs: Manifest['outputs'] = {};
 
@@ -401,6 +401,10 @@ async function buildLoaded(
         await phase('pdf keep', () => cache.keepFile('output', out, digest));
       }
       outputs.pdf = { path: path.resolve(out), sha256: digest, stamp: fileStamp(out), ...(kept ? { kept } : {}) };
+      if (result.cover) {
+        outputs.cover = { path: path.resolve(result.cover.path), sha256: result.cover.sha256, stamp: fileStamp(result.cover.path) };
+        lines.push(`${result.cover.path}: the cover, a file of its own for the printer`);
+      }
       const reuse =
         (result.reused > 0 ? `, ${result.reused} of ${result.reused + result.printed} runs from the cache` : '') +
         (result.replayed > 0 ? `, ${result.replayed} printed on the pages Paged.js made before` : '');
@@ -428,7 +432,7 @@ async function buildLoaded(
       }
       let specs;
       try {
-        specs = fontStackFor(config.fonts.main);
+        specs = fontStackFor(mainFaces(config));
       } catch (error) {
         throw new EpubError(`${(error as Error).message} (edition.yaml fonts.main: the EPUB embeds its fonts)`);
       }

@@ -6,11 +6,13 @@
  * file is written atomically; the HTML escapes every value (an edition's
  * title is the edition's to choose).
  */
+import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { VFileMessage } from 'vfile-message';
 import { escapeHtml } from '../render/escape.js';
 import type { BuildResult } from './build.js';
+import { PUBLISHED_SUFFIX } from './published.js';
 import { countBySeverity, formatMessage, sortMessages } from './report.js';
 import { ungated, writeFileAtomic, type OutputGate } from './write.js';
 
@@ -21,7 +23,7 @@ export type EditionStatus = 'built' | 'built with errors' | 'failed';
 export interface CatalogueEntry {
   /** The edition's path in its collection. */
   name: string;
-  /** Its outputs' name (dist/<id>.pdf). */
+  /** Its outputs' name in the output folder: its path in the collection (dist/shiji/zhonghua.pdf). */
   id: string;
   title: string;
   author: string;
@@ -60,7 +62,7 @@ async function sizeOf(file: string): Promise<number | undefined> {
 /** The record of one build, and its diagnostics, written into the output folder (unless the gate refuses: `recorded` false). */
 export async function recordBuild(out: string, name: string, result: BuildResult, digest?: string, gate: OutputGate = ungated): Promise<{ entry: CatalogueEntry; recorded: boolean }> {
   const manifest = result.manifest;
-  const id = manifest?.edition ?? path.basename(name);
+  const id = name;
   const counts = countBySeverity(result.messages);
   const diagnostics = `${CATALOGUE_DIR}/${id}.txt`;
   const output = async (kind: 'pdf' | 'epub') => {
@@ -84,39 +86,53 @@ export async function recordBuild(out: string, name: string, result: BuildResult
     diagnostics,
     ...(digest ? { digest } : {}),
   };
-  const recorded = await gate(async () => {
-    await writeFileAtomic(path.join(out, diagnostics), diagnosticsText(result.messages, result.lines));
-    await writeFileAtomic(path.join(out, CATALOGUE_DIR, `${id}.json`), JSON.stringify(entry, null, 1) + '\n');
-  });
+  // Each file through the gate (the queue's checks each rename): the record last, so that it never lists what was refused.
+  const recorded =
+    (await writeFileAtomic(path.join(out, diagnostics), diagnosticsText(result.messages, result.lines), undefined, gate)) &&
+    (await writeFileAtomic(path.join(out, CATALOGUE_DIR, `${id}.json`), JSON.stringify(entry, null, 1) + '\n', undefined, gate));
   return { entry, recorded };
 }
 
 /** The record of an edition whose build never ended (its process died): failed, with why, so that the catalogue still lists it. */
 export async function recordFailure(out: string, name: string, why: string): Promise<CatalogueEntry> {
-  const id = path.basename(name);
+  const id = name;
   const entry: CatalogueEntry = { name, id, title: '', author: '', status: 'failed', pages: 0, errors: 0, warnings: 0, diagnostics: `${CATALOGUE_DIR}/${id}.txt` };
   await writeFileAtomic(path.join(out, entry.diagnostics), `${why}\n`);
   await writeFileAtomic(path.join(out, CATALOGUE_DIR, `${id}.json`), JSON.stringify(entry, null, 1) + '\n');
   return entry;
 }
 
-/** Every record in the output folder, by name. */
+/** Every record in the output folder (catalogue/<edition path>.json, in folders as deep as the paths), by name. */
 export async function readRecords(out: string): Promise<CatalogueEntry[]> {
-  let names: string[];
-  try {
-    names = await readdir(path.join(out, CATALOGUE_DIR));
-  } catch {
-    return [];
-  }
   const entries: CatalogueEntry[] = [];
-  for (const file of names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort()) {
+  const walk = async (dir: string): Promise<void> => {
+    let found: Dirent[];
     try {
-      entries.push(JSON.parse(await readFile(path.join(out, CATALOGUE_DIR, file), 'utf8')) as CatalogueEntry);
+      found = await readdir(dir, { withFileTypes: true });
     } catch {
-      // Renamed into place whole; one unreadable (removed meanwhile) is left out of this catalogue.
+      return;
     }
-  }
+    for (const e of found.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      // Temp files (.name.owner.tmp) and the published versions (name.published/) are no records.
+      if (e.name.startsWith('.') || e.name.endsWith(PUBLISHED_SUFFIX)) continue;
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(file);
+      else if (e.isFile() && e.name.endsWith('.json')) {
+        try {
+          entries.push(JSON.parse(await readFile(file, 'utf8')) as CatalogueEntry);
+        } catch {
+          // Renamed into place whole; one unreadable (removed meanwhile) is left out of this catalogue.
+        }
+      }
+    }
+  };
+  await walk(path.join(out, CATALOGUE_DIR));
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** A file of the output folder as a link from index.html beside it: a relative path, each part escaped, so that no name (javascript:…) reads as a scheme. */
+export function relativeHref(file: string): string {
+  return './' + file.split('/').map(encodeURIComponent).join('/');
 }
 
 function count(n: number, word: string): string {
@@ -129,7 +145,7 @@ function kib(bytes: number | undefined): string {
 
 /** index.html: a table of the editions, every value escaped, links relative to the output folder. */
 export function catalogueHtml(entries: readonly CatalogueEntry[]): string {
-  const link = (file: string | undefined, text: string) => (file ? `<a href="${escapeHtml(encodeURI(file))}">${escapeHtml(text)}</a>` : '');
+  const link = (file: string | undefined, text: string) => (file ? `<a href="${escapeHtml(relativeHref(file))}">${escapeHtml(text)}</a>` : '');
   const rows = entries.map((e) =>
     [
       '<tr>',

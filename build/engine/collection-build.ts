@@ -8,6 +8,7 @@
  * the output folder's catalogue.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
 import { buildEdition, storeMessage, type BuildOptions, type BuildResult, type StoredMessage } from './build.js';
 import { BuildCache } from './cache.js';
 import { recordBuild, recordFailure, writeCatalogue, type CatalogueEntry } from './catalogue.js';
@@ -57,6 +58,15 @@ function cacheAt(dir: string | undefined): BuildCache | undefined {
   return cache;
 }
 
+/**
+ * Where an edition of a collection writes its outputs: named by its path in
+ * the collection (shiji/zhonghua → <out>/shiji/zhonghua.pdf), so that two
+ * editions of one folder name in different places never write one file.
+ */
+export function editionOut(out: string, name: string): string {
+  return path.join(out, path.dirname(name));
+}
+
 /** One edition of a collection built and recorded in the output folder's catalogue (not the index: the caller writes that). */
 export async function buildCollectionEdition(
   edition: CollectionEdition,
@@ -66,7 +76,7 @@ export async function buildCollectionEdition(
 ): Promise<{ result: BuildResult; outcome: EditionOutcome }> {
   const cache = cacheAt(options.cacheDir);
   const result = await buildEdition(edition.dir, {
-    out: options.out,
+    out: editionOut(options.out, edition.name),
     targets: options.targets,
     ...(options.notes ? { notes: options.notes } : {}),
     ...(options.pages ? { pages: options.pages } : {}),

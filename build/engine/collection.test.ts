@@ -46,6 +46,24 @@ test('a folder of edition folders is a collection, sorted by name; an edition fo
   assert.equal(c.shared, undefined);
 });
 
+test('a folder of works\' folders (Kanripo repositories, no edition.yaml) is a collection of them; a work\'s folder is not, with a subfolder', async () => {
+  const works = path.join(root, 'works');
+  for (const id of ['KR2a0001', 'KR1a0001']) {
+    await mkdir(path.join(works, id), { recursive: true });
+    await writeFile(path.join(works, id, `${id}_001.txt`), '#+TITLE: 某書\n學而時習之¶\n');
+  }
+  await edition(path.join(works, 'edited'));
+  await mkdir(path.join(works, 'images'), { recursive: true });
+  await writeFile(path.join(works, 'SOURCES.md'), '# sources\n');
+  assert.equal(await isCollection(works), true);
+  assert.deepEqual((await readCollection(works)).editions.map((e) => e.name), ['KR1a0001', 'KR2a0001', 'edited']);
+  // Negative controls: a work's folder with a folder of its own inside (notes, images) is one work, not a collection of it.
+  await mkdir(path.join(works, 'KR1a0001', 'notes'), { recursive: true });
+  await writeFile(path.join(works, 'KR1a0001', 'notes', 'a.txt'), '注\n');
+  assert.equal(await isCollection(path.join(works, 'KR1a0001')), false);
+  assert.equal(await isCollection(path.join(works, 'images')), false);
+});
+
 test('collection.yaml: editions by path and glob, inside the collection only; shared settings; the edition’s own word wins', async () => {
   const dir = path.join(root, 'named');
   await writeFile(
@@ -116,8 +134,24 @@ test('the catalogue escapes every value an edition gives', () => {
   const html = catalogueHtml([entry]);
   assert.doesNotMatch(html, /<script>/);
   assert.match(html, /<td>&#60;script&#62;alert\(1\)&#60;\/script&#62;&#34;&#38;&#39;<\/td>/, 'the title as text');
-  assert.match(html, /href="catalogue\/x.txt"/);
+  assert.match(html, /href="\.\/catalogue\/x.txt"/);
   assert.match(html, /2 KiB/);
   // Control: the value unescaped would be there as markup.
   assert.match(`<td>${hostile}</td>`, /<script>/);
+});
+
+test('catalogue links are relative paths, never a scheme: an edition folder named javascript:… is a file beside index.html', () => {
+  // Reproduction (issue 29): a folder named `javascript:alert(1)` became <a href="javascript:alert(1).pdf"> (only the CSP stopped it).
+  const name = 'javascript:alert(document.domain)';
+  const entry: CatalogueEntry = { name, id: name, title: 't', author: 'a', status: 'built', pages: 1, pdf: { file: `${name}.pdf`, bytes: 1 }, epub: { file: `sub/${name}.epub`, bytes: 1 }, errors: 0, warnings: 0, diagnostics: `catalogue/${name}.txt` };
+  const hrefs = [...catalogueHtml([entry]).matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&#58;/g, ':'));
+  assert.equal(hrefs.length, 3);
+  for (const href of hrefs) {
+    // As a browser reads it: resolved against the catalogue's own address, it stays a file of the output folder.
+    const url = new URL(href, 'https://example.org/dist/index.html');
+    assert.equal(url.protocol, 'https:', href);
+    assert.ok(url.pathname.startsWith('/dist/'), href);
+  }
+  // Control: the old link (encodeURI of the file) is a javascript: URL.
+  assert.equal(new URL(encodeURI(`${name}.pdf`), 'https://example.org/dist/index.html').protocol, 'javascript:');
 });

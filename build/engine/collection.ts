@@ -12,7 +12,9 @@ import { glob } from 'tinyglobby';
 import { VFile } from 'vfile';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { parseEditionYaml } from '../parse/index.js';
-import type { SharedSettings } from './load.js';
+import type { ResolvedFonts, SharedSettings } from './load.js';
+import { isFontPath } from '../parse/edition.js';
+import { listWork } from './work-folder.js';
 
 export const COLLECTION_FILE = 'collection.yaml';
 
@@ -32,23 +34,27 @@ export interface Collection {
   file?: VFile;
 }
 
-/** Whether `dir` is a collection rather than one edition: it has a collection.yaml, or no edition.yaml and edition folders inside. */
+/**
+ * Whether `dir` is a collection rather than one edition: it has a
+ * collection.yaml, or no edition.yaml and edition folders inside (or, not
+ * being a work's folder itself, folders of works: a folder of Kanripo repositories).
+ */
 export async function isCollection(dir: string): Promise<boolean> {
   if (existsSync(path.join(dir, COLLECTION_FILE))) return true;
   if (existsSync(path.join(dir, 'edition.yaml'))) return false;
   try {
-    return (await subEditions(dir)).length > 0;
+    return (await subEditions(dir, !(await listWork(dir)))).length > 0;
   } catch {
     return false;
   }
 }
 
-async function subEditions(root: string): Promise<string[]> {
-  const entries = await readdir(root, { withFileTypes: true });
-  return entries
-    .filter((e) => e.isDirectory() && existsSync(path.join(root, e.name, 'edition.yaml')))
-    .map((e) => e.name)
-    .sort();
+/** The edition folders in `root`: those with an edition.yaml, and folders of works (work-folder.ts) unless `root` is one. */
+async function subEditions(root: string, works = true): Promise<string[]> {
+  const entries = (await readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory() && !e.name.startsWith('.'));
+  const found: string[] = [];
+  for (const e of entries) if (existsSync(path.join(root, e.name, 'edition.yaml')) || (works && (await listWork(path.join(root, e.name))))) found.push(e.name);
+  return found.sort();
 }
 
 /** Keys of collection.yaml besides the shared settings. */
@@ -61,7 +67,7 @@ const SHARED_KEYS = new Set(['template', 'fonts', 'conversion']);
  * author and a source added after them so that the reader asks for nothing
  * more; its messages keep their places in collection.yaml.
  */
-function readShared(file: VFile, text: string, root: string): SharedSettings | undefined {
+async function readShared(file: VFile, text: string, root: string, allowRead: readonly string[] | undefined): Promise<SharedSettings | undefined> {
   const doc = parseDocument(text, { prettyErrors: false });
   if (!isMap(doc.contents)) return undefined;
   const keys = doc.contents.items.map((pair) => (isScalar(pair.key) ? String(pair.key.value) : ''));
@@ -84,6 +90,15 @@ function readShared(file: VFile, text: string, root: string): SharedSettings | u
   });
   const probe = new VFile({ path: file.path, value: `${lines.join('\n')}\ntitle: collection\nauthor: collection\nsources: [collection]\n` });
   const { config, paths } = parseEditionYaml(probe, 'collection');
+  const fonts: ResolvedFonts = new Map();
+  const fontRefs = paths.filter(isFontPath);
+  if (config && keys.includes('fonts') && fontRefs.length > 0) {
+    // A font file collection.yaml names is checked as an edition's is: inside the collection folder (or the system's font folders, or --allow-read), a regular file, a font.
+    const { checkFontRef } = await import('./load.js');
+    const { createSandbox } = await import('./sandbox.js');
+    const sandbox = await createSandbox(root, allowRead, 'the collection folder');
+    for (const ref of fontRefs) await checkFontRef(fonts, sandbox, ref, probe, config.fonts);
+  }
   for (const m of probe.messages) {
     const copy = file.message(m.reason.replace(/edition\.yaml/g, 'collection.yaml'), { ruleId: m.ruleId ?? undefined, source: 'diaoban', place: m.place ?? undefined });
     copy.fatal = m.fatal;
@@ -92,15 +107,9 @@ function readShared(file: VFile, text: string, root: string): SharedSettings | u
   const shared: SharedSettings = {};
   if (keys.includes('template')) shared.template = config.meta.template;
   if (keys.includes('conversion') && config.conversion) shared.conversion = config.conversion;
-  if (keys.includes('fonts') && config.fonts.main) {
-    // A font file collection.yaml names is the person's choice, from beside collection.yaml: resolved here, absolute.
-    const files = new Set(paths.filter((p) => p.key === 'fonts.main').map((p) => p.name));
-    shared.fonts = {
-      main: config.fonts.main.map((entry) => {
-        const [file, face] = entry.split('#') as [string, string | undefined];
-        return files.has(file) ? path.resolve(root, file) + (face ? `#${face}` : '') : entry;
-      }),
-    };
+  if (keys.includes('fonts') && Object.keys(config.fonts).length > 0) {
+    const { withResolvedFonts } = await import('./load.js');
+    shared.fonts = withResolvedFonts(config.fonts, fonts);
   }
   return shared;
 }
@@ -115,11 +124,13 @@ function placeOf(text: string, offset: number): { line: number; column: number }
  * names (each entry a folder or a glob of folders, inside the collection),
  * else every subfolder with an edition.yaml.
  */
-export async function readCollection(dir: string): Promise<Collection> {
+export async function readCollection(dir: string, allowRead?: readonly string[]): Promise<Collection> {
   const root = path.resolve(dir);
   const yamlPath = path.join(root, COLLECTION_FILE);
   if (!existsSync(yamlPath)) {
-    return { root, editions: (await subEditions(root)).map((name) => ({ dir: path.join(root, name), name })) };
+    const editions = (await subEditions(root)).map((name) => ({ dir: path.join(root, name), name }));
+    const file = new VFile({ path: path.relative(process.cwd(), root) || '.' });
+    return collisions(file, editions, '') ? { root, editions: [], file } : { root, editions };
   }
   const text = await readFile(yamlPath, 'utf8');
   const file = new VFile({ path: path.relative(process.cwd(), yamlPath) || COLLECTION_FILE, value: text });
@@ -134,7 +145,7 @@ export async function readCollection(dir: string): Promise<Collection> {
     error('collection.yaml must be a mapping (editions: [...], template: …, fonts: …, conversion: …)');
     return { root, editions: [], file };
   }
-  const shared = readShared(file, text, root);
+  const shared = await readShared(file, text, root, allowRead);
   const list = isMap(doc.contents) ? doc.contents.get('editions', true) : undefined;
   let patterns: Array<{ pattern: string; offset: number }> = [];
   if (list === undefined) patterns = [{ pattern: '*', offset: 0 }];
@@ -153,7 +164,34 @@ export async function readCollection(dir: string): Promise<Collection> {
     }
     for (const name of editions) found.set(name, { dir: path.join(root, name), name });
   }
-  return { root, editions: [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), ...(shared ? { shared } : {}), file };
+  const editions = [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { root, editions: collisions(file, editions, text) ? [] : editions, ...(shared ? { shared } : {}), file };
+}
+
+/**
+ * Whether two editions would write outputs of one name: their paths in the
+ * collection name the outputs (shiji/zhonghua.pdf), so only paths that a
+ * file system may take as one — differing in case or in Unicode
+ * normalisation alone (macOS, Windows, many shared drives) — can. Each such
+ * pair is an error naming both places: the build refuses them rather than
+ * lose one book.
+ */
+function collisions(file: VFile, editions: readonly CollectionEdition[], text: string): boolean {
+  const seen = new Map<string, string>();
+  let found = false;
+  for (const e of editions) {
+    const key = e.name.normalize('NFC').toLowerCase();
+    const other = seen.get(key);
+    if (other === undefined) {
+      seen.set(key, e.name);
+      continue;
+    }
+    found = true;
+    const at = text.indexOf(e.name.split('/')[0]!);
+    const m = file.message(`the editions ${other} and ${e.name} would write outputs of one name (${e.name}.pdf) on a file system that does not tell case or Unicode normalisation apart; rename one of the folders`, { ruleId: 'collection-collision', source: 'diaoban', place: placeOf(text, Math.max(0, at)) });
+    m.fatal = true;
+  }
+  return found;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadEdition } from './load.js';
@@ -47,4 +47,17 @@ test('each bad fonts.main entry gets a message at its place in edition.yaml, and
   assert.match(String(fontMessages[3].reason), /2048 MiB; a file of fonts\.main may have at most 512 MiB/);
   assert.match(String(fontMessages[4].reason), /no face named "No Such Face"/);
   assert.deepEqual(loaded.config?.fonts.main, [], 'every bad file left out');
+});
+
+test('a role\'s font files (fonts.zhu) are checked and resolved like the main text\'s, each list in its own order', async () => {
+  const dir = badFontEdition(path.join(work, 'roles'));
+  const yaml = path.join(dir, 'edition.yaml');
+  const head = readFileSync(yaml, 'utf8').split('fonts:')[0];
+  writeFileSync(yaml, `${head}fonts:\n  zhu: [notfont.ttf, HanaMinA.ttf]\n  main: [Noto Serif CJK TC, HanaMinA.ttf#HanaMinA]\n`);
+  const loaded = await loadEdition(dir);
+  const messages = loaded.messages.filter((m) => m.ruleId === 'font-file');
+  assert.deepEqual(messages.map((m) => [m.line, m.column]), [[10, 9]], 'the bad file of zhu, at its entry');
+  const real = realpathSync(path.join(dir, 'HanaMinA.ttf'));
+  assert.deepEqual(loaded.config?.fonts.zhu, [real], 'the good file resolved, the bad one left out');
+  assert.deepEqual(loaded.config?.fonts.main, ['Noto Serif CJK TC', `${real}#HanaMinA`], 'names kept, files resolved with their face');
 });

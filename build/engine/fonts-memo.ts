@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FONT_STACK, faceFacts, loadSystemFonts, selectFace, type FaceFacts, type FontSpec, type LoadedFont } from '../fonts/index.js';
+import { KNOWN_FACES, faceFacts, loadSystemFonts, selectFace, type FaceFacts, type FontSpec, type LoadedFont } from '../fonts/index.js';
 import { readCheckedFile } from './sandbox.js';
 import { tempName, trackTemp, untrackTemp } from './cleanup.js';
 import { hashKey, toolVersion } from './cache.js';
@@ -45,7 +45,7 @@ function readFont(spec: FontSpec): Promise<Uint8Array> {
   return isStackFile(spec) ? readFile(spec.file) : readCheckedFile(spec.file);
 }
 
-const isStackFile = (spec: FontSpec): boolean => FONT_STACK.some((f) => f.file === spec.file);
+const isStackFile = (spec: FontSpec): boolean => KNOWN_FACES.some((f) => f.file === spec.file);
 
 export function loadFontsOnce(specs: readonly FontSpec[]): Promise<LoadedFont[]> {
   const key = JSON.stringify(specs.map((s) => [s.family, s.face ?? '', fileStamp(s.file)]));

@@ -161,7 +161,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         await turn();
       }
       if (options.corrections) applyCorrections(tree, options.corrections, { from, to, choices: config.conversion }, own);
-      const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), JSON.stringify(parsedTree.layers ?? []));
+      const salt = hashKey('transform', toolVersion(), JSON.stringify(config.layerRules), JSON.stringify(config.charmap), from, to, JSON.stringify(config.conversion ?? null), options.witness?.digest ?? '', JSON.stringify(parsedTree.layers ?? []));
       // What a volume's stages see of the book (not its volumes: a remembered stage keeps no other volume alive).
       const book: Root = { ...tree, children: [] };
       // Each volume's counts and split, kept on disk in one table a book (a work in a thousand 卷 is not a thousand files).
@@ -235,7 +235,7 @@ function createLoadMemo(cache?: BuildCache): LoadMemo {
         }
         await turn();
         const one: Root = { ...declared, children: [structuredClone(c.volume())] };
-        convertCorrectionsOld(convertScript(one, from, to, config.conversion), from, to, config.conversion);
+        convertCorrectionsOld(convertScript(one, from, to, config.conversion, { witness: options.witness }), from, to, config.conversion);
         const made = { volume: one.children[0] };
         cache?.putJsonSync('transform', key, made);
         stage3.push(remember(transformed, key, made));

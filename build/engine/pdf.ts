@@ -19,7 +19,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Page as BrowserPage } from 'puppeteer';
-import { coverage, editionFonts, uncovered, type LoadedFont } from '../fonts/index.js';
+import { coverage, editionFonts, mainFaces, otherRoleFaces, packagesOf, uncovered, type FontSpec, type LoadedFont } from '../fonts/index.js';
+import { glyphArtMaker } from '../gaiji/art.js';
+import { KR_GAIJI_DIR } from '../gaiji/kr-gaiji.js';
 import { fileStamp, loadFontsOnce, rememberedForFaces } from './fonts-memo.js';
 import type { BookLayout } from '../layout/types.js';
 import {
@@ -40,6 +42,7 @@ import {
   runBody,
   pageFill,
   runCss,
+  roleCharacters,
   withPunctuation,
   type FontSource,
   type PlannedPage,
@@ -47,6 +50,8 @@ import {
   type RunParts,
   type PageFill,
   type Template,
+  bookCounts,
+  type BookInfo,
 } from '../render/pdf/index.js';
 import { assemblePdf } from '../render/pdf/assemble.js';
 import { StandardError } from '../render/pdf/standards.js';
@@ -133,6 +138,8 @@ export interface WritePdfOptions {
   keepPages?: boolean;
   /** Lets the finished PDF replace the output, or not (write.ts). */
   gate?: OutputGate;
+  /** The book's cover alone (a print file's cover, printed apart: writePdf). */
+  only?: 'cover';
 }
 
 export interface PdfResult {
@@ -152,11 +159,18 @@ export interface PdfResult {
   written: boolean;
   /** What a print shop's preflight would flag that the build cannot mend (a seal's resolution). */
   warnings: string[];
+  /** A print file's cover, written beside the book (<id>.cover.pdf): its path and SHA-256. */
+  cover?: { path: string; sha256: string };
+}
+
+/** A template's name as a folder of templates/: a plain name (never a path: `../../x` would read another folder's files), else siku, as the layout falls back. */
+function knownTemplate(name: string, root: string): string {
+  return /^[a-z][a-z0-9-]{0,63}$/.test(name) && existsSync(join(root, 'templates', name, 'template.json')) ? name : 'siku';
 }
 
 /** Reads templates/<name>/ and styles/ (falls back to siku for an unknown name, as the layout does). */
 export async function loadTemplate(name: string, root: string = ROOT): Promise<Template> {
-  const known = existsSync(join(root, 'templates', name, 'template.json')) ? name : 'siku';
+  const known = knownTemplate(name, root);
   const dir = join(root, 'templates', known);
   const def = parseTemplateDefinition(JSON.parse(await readFile(join(dir, 'template.json'), 'utf8')), known);
   const pageHtmlPath = join(dir, 'page.html');
@@ -164,19 +178,37 @@ export async function loadTemplate(name: string, root: string = ROOT): Promise<T
   const cssPath = join(root, 'styles', `${known}.css`);
   const css = existsSync(cssPath) ? await readFile(cssPath, 'utf8') : '';
   const baseCss = await readFile(join(root, 'styles', 'base.css'), 'utf8');
-  return { definition: def, pageHtml, css, baseCss };
+  const parts: NonNullable<Template['parts']> = {};
+  for (const part of ['cover', 'title', 'colophon'] as const) {
+    const file = join(dir, `${part}.html`);
+    if (existsSync(file)) parts[part] = await readFile(file, 'utf8');
+  }
+  return { definition: def, pageHtml, css, baseCss, parts };
 }
 
-/** The render options of an edition: template, geometry, fonts and their coverage. */
+/** A role of the text set in faces of its own (edition.yaml `fonts:`): its faces as written and loaded (its stack: them, then the main text's). */
+export interface RoleFonts {
+  role: string;
+  faces: string[];
+  fonts: LoadedFont[];
+}
+
+/** The files of every stack an edition prints with: the main text's, then each role's. */
+function editionStacks(config: EditionConfig): Array<{ role: string; faces: string[]; specs: FontSpec[] }> {
+  const main = mainFaces(config);
+  return [{ role: 'main', faces: main, specs: editionFonts(main).specs }, ...otherRoleFaces(config).map((r) => ({ ...r, specs: editionFonts(r.faces).specs }))];
+}
+
+/** The render options of an edition: template, geometry, fonts (the main text's, and each role's with faces of its own) and their coverage. */
 export async function renderOptionsFor(
   layout: BookLayout,
   config: EditionConfig,
   root: string = ROOT,
-): Promise<{ options: RenderOptions; fonts: LoadedFont[] }> {
+): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   // The same edition, grid and template files give the same options: a watch session works them out once.
   let fontFiles = '';
   try {
-    fontFiles = editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file)).join('|');
+    fontFiles = editionStacks(config).flatMap((s) => s.specs.map((f) => fileStamp(f.file))).join('|');
   } catch {
     // an unreadable fonts.main: computeRenderOptions says so
   }
@@ -191,18 +223,19 @@ export async function renderOptionsFor(
   return known;
 }
 
-const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: LoadedFont[] }>>();
+const optionsMemory = new Map<string, Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }>>();
 
 /** The template's files as they are now (path, size, time), for the memory of render options. */
-function templateStamp(name: string, root: string): string {
-  return ['template.json', 'page.html'].map((f) => fileStamp(join(root, 'templates', name, f))).concat(['base.css', `${name}.css`].map((f) => fileStamp(join(root, 'styles', f)))).join('|');
+function templateStamp(given: string, root: string): string {
+  const name = knownTemplate(given, root);
+  return ['template.json', 'page.html', 'cover.html', 'title.html', 'colophon.html'].map((f) => fileStamp(join(root, 'templates', name, f))).concat(['base.css', `${name}.css`].map((f) => fileStamp(join(root, 'styles', f)))).join('|');
 }
 
 async function computeRenderOptions(
   layout: BookLayout,
   config: EditionConfig,
   root: string,
-): Promise<{ options: RenderOptions; fonts: LoadedFont[] }> {
+): Promise<{ options: RenderOptions; fonts: LoadedFont[]; roles: RoleFonts[] }> {
   const template = await loadTemplate(config.meta.template, root);
   let geometry;
   try {
@@ -211,33 +244,53 @@ async function computeRenderOptions(
   } catch (error) {
     throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml page.size / page.bleed)`);
   }
-  let specs;
+  let stacks;
   try {
-    ({ specs } = editionFonts(config.fonts.main));
+    stacks = editionStacks(config);
   } catch (error) {
-    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml fonts.main)`);
+    throw new PdfError(`${config.meta.id}: ${(error as Error).message} (edition.yaml fonts)`);
   }
-  const missing = specs.filter((s) => !existsSync(s.file));
+  const missing = [...new Map(stacks.flatMap((s) => s.specs).filter((s) => !existsSync(s.file)).map((s) => [s.file, s])).values()];
   if (missing.length) {
+    const packages = packagesOf(missing);
     throw new PdfError(
-      `font file missing: ${missing.map((s) => s.file).join(', ')}; run: apt-get install fonts-noto-cjk fonts-hanazono (or fix fonts.main in edition.yaml)`,
+      `font file missing: ${missing.map((s) => s.file).join(', ')}; run: ${packages.length ? `apt-get install ${packages.join(' ')} (scripts/setup.sh)` : 'scripts/setup.sh'}, or fix fonts in edition.yaml`,
     );
   }
-  const fonts = await loadFontsOnce(specs);
+  const [main, ...others] = await Promise.all(stacks.map((s) => loadFontsOnce(s.specs)));
+  const fonts = main;
+  const roles = others.map((loaded, i) => ({ role: stacks[i + 1].role, faces: stacks[i + 1].faces, fonts: loaded }));
   const covers = coverage(fonts);
   const options: RenderOptions = {
     meta: pdfMeta(config.meta),
     template,
     geometry,
-    fonts: fontSourcesWithOverrides(config.fonts.main),
+    fonts: fontSourcesWithOverrides(stacks[0].faces),
+    ...(roles.length ? { roleFonts: roles.map((r) => ({ role: r.role, fonts: fontSourcesWithOverrides(r.faces) })) } : {}),
     covers,
     bleed: config.page.bleed,
     marks: config.page.marks,
     // By the faces' digests: a new process learns it without reading the fonts.
     ink: rememberedForFaces('ink', fonts, isInkTable, () => markInk(fonts.map((f) => f.bytes))),
     seals: placeSeals(config.seals, layout),
+    // Drawn glyphs: KR-Gaiji's images, compositions from the outlines of their parts in these fonts.
+    glyphArt: glyphArtMaker(fonts.map((f) => f.bytes)),
+    ...(config.book ? { book: bookInfo(config, layout) } : {}),
+    ...(config.page.frame ? { frame: config.page.frame } : {}),
   };
-  return { options, fonts };
+  return { options, fonts, roles };
+}
+
+/** What the book's own pages print (render/pdf/book-parts.ts): the edition's data, the layout's counts; no date of the build. */
+function bookInfo(config: EditionConfig, layout: BookLayout): BookInfo {
+  return {
+    parts: config.book!,
+    title: config.meta.title,
+    credit: [config.meta.dynasty, config.meta.author].filter(Boolean).join('　'),
+    ...bookCounts(layout),
+    ...(config.meta.date ? { date: config.meta.date } : {}),
+    sources: config.sources,
+  };
 }
 
 function isInkTable(v: unknown): v is InkTable {
@@ -438,7 +491,7 @@ function printerIdentity(chromium: string | undefined): string {
 const columnHashes = new WeakMap<object, string>();
 
 function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>): string {
-  if (!p.page) return JSON.stringify(['blank', p.side, p.volumeTitle, p.leaf]);
+  if (!p.page) return JSON.stringify(['blank', p.side, p.volume, p.volumeTitle, p.leaf, p.part ?? null]);
   const { number: _inBook, columns, corrections, ...rest } = p.page;
   let columnsHash = columnHashes.get(columns);
   if (!columnsHash) {
@@ -448,7 +501,7 @@ function pageKey(p: PlannedPage, numbered: boolean, sealed: ReadonlySet<number>)
   const marks = corrections?.map((m) => (numbered ? m : { ...m, number: 0 }));
   // A seal is stamped on a page by its number in the book: that number is part of a sealed page.
   const seal = sealed.has(p.page.number) ? p.page.number : null;
-  return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, rest, marks ?? null, columnsHash, seal]);
+  return JSON.stringify([p.side, p.volume, p.volumeTitle, p.leaf, p.front ?? false, rest, marks ?? null, columnsHash, seal]);
 }
 
 /**
@@ -480,6 +533,7 @@ interface RunJob {
   key: string;
   chars: Set<string>;
   fonts: FontSource[];
+  roleFonts: Array<{ role: string; fonts: FontSource[] }>;
 }
 
 /**
@@ -650,20 +704,21 @@ async function closePrinter(printer: Printer): Promise<void> {
 /** Chromium's PDF bytes of the whole book (merged, post-processed). The pure core of writePdf without the write. */
 export async function buildPdf(layout: BookLayout, edition: EditionConfig, options: WritePdfOptions = {}): Promise<{ bytes: Uint8Array } & Omit<PdfResult, 'bytes' | 'sha256' | 'written'>> {
   const config = pageForStandard(edition);
-  const { options: given, fonts } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
+  const { options: given, fonts, roles } = await phase('pdf options', () => renderOptionsFor(layout, config, options.root));
   // A rebuild's new subset (a fix's 校勘記 run, most often) should not wait for Python and the glyph bank to load; a
   // clean build starts the converter when a subset is missing, and with the font cache warm not at all (34 MB less).
   if (options.keepPages) warmConverters(fonts, options.fontCache ?? FONT_CACHE);
   const renderOptions = withPunctuation(layout, given);
-  const planned = planPages(layout);
+  // A print file's cover is a file of its own (its own page, its own file for the printer): left out here.
+  const planned = planPages(layout, config.book, { cover: config.pdf?.standard !== 'print', ...(options.only ? { only: options.only } : {}) });
   if (planned.length === 0) throw new PdfError(`${config.meta.id}: the layout has no pages`);
   const runs = runsOf(planned, options.maxRunPages);
   const fontCache = options.fontCache ?? FONT_CACHE;
   const identity = printerIdentity(options.chromium);
   // Everything a run's HTML depends on besides its pages and fonts (the coverage follows from the font files;
   // the nonce, new each build, is not printed).
-  const { fonts: _sources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
-  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionFonts(config.fonts.main).specs.map((s) => fileStamp(s.file))));
+  const { fonts: _sources, roleFonts: _roleSources, covers: _covers, nonce: _nonce, ...rest } = renderOptions;
+  const optionsKey = hashKey('render-options', identity, JSON.stringify(rest), JSON.stringify(editionStacks(config).map((s) => [s.role, s.specs.map((f) => fileStamp(f.file))])), fileStamp(join(KR_GAIJI_DIR, 'table.json')));
   // A page's number in the book is not printed (folios count within the volume): left out, so that a volume that
   // grows or shrinks leaves the runs after it as they were.
   // (Nor a ○ mark's number, which is not printed; a numbered mark's is.)
@@ -693,7 +748,7 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
     const after = planned[planned.indexOf(run[run.length - 1]) + 1];
     run.forEach((p, k) => {
       const next = run[k + 1] ?? after;
-      if (next && next.volume === p.volume) return;
+      if (p.volume < 0 || (next && next.volume === p.volume)) return;
       volumesDone.add(p.volume);
       options.onVolume?.(volumesDone.size, volumeTotal, p.volumeTitle);
     });
@@ -723,13 +778,22 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
           );
           // Fonts a run: a character new to the book changes the subsets of its run only, so only that run is printed again.
           let sources: FontSource[];
+          let roleSources: Array<{ role: string; fonts: FontSource[] }> = [];
           try {
-            [sources] = await printFontSourcesFor(config.fonts.main, fonts, [[...chars].join('')], fontCache);
+            [sources] = await printFontSourcesFor(mainFaces(config), fonts, [[...chars].join('')], fontCache);
+            // A role with faces of its own: its stack subset to the characters it prints in the run.
+            if (roles.length > 0) {
+              const own = roleCharacters(runs[i], roles.map((r) => r.role));
+              roleSources = await Promise.all(
+                roles.map(async (r) => ({ role: r.role, fonts: (await printFontSourcesFor(r.faces, r.fonts, [[...own.get(r.role)!].join('')], fontCache))[0] })),
+              );
+            }
           } catch (error) {
             throw error instanceof Error && error.name === 'PdfError' ? new PdfError(error.message) : error;
           }
           // Font files are named by their content: the key holds them without the folder they sit in.
-          jobs[i] = { run: runs[i], key: hashKey('pdf-run', runKeys[i], JSON.stringify(sources).split(fontRoot).join('')), chars, fonts: sources };
+          const fontKey = JSON.stringify([sources, roleSources]).split(fontRoot).join('');
+          jobs[i] = { run: runs[i], key: hashKey('pdf-run', runKeys[i], fontKey), chars, fonts: sources, roleFonts: roleSources };
           const hit = await options.cache?.get('pdf-run', jobs[i].key);
           if (hit) {
             parts[i] = hit;
@@ -757,7 +821,7 @@ export async function buildPdf(layout: BookLayout, edition: EditionConfig, optio
         for (let i = pending ?? (await queue.next()); i !== undefined; i = await queue.next()) {
           pending = undefined;
           const job = jobs[i];
-          const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts })), ...bodyOf(i) };
+          const run = { css: phase('pdf run css', () => runCss({ ...renderOptions, fonts: job.fonts, roleFonts: job.roleFonts })), ...bodyOf(i) };
           bodies.delete(i);
           const kept = options.cache && options.keepPages ? keptPages(options.cache, identity, run) : undefined;
           parts[i] = await withBrowserDeadline(`printing pages of ${job.run[0].volumeTitle}`, 120_000 + job.run.length * 500, () => printRun(tab, run, job.run.length, kept, () => replayed++), () => chromium.browser.connected);
@@ -833,9 +897,13 @@ export async function writePdf(
   options: WritePdfOptions = {},
 ): Promise<PdfResult> {
   const result = await buildPdf(layout, config, options);
+  // A print file's cover: a PDF of its own beside the book, in the same standard (its bleed and marks).
+  const cover = config.pdf?.standard === 'print' && config.book?.cover ? await buildPdf(layout, config, { ...options, only: 'cover' }) : undefined;
+  const coverPath = outPath.replace(/(\.pdf)?$/i, '.cover.pdf');
   let written: boolean;
   try {
     written = await phase('pdf write', () => writeFileAtomic(outPath, result.bytes, () => killPoint('pdf-output-temp'), options.gate));
+    if (written && cover) written = await writeFileAtomic(coverPath, cover.bytes, undefined, options.gate);
   } catch (error) {
     throw new PdfError(`could not write ${outPath}: ${(error as Error).message}`);
   }
@@ -850,6 +918,7 @@ export async function writePdf(
     warnings: result.warnings,
     sha256: createHash('sha256').update(result.bytes).digest('hex'),
     written,
+    ...(cover ? { cover: { path: coverPath, sha256: createHash('sha256').update(cover.bytes).digest('hex') } } : {}),
   };
 }
 

@@ -23,7 +23,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignCharacters, defaultVerticalOrigin, editionFonts, fontChooser, KEEP_FEATURES, subsetFace, subsetParts, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
+import { assignCharacters, editionFonts, fontChooser, KEEP_FEATURES, subsetFace, subsetParts, truetypeSubsetKey, type LoadedFont } from '../fonts/index.js';
 import type { FontSource } from '../render/pdf/index.js';
 import { hashKey } from './cache.js';
 import { makeTempDir, removeTemp, trackChild, untrackChild } from './cleanup.js';
@@ -104,9 +104,13 @@ function converterFor(bank: string): Converter {
   return c;
 }
 
-/** The glyph bank of a face: its glyphs converted before, by whatever build converted them. */
+/**
+ * The glyph bank of a CFF face: its glyphs converted before, by whatever
+ * build converted them. TrueType faces (only pinned, nothing to bank) share
+ * one converter, under a bank that stays empty.
+ */
 function bankFile(font: LoadedFont, cacheDir: string): string {
-  return join(cacheDir, `bank-${faceDigest(font).slice(0, 32)}.pkl`);
+  return join(cacheDir, factsOf(font).cff ? `bank-${faceDigest(font).slice(0, 32)}.pkl` : 'bank-truetype.pkl');
 }
 
 /**
@@ -150,7 +154,8 @@ interface Wanted {
   font: LoadedFont;
   text: string;
   file: string;
-  cff: boolean;
+  /** Through scripts/cff2ttf.py: CFF converted to TrueType, or TrueType with its glyphs' vertical origins pinned. */
+  convert: boolean;
 }
 
 const converterDigests = new WeakMap<Uint8Array, string>();
@@ -180,15 +185,16 @@ function sourcesOf(
   const sources: FontSource[] = byName.map((name) => ({ local: name }));
   const subsets: Wanted[] = [];
   fonts.forEach((font, i) => {
-    const { cff, verticalOrigin } = factsOf(font);
+    const { verticalOrigin } = factsOf(font);
+    const convert = verticalOrigin !== undefined;
     // A face's characters in parts HarfBuzz can subset (subsetParts), each a face of the stack after the one before.
     for (const part of subsetParts(parts[i])) {
-      const key = cff
+      const key = convert
         ? truetypeSubsetKey(Buffer.from(faceDigest(font), 'hex'), part, conv)
         : hashKey('truetype-subset', faceDigest(font), part, KEEP_FEATURES.join(','));
       const file = join(cacheDir, `${key}.ttf`);
-      subsets.push({ font, text: part, file, cff });
-      sources.push(cff ? { file, verticalOrigin: verticalOrigin ?? defaultVerticalOrigin(font.bytes) } : { file });
+      subsets.push({ font, text: part, file, convert });
+      sources.push(convert ? { file, verticalOrigin } : { file });
     }
   });
   return { sources, subsets };
@@ -243,8 +249,8 @@ async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise
       const subset = await subsetFace(w.font, w.text).catch((error: Error) => {
         throw new FontPrepError(`font "${w.font.family}" (${w.font.file}): HarfBuzz could not subset it to ${Array.from(w.text).length} characters (${error.message}); try another font file`);
       });
-      if (!w.cff) {
-        // A TrueType face's subset is the file: written atomically beside its name.
+      if (!w.convert) {
+        // A face the converter leaves alone: its subset is the file, written atomically beside its name.
         await writeFileAtomic(w.file, subset);
         continue;
       }
@@ -258,7 +264,7 @@ async function makeSubsets(wanted: readonly Wanted[], cacheDir: string): Promise
     // One converter process per face (usually one: Noto), kept for the next build.
     for (const [bank, pairs] of banks) await convertWithBank(bank, pairs);
     for (const [i, w] of wanted.entries()) {
-      if (!w.cff) continue;
+      if (!w.convert) continue;
       // Renamed into the cache: whole or absent, even if two builds make it at once.
       await rename(join(work, `${i}.ttf`), w.file).catch(async () => writeFileAtomic(w.file, await readFile(join(work, `${i}.ttf`))));
     }

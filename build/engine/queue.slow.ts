@@ -51,7 +51,7 @@ async function outputs(dir: string): Promise<Map<string, Buffer>> {
 
 /** A worker process on the test's Redis; `queue`: another queue than the default; `extra`: its environment's additions. */
 function startWorker(out: string, cache: string, { queue, extra }: { queue?: string; extra?: Record<string, string> } = {}): { child: ChildProcess; log: () => string } {
-  const args = ['worker', '--redis', url, ...(queue ? ['--queue', queue] : []), '--out', out, '--cache', cache];
+  const args = ['worker', '--redis', url, '--root', root, ...(queue ? ['--queue', queue] : []), '--out', out, '--cache', cache];
   const child = spawn(process.execPath, [CLI, ...args], { cwd: root, env: env(extra), stdio: ['ignore', 'ignore', 'pipe'] });
   let text = '';
   child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
@@ -137,17 +137,17 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
     assert.equal(completed.length, COUNT - 1);
     assert.ok(completed.every((j) => (j.returnvalue as { worker: string }).worker !== String(victim.child.pid)), 'the killed worker finished nothing');
     // Each edition built once by the living workers: the killed worker's job was taken again (when its lock, 60 s, expired), none twice.
-    const builtLines = started.slice(1).flatMap((w) => [...w.log().matchAll(/^(ed\d\d): built \(/gm)].map((m) => m[1]!));
+    const builtLines = started.slice(1).flatMap((w) => [...w.log().matchAll(/^coll\/(ed\d\d): built \(/gm)].map((m) => m[1]!));
     assert.deepEqual(builtLines.sort(), completed.map((j) => j.name).sort(), 'each completed edition built exactly once');
     assert.ok(builtLines.includes(killedEdition) || killedEdition === BROKEN, `${killedEdition}, whose worker was killed, was built by another`);
-    assert.deepEqual(await outputs(qout), reference, 'the queue makes the same bytes');
+    assert.deepEqual(await outputs(path.join(qout, 'coll')), reference, 'the queue makes the same bytes, in the collection’s folder');
     // No temp file of a living worker; at most the killed one's (hidden, removed by the next build there).
-    const temps = (await readdir(qout)).filter((n) => n.endsWith('.tmp'));
+    const temps = (await readdir(path.join(qout, 'coll'))).filter((n) => n.endsWith('.tmp'));
     assert.ok(temps.every((n) => n.includes(`.${victim.child.pid}_`)), `left: ${temps.join(', ')}`);
-    const qcatalogue = JSON.parse(await readFile(path.join(qout, 'catalogue.json'), 'utf8')) as { editions: unknown[] };
+    const qcatalogue = JSON.parse(await readFile(path.join(qout, 'coll', 'catalogue.json'), 'utf8')) as { editions: unknown[] };
     assert.equal(qcatalogue.editions.length, COUNT, 'the catalogue lists every edition');
     const status = cli(['queue', 'status', '--redis', url]);
-    assert.match(status.stdout, new RegExp(`done ${COUNT - 1}, failed 1`));
+    assert.match(status.stdout, new RegExp(`^coll: .*done ${COUNT - 1}, superseded 0, failed 1`, 'm'));
     assert.match(status.stdout, new RegExp(`failed: ${BROKEN}[^]*edition\\.yaml:${BROKEN_LINE}:`));
 
     // One correction: `queue add` enqueues that edition alone, and a worker rebuilds it alone.
@@ -155,13 +155,13 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
     const original = await readFile(fixed, 'utf8');
     await writeFile(fixed, original.replace('禮書選', '禮書選錄'));
     const readd = cli(['queue', 'add', 'coll', '--redis', url]);
-    assert.deepEqual([...readd.stdout.matchAll(/^(ed\d\d): enqueued$/gm)].map((m) => m[1]), ['ed05']);
-    const before = await outputs(qout);
+    assert.deepEqual([...readd.stdout.matchAll(/^coll\/(ed\d\d): enqueued$/gm)].map((m) => m[1]), ['ed05']);
+    const before = await outputs(path.join(qout, 'coll'));
     await until('the correction is built', async () => ((await queue.getJobCounts('completed')).completed ?? 0) === COUNT);
-    const rebuilt = started.slice(1).flatMap((w) => [...w.log().matchAll(/^(ed\d\d): built \(/gm)].map((m) => m[1]!));
+    const rebuilt = started.slice(1).flatMap((w) => [...w.log().matchAll(/^coll\/(ed\d\d): built \(/gm)].map((m) => m[1]!));
     assert.equal(rebuilt.filter((n) => n === 'ed05').length, 2, 'ed05 built again');
     assert.equal(rebuilt.length, builtLines.length + 1, 'nothing else built');
-    const after = await outputs(qout);
+    const after = await outputs(path.join(qout, 'coll'));
     for (const [name, bytes] of after) {
       if (name.startsWith('ed05.')) assert.notDeepEqual(bytes, before.get(name), `${name} changed`);
       else assert.deepEqual(bytes, before.get(name), `${name} untouched`);
@@ -170,9 +170,9 @@ test('a collection built one at a time, with --jobs 2, in shards and through the
     // The correction reverted: the edition is back at a version built before (its job completed), and that job runs again.
     await writeFile(fixed, original);
     const revert = cli(['queue', 'add', 'coll', '--redis', url]);
-    assert.deepEqual([...revert.stdout.matchAll(/^(ed\d\d): enqueued$/gm)].map((m) => m[1]), ['ed05'], revert.stderr);
-    await until('the revert is built', () => started.slice(1).flatMap((w) => [...w.log().matchAll(/^ed05: built \(/gm)]).length === 3);
-    assert.deepEqual(await outputs(qout), reference, 'the outputs are the first version’s again');
+    assert.deepEqual([...revert.stdout.matchAll(/^coll\/(ed\d\d): enqueued$/gm)].map((m) => m[1]), ['ed05'], revert.stderr);
+    await until('the revert is built', () => started.slice(1).flatMap((w) => [...w.log().matchAll(/^coll\/ed05: built \(/gm)]).length === 3);
+    assert.deepEqual(await outputs(path.join(qout, 'coll')), reference, 'the outputs are the first version’s again');
   } finally {
     await queue.close();
     connection.disconnect();
@@ -197,28 +197,28 @@ test('an older version still building when a correction is enqueued writes nothi
   };
   // A second version; its worker stops (SIGSTOP) with its PDF made, before the PDF replaces the output: as a machine that stalls.
   await writeFile(source, first.replace('禮書選1', '禮書選一'));
-  assert.match(cli(['queue', 'add', 'race', ...queueArgs]).stdout, /^ed01: enqueued$/m);
+  assert.match(cli(['queue', 'add', 'race', ...queueArgs]).stdout, /^race\/ed01: enqueued$/m);
   const older = startWorker(qout, cache, { queue: 'race', extra: { DIAOBAN_STOP_AT: 'pdf-output-temp' } });
   await until('the second version’s worker stopped before its PDF is written', async () => (await state(older.child.pid!)) === 'T', 300_000);
   // Reverted meanwhile: the first version is enqueued again, and another worker builds it.
   await writeFile(source, first);
-  assert.match(cli(['queue', 'add', 'race', ...queueArgs]).stdout, /^ed01: enqueued$/m);
+  assert.match(cli(['queue', 'add', 'race', ...queueArgs]).stdout, /^race\/ed01: enqueued$/m);
   const newer = startWorker(qout, cache, { queue: 'race' });
-  await until('the first version built', () => /^ed01: (built|failed)/m.test(newer.log()), 300_000);
-  assert.match(newer.log(), /^ed01: built \(/m, newer.log());
+  await until('the first version built', () => /^race\/ed01: (built|failed)/m.test(newer.log()), 300_000);
+  assert.match(newer.log(), /^race\/ed01: built \(/m, newer.log());
   // The stalled worker goes on: its PDF, its EPUB if not written yet, and its record are refused.
   older.child.kill('SIGCONT');
-  await until('the second version’s job ended', () => /^ed01: (built|superseded|failed)/m.test(older.log()), 300_000);
-  assert.match(older.log(), /^ed01: superseded \(job [0-9a-f]{12}\): a later version was enqueued/m, older.log());
-  assert.deepEqual(await outputs(qout), reference, 'the outputs are the version enqueued last');
-  assert.deepEqual((await readdir(qout)).filter((n) => n.endsWith('.tmp')), [], 'the refused outputs’ temp files removed');
-  const [record] = (JSON.parse(await readFile(path.join(qout, 'catalogue.json'), 'utf8')) as { editions: Array<{ digest: string }> }).editions;
+  await until('the second version’s job ended', () => /^race\/ed01: (built|superseded|failed)/m.test(older.log()), 300_000);
+  assert.match(older.log(), /^race\/ed01: superseded \(job ed-[0-9a-f]{12}\): a later version was enqueued/m, older.log());
+  assert.deepEqual(await outputs(path.join(qout, 'race')), reference, 'the outputs are the version enqueued last');
+  assert.deepEqual((await readdir(path.join(qout, 'race'))).filter((n) => n.endsWith('.tmp')), [], 'the refused outputs’ temp files removed');
+  const [record] = (JSON.parse(await readFile(path.join(qout, 'race', 'catalogue.json'), 'utf8')) as { editions: Array<{ digest: string }> }).editions;
   const connection = new Redis(url, { maxRetriesPerRequest: null });
   const queue = new Queue('race', { connection });
   try {
     const built = (await queue.getCompleted()).filter((j) => (j.returnvalue as { status: string }).status !== 'superseded');
     assert.equal(built.length, 1, 'one job built the edition');
-    assert.equal(record?.digest, built[0]?.id, 'the catalogue records the version enqueued last');
+    assert.equal(record?.digest, (built[0]?.data as { digest: string }).digest, 'the catalogue records the version enqueued last');
   } finally {
     await queue.close();
     connection.disconnect();
@@ -233,7 +233,7 @@ test('a worker waits while Redis is down and takes jobs again once it is back', 
   let server = started.server;
   const one = path.join(root, 'one-edition');
   await smallCollection(one, 1);
-  const child = spawn(process.execPath, [CLI, 'worker', '--redis', own, '--out', path.join(root, 'reconnect'), '--cache', path.join(root, 'qcache')], { cwd: root, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'worker', '--redis', own, '--root', root, '--out', path.join(root, 'reconnect'), '--cache', path.join(root, 'qcache')], { cwd: root, env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
   workers.push(child);
   let log = '';
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
@@ -246,9 +246,103 @@ test('a worker waits while Redis is down and takes jobs again once it is back', 
     ({ server } = await startRedis(started.port));
     const add = spawnSync(process.execPath, [CLI, 'queue', 'add', 'one-edition', '--redis', own], { cwd: root, env: env(), encoding: 'utf8' });
     assert.equal(add.status, 0, add.stderr);
-    await until('the job built', () => /ed01: built \(/.test(log), 600_000);
+    await until('the job built', () => /one-edition\/ed01: built \(/.test(log), 600_000);
+    assert.match(log, /worker: waiting for Redis at redis:\/\/127\.0\.0\.1:\d+ \(\d+ s so far; gives up after 300 s, --wait-redis\)/, 'it says it waits, and for how long');
+    assert.match(log, /worker: Redis at redis:\/\/127\.0\.0\.1:\d+ answers again/);
   } finally {
     child.kill('SIGKILL');
     server.kill('SIGKILL');
   }
+});
+
+/** The state of a process (/proc: R, S, T stopped …). */
+async function procState(pid: number): Promise<string> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '';
+}
+
+test('Redis restarted from a snapshot without the latest version, while an older version’s worker is stopped: nothing older is published', { timeout: 1_800_000 }, async () => {
+  // Reproduction (issue 29): SIGSTOP a worker, restart Redis without the "latest" record, SIGCONT: the old job's PDF, EPUB and record replaced the newer version's.
+  const dir = await mkdtemp(path.join(root, 'redis-'));
+  const started = await startRedis(undefined, dir);
+  let server = started.server;
+  const own = started.url;
+  const coll = path.join(root, 'fence');
+  await smallCollection(coll, 1);
+  const source = path.join(coll, 'ed01', 'text.txt');
+  const first = await readFile(source, 'utf8');
+  const cache = path.join(root, 'fence-cache');
+  const qout = path.join(root, 'fence-q');
+  const queueArgs = ['--redis', own];
+  const spawnWorker = (extra: Record<string, string> = {}): { child: ChildProcess; log: () => string } => {
+    const child = spawn(process.execPath, [CLI, 'worker', '--redis', own, '--root', root, '--out', qout, '--cache', cache], { cwd: root, env: env(extra), stdio: ['ignore', 'ignore', 'pipe'] });
+    let text = '';
+    child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
+    workers.push(child);
+    return { child, log: () => text };
+  };
+  try {
+    // The first version, enqueued; Redis saved as it is now (the snapshot it will come back from).
+    assert.match(cli(['queue', 'add', 'fence', ...queueArgs]).stdout, /^fence\/ed01: enqueued$/m);
+    const probe = new Redis(own, { maxRetriesPerRequest: 1 });
+    await probe.save();
+    probe.disconnect();
+    // Its worker stops with the PDF made, before writing it: a machine that stalls.
+    const older = spawnWorker({ DIAOBAN_STOP_AT: 'pdf-output-temp' });
+    await until('the first version’s worker stopped', async () => (await procState(older.child.pid!)) === 'T', 300_000);
+    // A correction, enqueued and built by another worker: the newer version is published.
+    await writeFile(source, first.replace('禮書選1', '禮書選新'));
+    assert.match(cli(['queue', 'add', 'fence', ...queueArgs]).stdout, /^fence\/ed01: enqueued$/m);
+    const newer = spawnWorker();
+    await until('the newer version built', () => /^fence\/ed01: built \(/m.test(newer.log()), 600_000);
+    const published = await outputs(path.join(qout, 'fence'));
+    const record = await readFile(path.join(qout, 'fence', 'catalogue', 'ed01.json'), 'utf8');
+    // Redis dies and comes back from the snapshot: its latest version is the first one again, the correction's record lost.
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    ({ server } = await startRedis(started.port, dir));
+    const check = new Redis(own, { maxRetriesPerRequest: 1 });
+    assert.equal((await check.hlen('diaoban:diaoban:latest')), 1, 'the latest record is the first version’s');
+    check.disconnect();
+    const before = older.log().length;
+    older.child.kill('SIGCONT');
+    // Its job is no longer its own in the restored Redis (waiting there, not active under its lock): BullMQ cannot mark it done,
+    // so the sign that its build went on is its refused PDF's temp file, removed.
+    await until('the older version’s PDF refused', async () => !(await readdir(path.join(qout, 'fence'))).some((n) => n.endsWith('.tmp')), 600_000);
+    await new Promise((r) => setTimeout(r, 5000));
+    assert.doesNotMatch(older.log().slice(before), /^fence\/ed01: built/m, older.log());
+    // The restored queue holds the first version's job again (waiting): whoever builds it publishes nothing.
+    await until('the restored job ended', () => /^fence\/ed01: (built|superseded|failed)/m.test(newer.log().split(/^fence\/ed01: built \(/m)[1] ?? ''), 600_000);
+    assert.deepEqual(await outputs(path.join(qout, 'fence')), published, `the PDF and EPUB are the newer version’s\n${older.log()}\n${newer.log()}`);
+    assert.equal(await readFile(path.join(qout, 'fence', 'catalogue', 'ed01.json'), 'utf8'), record, 'so is the catalogue’s record');
+    assert.deepEqual((await readdir(path.join(qout, 'fence'))).filter((n) => n.endsWith('.tmp')), [], 'no temp file left');
+    newer.child.kill('SIGTERM');
+    older.child.kill('SIGTERM');
+  } finally {
+    server.kill('SIGKILL');
+  }
+});
+
+test('a worker killed while draining: the next worker --drain takes its stalled job, and its temp file is never an output', { timeout: 1_800_000 }, async () => {
+  // Reproduction (issue 29): the next `worker --drain` exited 0 without taking the stalled job; the edition missing, its job active, a .tmp left.
+  const coll = path.join(root, 'drain');
+  await smallCollection(coll, 1);
+  const qout = path.join(root, 'drain-q');
+  const cache = path.join(root, 'drain-cache');
+  const args = ['worker', '--redis', url, '--queue', 'drain', '--root', root, '--out', qout, '--cache', cache, '--drain', '--lock-ms', '5000'];
+  assert.match(cli(['queue', 'add', 'drain', '--redis', url, '--queue', 'drain']).stdout, /^drain\/ed01: enqueued$/m);
+  const victim = spawn(process.execPath, [CLI, ...args], { cwd: root, env: env({ DIAOBAN_STOP_AT: 'pdf-output-temp' }), stdio: 'ignore' });
+  workers.push(victim);
+  await until('the worker stopped with its PDF in a temp file', async () => (await procState(victim.pid!)) === 'T', 300_000);
+  assert.ok((await readdir(path.join(qout, 'drain'))).some((n) => n.endsWith('.tmp')), 'its temp file is there');
+  victim.kill('SIGKILL');
+  await new Promise((r) => victim.once('exit', r));
+  const next = cli(args);
+  assert.equal(next.status, 0, next.stderr);
+  assert.match(next.stderr, /^drain\/ed01: built \(/m, 'the stalled job taken and built');
+  const names = await readdir(path.join(qout, 'drain'));
+  assert.deepEqual(names.filter((n) => /\.(pdf|epub)$/.test(n)).sort(), ['ed01.epub', 'ed01.pdf']);
+  assert.deepEqual(names.filter((n) => n.endsWith('.tmp')), [], 'the killed worker’s temp file removed');
+  const status = cli(['queue', 'status', '--redis', url, '--queue', 'drain']);
+  assert.match(status.stdout, /^drain: waiting 0, active 0 \(stalled 0\), delayed \(to retry\) 0, done 1, superseded 0, failed 0$/m, status.stdout);
 });

@@ -32,11 +32,15 @@ export async function redisAlive(url: string): Promise<boolean> {
   }
 }
 
-/** Starts redis-server on `port` (a free one by default) and waits until it answers. */
-export async function startRedis(port?: number): Promise<{ url: string; port: number; server: ChildProcess }> {
+/**
+ * Starts redis-server on `port` (a free one by default) and waits until it
+ * answers. `dir`: its folder, where an explicit SAVE writes dump.rdb and
+ * whence a restart loads it (a Redis restored from an older snapshot).
+ */
+export async function startRedis(port?: number, dir?: string): Promise<{ url: string; port: number; server: ChildProcess }> {
   const p = port ?? (await freePort());
   const url = `redis://127.0.0.1:${p}`;
-  const server = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const server = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(dir ? ['--dir', dir, '--dbfilename', 'dump.rdb'] : [])], { stdio: 'ignore' });
   await until('redis-server', () => redisAlive(url), { ms: 30_000, every: 100 });
   return { url, port: p, server };
 }

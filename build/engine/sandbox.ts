@@ -19,7 +19,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { VFile } from 'vfile';
 import type { EditionPath } from '../parse/edition.js';
-import { FONT_STACK } from '../fonts/index.js';
+import { KNOWN_FACES } from '../fonts/index.js';
 import { own } from '../tree/append.js';
 
 export interface Sandbox {
@@ -27,6 +27,8 @@ export interface Sandbox {
   dir: string;
   /** Folders whose files the edition may name: its own first, then those --allow-read gives; each as given and resolved. */
   roots: string[];
+  /** What the folder is, for messages ('the edition folder', 'the collection folder'). */
+  folder: string;
 }
 
 /** Where fontconfig looks on Debian (/etc/fonts/fonts.conf), and the folders of the tool's own stack. */
@@ -38,7 +40,7 @@ export function systemFontDirs(): string[] {
     '/usr/local/share/fonts',
     path.join(data, 'fonts'),
     path.join(home, '.fonts'),
-    ...FONT_STACK.map((f) => path.dirname(f.file)),
+    ...KNOWN_FACES.map((f) => path.dirname(f.file)),
   ];
 }
 
@@ -49,9 +51,9 @@ async function withReal(dir: string): Promise<string[]> {
 }
 
 /** The sandbox of an edition folder, widened by the folders of --allow-read. */
-export async function createSandbox(dir: string, allowRead: readonly string[] = []): Promise<Sandbox> {
+export async function createSandbox(dir: string, allowRead: readonly string[] = [], folder = 'the edition folder'): Promise<Sandbox> {
   const roots = (await Promise.all([dir, ...allowRead].map(withReal))).flat();
-  return { dir, roots };
+  return { dir, roots, folder };
 }
 
 function inside(file: string, root: string): boolean {
@@ -189,8 +191,8 @@ export async function readCheckedFile(real: string): Promise<Buffer> {
 
 /** What to tell the user about a file the edition may not read: what is wrong and what to do. */
 export function problemReason(resolved: Problem, what: string, name: string, sandbox: Sandbox, fonts = false): string {
-  const folder = `the edition folder ${sandbox.dir}${fonts ? " and the system's font folders" : ''}`;
-  const widen = 'copy it into the edition folder, or let the build read its folder with --allow-read DIR';
+  const folder = `${sandbox.folder} ${sandbox.dir}${fonts ? " and the system's font folders" : ''}`;
+  const widen = `copy it into ${sandbox.folder}, or let the build read its folder with --allow-read DIR`;
   switch (resolved.problem) {
     case 'outside':
       return `${what} "${name}" is outside ${folder}, so it is not read; ${widen}`;
@@ -218,10 +220,12 @@ const WHAT: Record<string, string> = {
   corrections: 'the corrections file',
   'fonts.main': 'the font',
   seals: 'the seal image',
+  witnesses: 'the witness',
+  'conversion.witness': 'the witness of the conversion',
 };
 
 function reportProblem(sandbox: Sandbox, ref: EditionPath, yaml: VFile, problem: Problem, fonts: boolean): null {
-  const message = yaml.message(problemReason(problem, own(WHAT, ref.key) ?? `the file (${ref.key})`, ref.name, sandbox, fonts), {
+  const message = yaml.message(problemReason(problem, own(WHAT, ref.key.startsWith('fonts.') ? 'fonts.main' : ref.key) ?? `the file (${ref.key})`, ref.name, sandbox, fonts), {
     place: ref.place,
     ruleId: problemRule(problem.problem),
     source: 'diaoban',

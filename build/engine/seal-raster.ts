@@ -4,9 +4,11 @@
  * limit — a 2 KB SVG of nested <use> is 10^10 shapes, which no renderer
  * finishes — and every PNG, given or made, has its header checked (magic,
  * IHDR, width × height within a limit) before it is decoded whole. The page
- * then draws a bitmap, never an SVG; images an SVG seal names are left out
- * (resvg would read any file). Reasons come back as text for a message at
- * the seal's entry.
+ * then draws a bitmap, never an SVG. resvg would read any file an SVG names,
+ * while it parses: every reference outside the SVG is taken out of its text
+ * before resvg sees it (withoutExternalReferences), the process's memory is
+ * capped, and an edition's seals share one time budget (SEALS_RASTER_MS).
+ * Reasons come back as text for a message at the seal's entry.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,6 +19,10 @@ import { trackChild, untrackChild } from './cleanup.js';
 
 /** How long resvg may take for one seal (an ordinary seal takes ~50 ms). */
 export const SEAL_RASTER_MS = 10_000;
+/** How long resvg may take for all the seals of an edition (100 slow seals took 17 minutes one after another). */
+export const SEALS_RASTER_MS = 20_000;
+/** The seal process's address space at most (RLIMIT_AS): a seal of 2048 pixels is 16 MB; Node itself needs a few hundred MB of it. */
+export const SEAL_PROCESS_BYTES = 1024 ** 3;
 /** A seal's bitmap at most: this many pixels a side, this many in all. */
 export const SEAL_MAX_SIDE = 8192;
 export const SEAL_MAX_PIXELS = 4096 * 4096;
@@ -61,6 +67,35 @@ export function pngProblem(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
+/**
+ * An SVG seal without what would make resvg read anything but its own bytes,
+ * or why it cannot be made so. resvg reads the file an <image> or <feImage>
+ * names (a FIFO, /dev/zero: 4 GB) while it parses the SVG, before anything
+ * could leave it out, and has no resolver to stop it: so every `href` (any
+ * prefix: xlink:href, svg:href) that is not a fragment of the SVG itself
+ * (#id) is removed from the text first. What could bring one back through
+ * the parser is refused: an entity whose text has markup or references
+ * (plain ones, as Illustrator writes for namespaces, stay), an external or
+ * parameter entity, a style sheet processing instruction, `@import` or
+ * `url()` naming anything but a fragment.
+ */
+export function withoutExternalReferences(svg: string): { svg: string; removed: number } | string {
+  for (const m of svg.matchAll(/<!ENTITY\s+(%\s*)?[^\s>]+\s+(SYSTEM|PUBLIC)?\s*("[^"]*"|'[^']*')?/gi)) {
+    if (m[1] || m[2] || m[3] === undefined) return 'is an SVG with an external or parameter entity (<!ENTITY … SYSTEM …>), which would read a file';
+    if (/[<&%]/.test(m[3].slice(1, -1))) return 'is an SVG with an entity that holds markup or references; a seal needs none';
+  }
+  if (/<\?xml-stylesheet/i.test(svg)) return 'is an SVG that names a style sheet (<?xml-stylesheet?>), which would read a file';
+  if (/@import/i.test(svg)) return 'is an SVG whose style imports another (@import), which would read a file';
+  if (/url\(\s*(?:['"]\s*)?(?!#)/i.test(svg)) return 'is an SVG with a url() that names something outside it (only url(#id) may be used in a seal)';
+  let removed = 0;
+  const cleaned = svg.replace(/(\s)(?:[\w.-]+:)?href\s*=\s*("[^"]*"|'[^']*')/gi, (all, space: string, value: string) => {
+    if (/^#[\w.:-]*$/.test(value.slice(1, -1).trim())) return all;
+    removed++;
+    return space;
+  });
+  return { svg: cleaned, removed };
+}
+
 /** The width a seal of `sizeMm` is rasterised at. */
 export function sealPixels(sizeMm: number): number {
   return Math.min(2048, Math.max(64, Math.ceil((sizeMm / 25.4) * SEAL_DPI)));
@@ -75,22 +110,44 @@ export interface Rasterised {
   imagesLeftOut: boolean;
 }
 
-/** The seal SVG as a PNG `width` pixels wide, or why it cannot be drawn. */
-export function rasteriseSeal(svg: Uint8Array, width: number): Promise<Rasterised | string> {
+/** The time the seals of one edition may take together: each seal takes from it, and none more than SEAL_RASTER_MS. */
+export interface SealBudget {
+  /** Milliseconds left. */
+  left: number;
+}
+
+export function sealBudget(): SealBudget {
+  return { left: SEALS_RASTER_MS };
+}
+
+/** The seal SVG as a PNG `width` pixels wide, or why it cannot be drawn; `budget`: the edition's seals' time, shared. */
+export async function rasteriseSeal(svg: Uint8Array, width: number, budget: SealBudget = sealBudget()): Promise<Rasterised | string> {
   const key = `${createHash('sha256').update(svg).digest('hex')}:${width}`;
   let made = rasterised.get(key);
-  if (!made) {
-    made = runResvg(svg, width);
+  if (made) return made;
+  if (budget.left <= 0) return `was not drawn: the seals of this edition have had their ${SEALS_RASTER_MS / 1000} s (a seal takes ~50 ms; slow seals before it used the time)`;
+  const started = Date.now();
+  const limit = Math.min(SEAL_RASTER_MS, budget.left);
+  made = runResvg(svg, width, limit);
+  const result = await made;
+  budget.left -= Date.now() - started;
+  // A seal cut short by what others left of the budget may draw another time: only what it does on its own is remembered.
+  if (typeof result !== 'string' || limit === SEAL_RASTER_MS) {
     if (rasterised.size > 64) rasterised.clear();
     rasterised.set(key, made);
   }
-  return made;
+  return result;
 }
 
-function runResvg(svg: Uint8Array, width: number): Promise<Rasterised | string> {
-  const hasText = /<text[\s>]/.test(Buffer.from(svg).toString('utf8'));
+function runResvg(bytes: Uint8Array, width: number, limitMs: number): Promise<Rasterised | string> {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const safe = withoutExternalReferences(text);
+  if (typeof safe === 'string') return Promise.resolve(safe);
+  const hasText = /<text[\s>]/.test(safe.svg);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SCRIPT, String(width), hasText ? 'text' : ''], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its memory capped (RLIMIT_AS, through the shell's ulimit): resvg is native code, which no V8 limit bounds.
+    const command = `ulimit -v ${Math.floor(SEAL_PROCESS_BYTES / 1024)} && exec "$0" "$@"`;
+    const child = spawn('/bin/sh', ['-c', command, process.execPath, SCRIPT, String(width), hasText ? 'text' : ''], { stdio: ['pipe', 'pipe', 'pipe'] });
     if (child.pid !== undefined) trackChild(child.pid);
     const out: Buffer[] = [];
     let size = 0;
@@ -99,7 +156,7 @@ function runResvg(svg: Uint8Array, width: number): Promise<Rasterised | string> 
     const timer = setTimeout(() => {
       late = true;
       child.kill('SIGKILL');
-    }, SEAL_RASTER_MS);
+    }, limitMs);
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > 4 * SEAL_MAX_PIXELS) child.kill('SIGKILL');
@@ -107,15 +164,15 @@ function runResvg(svg: Uint8Array, width: number): Promise<Rasterised | string> 
     });
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8').slice(0, 2000)));
     child.stdin.on('error', () => undefined);
-    child.stdin.end(Buffer.from(svg.buffer, svg.byteOffset, svg.byteLength));
+    child.stdin.end(safe.svg);
     const done = (reason: string | undefined): void => {
       clearTimeout(timer);
       if (child.pid !== undefined) untrackChild(child.pid);
-      resolve(reason ?? { png: new Uint8Array(Buffer.concat(out)), imagesLeftOut: err.includes('images-left-out') });
+      resolve(reason ?? { png: new Uint8Array(Buffer.concat(out)), imagesLeftOut: safe.removed > 0 || err.includes('images-left-out') });
     };
     child.on('error', (error) => done(`could not be drawn (${error.message})`));
     child.on('close', (code) => {
-      if (late) done(`could not be drawn within ${SEAL_RASTER_MS / 1000} s (an SVG seal should be a few shapes: nested <use> multiply them)`);
+      if (late) done(limitMs < SEAL_RASTER_MS ? `could not be drawn in the ${(limitMs / 1000).toFixed(1)} s the seals before it left of their ${SEALS_RASTER_MS / 1000} s` : `could not be drawn within ${SEAL_RASTER_MS / 1000} s (an SVG seal should be a few shapes: nested <use> and filters multiply the work)`);
       else if (code === 3) done(`is an SVG that cannot be drawn: ${err.trim() || 'resvg could not read it'}`);
       else if (code !== 0) done(`could not be drawn (the renderer stopped${err ? `: ${err.trim()}` : ''})`);
       else done(undefined);

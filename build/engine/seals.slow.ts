@@ -50,3 +50,26 @@ test('bad seals get messages at their entries, the good one is drawn, the book i
   assert.equal(images.length, 1, images.join('\n'));
   assert.match(images[0], new RegExp(`\\b${Math.ceil((20 / 25.4) * 600)}\\s+${Math.ceil((20 / 25.4) * 600)}\\b`), `the seal at 600 dpi: ${images[0]}`);
 });
+
+test('slow seals share one time budget: four that each take their whole 10 s hold the build 20 s, not 40 s', { timeout: 300_000 }, async () => {
+  // Reproduction (issue 29): slow SVG seals ran to their 10 s limit one after another (4 took 41 s; the 100 allowed ≈ 17 min).
+  const { loadEdition } = await import('./load.js');
+  const dir = path.join(work, 'slow-seals');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'a.md'), '# 卷一\n\n學而時習之\n');
+  // Noise of many octaves over a seal 80 mm wide (2048 pixels): far past 10 s each, whatever the machine.
+  const slow = (octaves: number): string => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><filter id="t" x="0" y="0" width="1" height="1"><feTurbulence baseFrequency="0.05" numOctaves="${octaves}"/></filter><rect width="100" height="100" filter="url(#t)"/></svg>`;
+  const names = [10, 11, 12, 13].map((o) => {
+    writeFileSync(path.join(dir, `slow${o}.svg`), slow(o));
+    return `slow${o}.svg`;
+  });
+  writeFileSync(path.join(dir, 'edition.yaml'), ['title: 論語', 'author: 孔子', 'sources:', '  - a.md', 'seals:', ...names.map((s) => `  - image: ${s}\n    page: 1\n    size: 80mm`)].join('\n') + '\n');
+  const started = Date.now();
+  const loaded = await loadEdition(dir);
+  const seconds = (Date.now() - started) / 1000;
+  const reasons = loaded.messages.filter((m) => m.ruleId === 'seal-image').map((m) => m.reason);
+  assert.equal(reasons.length, 4, reasons.join('\n'));
+  assert.equal(reasons.filter((r) => /could not be drawn (within 10 s|in the [\d.]+ s the seals before it left of their 20 s)/.test(r)).length, 2, reasons.join('\n'));
+  assert.equal(reasons.filter((r) => /was not drawn: the seals of this edition have had their 20 s/.test(r)).length, 2, reasons.join('\n'));
+  assert.ok(seconds < 30, `the seals took ${seconds.toFixed(1)} s together`);
+});

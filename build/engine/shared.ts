@@ -28,7 +28,7 @@ export function applyShared(config: EditionConfig, yamlText: string, shared: Sha
   if (!shared) return;
   const own = ownKeys(yamlText);
   if (shared.template !== undefined && !own.has('template')) config.meta.template = shared.template;
-  if (shared.fonts?.main && !own.has('fonts')) config.fonts = { ...config.fonts, main: [...shared.fonts.main] };
+  if (shared.fonts && !own.has('fonts')) config.fonts = structuredClone(shared.fonts);
   if (shared.conversion && !own.has('conversion')) config.conversion = structuredClone(shared.conversion);
 }
 

@@ -20,6 +20,7 @@ import {
   markPrint,
   removeTransparency,
   toBlackPlate,
+  toSpotColours,
   type OutputProfile,
   type StandardInfo,
 } from '../render/pdf/standards.js';
@@ -139,6 +140,8 @@ export interface StandardResult {
   neutral: number;
   /** What colour was left for Ghostscript (none: it did not run). */
   converted: string[];
+  /** The colours printed as spot colours (SPOT_COLOURS), as `r g b`. */
+  spots?: string[];
 }
 
 /**
@@ -161,6 +164,9 @@ export async function applyStandard(
   const version = settings?.pdfx ?? 'x-4';
   const found = toBlackPlate(doc);
   if (found.other.length > 0) throw new StandardError(`the book has ${found.other.join(' and ')}, which a print file cannot have converted to CMYK yet`);
+  // A spot colour (朱絲欄's vermilion) stays an ink of its own; the other colours go to CMYK.
+  const spots = toSpotColours(doc, found.rgb);
+  found.rgb = found.rgb.filter((c) => !spots.includes(c));
   if (found.rgb.length > 0 || found.images.length > 0) {
     // Ghostscript computes the CMYK of each colour and image through the output profile; the book's own
     // content streams and fonts stay ours (a pass of the whole book through pdfwrite lost ToUnicode entries).
@@ -170,5 +176,5 @@ export async function applyStandard(
   }
   if (version === 'x-1a') removeTransparency(doc);
   const out = await markPrint(doc, { version, info: o.info, outline: o.outline, bleed: o.bleed, profile: await loadProfile(PRINT_PROFILE), producer: PRODUCER });
-  return { bytes: out, neutral: found.neutral, converted: [...found.rgb, ...found.images.map(() => 'image')] };
+  return { bytes: out, neutral: found.neutral, converted: [...found.rgb, ...found.images.map(() => 'image')], spots };
 }

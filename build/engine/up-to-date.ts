@@ -5,20 +5,23 @@
  * nothing changed answers in a new process before it loads the engine.
  */
 import { createHash } from 'node:crypto';
+import { readWitnesses } from './witnesses.js';
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VFile } from 'vfile';
 import { VFileMessage } from 'vfile-message';
-import { parseEditionYaml } from '../parse/edition.js';
+import { isFontPath, parseEditionYaml } from '../parse/edition.js';
 import type { EditionConfig } from '../tree/edition.js';
 import { pdfMeta, type PdfMeta } from '../render/pdf/meta.js';
 import { editionFonts } from '../fonts/stack.js';
+import { mainFaces, otherRoleFaces } from '../fonts/roles.js';
 import { BuildCache, hashKey, toolVersion } from './cache.js';
 import { fileStamp } from './fonts-memo.js';
 import { applyShared } from './shared.js';
 import { createSandbox, openRegularFile, readInSandbox, resolveInSandbox, systemFontDirs, type Read } from './sandbox.js';
 import { phase } from './timing.js';
+import { listWork } from './work-folder.js';
 import type { BuildOptions, BuildResult, Manifest, OutputRecord, StoredMessage } from './build.js';
 
 export function storeMessage(m: VFileMessage): StoredMessage {
@@ -74,7 +77,7 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
     process.env.SOURCE_DATE_EPOCH ?? '',
   ];
   // A collection's font files, like the edition's own, by their stamps.
-  for (const entry of options.shared?.fonts?.main ?? []) if (path.isAbsolute(entry.split('#')[0])) parts.push(fileStamp(entry.split('#')[0]));
+  for (const entry of Object.values(options.shared?.fonts ?? {}).flat()) if (entry && path.isAbsolute(entry.split('#')[0])) parts.push(fileStamp(entry.split('#')[0]));
   const unreadable = (error: NodeJS.ErrnoException): string => `unreadable: ${error.code ?? ''}`;
   if (!(await stat(dir)).isDirectory()) {
     const lone = await openRegularFile(dir);
@@ -86,18 +89,28 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
   const read = (name: string): Promise<Read | string> => readInSandbox(sandbox, name).catch(unreadable);
   const yaml = await read('edition.yaml');
   if (typeof yaml === 'string') return hashKey(...parts, 'edition.yaml', yaml);
-  if (!yaml.ok) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
-  parts.push('edition.yaml', yaml.bytes);
-  const yamlText = yaml.bytes.toString('utf8');
-  const { config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir)));
-  if (config) {
-    applyShared(config, yamlText, options.shared);
-    onConfig?.(config);
+  let config: EditionConfig | null = null;
+  let paths: ReadonlyArray<{ key: string; name: string }>;
+  if (yaml.ok) {
+    parts.push('edition.yaml', yaml.bytes);
+    const yamlText = yaml.bytes.toString('utf8');
+    ({ config, paths } = parseEditionYaml(new VFile({ path: 'edition.yaml', value: yamlText }), path.basename(path.resolve(dir))));
+    if (config) {
+      applyShared(config, yamlText, options.shared);
+      onConfig?.(config);
+    }
+  } else {
+    // A folder with no edition.yaml is read as the work its files make (work-folder.ts): they are its inputs.
+    const work = yaml.problem === 'missing' ? await listWork(dir) : null;
+    if (!work) return hashKey(...parts, `edition.yaml: ${yaml.problem}`);
+    parts.push('work folder');
+    paths = work.files.map((name) => ({ key: 'sources', name }));
   }
   const fontRoots = systemFontDirs();
   for (const ref of paths) {
     parts.push(ref.key, ref.name);
-    if (ref.key === 'fonts.main') {
+    if (ref.key === 'witnesses') continue;
+    if (isFontPath(ref)) {
       // A font is known by its stamp (no reading of 20 MB); the edition's own files by their bytes.
       const resolved = await resolveInSandbox(sandbox, ref.name, fontRoots).catch(unreadable);
       parts.push(typeof resolved === 'string' ? resolved : resolved.ok ? fileStamp(resolved.path) : resolved.problem);
@@ -106,9 +119,17 @@ export async function editionDigest(dir: string, options: Omit<BuildOptions, 'ou
       parts.push(typeof file === 'string' ? file : file.ok ? file.bytes : file.problem);
     }
   }
+  // The witnesses' texts (a folder's files, a branch's blobs), as loading reads them.
+  if (config?.witnesses?.length) {
+    for (const w of await readWitnesses(sandbox, config.witnesses, new VFile({ path: 'edition.yaml' }), (name) => name).catch(() => [])) {
+      parts.push(w.witness.siglum, w.witness.branch ?? '');
+      for (const f of w.files) parts.push(f.path ?? '', f.value as Uint8Array);
+    }
+  }
   try {
     // The stack's own faces (named, not given as files).
-    for (const spec of editionFonts(config?.fonts.main).specs) parts.push(fileStamp(spec.file));
+    const stacks = config ? [mainFaces(config), ...otherRoleFaces(config).map((r) => r.faces)] : [[]];
+    for (const faces of stacks) for (const spec of editionFonts(faces).specs) parts.push(fileStamp(spec.file));
   } catch {
     parts.push('fonts: unreadable');
   }

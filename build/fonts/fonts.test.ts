@@ -2,10 +2,12 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import * as hb from 'harfbuzzjs';
-import { assignCharacters, coverage, fontChooser, subsetFonts, uncovered } from './index.js';
+import { assignCharacters, coverage, fontChooser, subsetFace, subsetFonts, uncovered } from './index.js';
+import { trimForText } from './trim.js';
 import { loadFontTables, loadSystemFonts } from './load.js';
 import { cmapRanges, extractFace, faceFamilies, isCollection, readDirectory, readNames } from './sfnt.js';
-import { FONT_STACK, NOTO_SERIF_CJK_TC, editionFonts, fontStackFor } from './stack.js';
+import { FONT_STACK, HANAMIN_A, NOTO_SERIF_CJK_TC, TW_KAI, TW_KAI_EXT_B, editionFonts, fontStackFor } from './stack.js';
+import { mainFaces, otherRoleFaces } from './roles.js';
 import type { LoadedFont } from './types.js';
 
 let fonts: LoadedFont[];
@@ -158,12 +160,57 @@ test('fontStackFor: edition fonts first, the default stack after; files, collect
 });
 
 test('editionFonts: families without a file are kept by name, WOFF is refused, a stack font is not listed twice', () => {
-  const { specs, byName } = editionFonts(['TW-Kai', '/opt/Kai.ttf', 'hanamina', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
-  assert.deepEqual(byName, ['TW-Kai']);
+  const { specs, byName } = editionFonts(['LXGW WenKai', '/opt/Kai.ttf', 'hanamina', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
+  assert.deepEqual(byName, ['LXGW WenKai']);
   assert.deepEqual(
     specs.map((f) => f.family),
     ['Kai', 'HanaMinA', 'HanaMinB', 'Noto Serif CJK TC'],
   );
   assert.throws(() => editionFonts(['/opt/Kai.woff2']), /give a \.ttf, \.otf or \.ttc#Family file/);
-  assert.throws(() => fontStackFor(['TW-Kai']), /give a font file path/);
+  assert.throws(() => fontStackFor(['LXGW WenKai']), /give a font file path/);
+});
+
+test('TW-Kai and its Ext-B and Plus faces are known by name: files of the tool, in the order given, then the stack', () => {
+  const { specs, byName } = editionFonts(['TW-Kai', 'tw-kai-ext-b', 'TW-Kai-Plus', 'TW-Kai']);
+  assert.deepEqual(byName, []);
+  assert.deepEqual(specs.map((f) => f.family), ['TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus', 'Noto Serif CJK TC', 'HanaMinA', 'HanaMinB']);
+  assert.ok(specs.slice(0, 3).every((f) => f.file.startsWith('/usr/share/fonts/truetype/cns11643/') && f.package === 'fonts-cns11643-kai'));
+});
+
+test('font roles: the 四庫 template sets its text in TW-Kai, the modern one in the stack; an edition\'s role replaces the template\'s, other roles fall back on the main text', () => {
+  assert.deepEqual(mainFaces({ meta: { template: 'siku' }, fonts: {} }), ['TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus']);
+  assert.deepEqual(mainFaces({ meta: { template: 'modern' }, fonts: {} }), []);
+  assert.deepEqual(mainFaces({ meta: { template: 'no-such' }, fonts: {} }), ['TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus'], 'an unknown template takes siku\'s');
+  assert.deepEqual(mainFaces({ meta: { template: 'siku' }, fonts: { main: ['Noto Serif CJK TC'] } }), ['Noto Serif CJK TC']);
+  assert.deepEqual(otherRoleFaces({ meta: { template: 'siku' }, fonts: {} }), []);
+  assert.deepEqual(otherRoleFaces({ meta: { template: 'modern' }, fonts: { zhu: ['TW-Kai'], label: ['HanaMinA'], meipi: [] } }), [
+    { role: 'label', faces: ['HanaMinA'] },
+    { role: 'zhu', faces: ['TW-Kai'] },
+  ]);
+  assert.deepEqual(otherRoleFaces({ meta: { template: 'siku' }, fonts: { meipi: ['Noto Serif CJK TC'] } }), [{ role: 'meipi', faces: ['Noto Serif CJK TC', 'TW-Kai', 'TW-Kai-Ext-B', 'TW-Kai-Plus'] }]);
+});
+
+test('a face too large for HarfBuzz (TW-Kai, 52 MB; its Ext-B, 65 MB) is cut to the outlines the text needs: the same subset as of the whole face, and one where the whole face fails', async () => {
+  const read = async (spec: { family: string; file: string }): Promise<LoadedFont> => ({ ...spec, bytes: new Uint8Array(await readFile(spec.file)) });
+  const kai = await read(TW_KAI);
+  let text = '「」，。、…';
+  for (let cp = 0x4e00; Array.from(text).length < 400; cp++) text += String.fromCodePoint(cp);
+  const cut = trimForText(kai.bytes, text);
+  assert.ok(cut.byteLength < kai.bytes.byteLength / 4, `${cut.byteLength} bytes of ${kai.bytes.byteLength}`);
+  const { default: subsetFont } = await import('subset-font');
+  const opts = { targetFormat: 'sfnt' as const, keepFeatures: ['vert', 'vrt2'] };
+  const whole = await subsetFont(Buffer.from(kai.bytes), text, opts);
+  assert.deepEqual(await subsetFont(Buffer.from(cut), text, opts), whole, 'byte for byte the subset of the whole face');
+  // 2,500 characters: the whole face fails in HarfBuzz's memory (the negative control), subsetFace cuts it first.
+  let more = text;
+  for (let cp = 0x5200; Array.from(more).length < 2500; cp++) more += String.fromCodePoint(cp);
+  await assert.rejects(subsetFont(Buffer.from(kai.bytes), more, opts));
+  const subset = await subsetFace(kai, more);
+  assert.deepEqual(cmapRanges(subset).reduce((n, [a, b]) => n + b - a + 1, 0) >= 2500, true);
+  // Ext-B: its characters subset (the whole face does not load).
+  const extB = await read(TW_KAI_EXT_B);
+  assert.deepEqual(cmapRanges(await subsetFace(extB, '𠀋𡈽')), [[0x2000b, 0x2000b], [0x2123d, 0x2123d]]);
+  // A small face is left as it is.
+  const hana = await read(HANAMIN_A);
+  assert.equal(trimForText(hana.bytes, '一'), hana.bytes);
 });

@@ -1,7 +1,8 @@
 /**
  * The font stack of both renderers: Noto Serif CJK TC for the basic and
  * Extension A ranges, HanaMinA/HanaMinB (花園明朝) for Extension B and beyond.
- * First font that has a character wins.
+ * First font that has a character wins. The faces the tool knows by name
+ * (KNOWN_FACES) add TW-Kai (全字庫正楷體), the 四庫 template's 楷 hand.
  */
 
 export interface FontSpec {
@@ -11,20 +12,38 @@ export interface FontSpec {
   file: string;
   /** For a collection (.ttc): the family name of the face to take. */
   face?: string;
+  /** The Debian package that installs the file (scripts/setup.sh), for the message when it is missing. */
+  package?: string;
 }
 
 export const NOTO_SERIF_CJK_TC: FontSpec = {
   family: 'Noto Serif CJK TC',
   file: '/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc',
   face: 'Noto Serif CJK TC',
+  package: 'fonts-noto-cjk',
 };
 
-export const HANAMIN_A: FontSpec = { family: 'HanaMinA', file: '/usr/share/fonts/truetype/hanazono/HanaMinA.ttf' };
+export const HANAMIN_A: FontSpec = { family: 'HanaMinA', file: '/usr/share/fonts/truetype/hanazono/HanaMinA.ttf', package: 'fonts-hanazono' };
 
-export const HANAMIN_B: FontSpec = { family: 'HanaMinB', file: '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf' };
+export const HANAMIN_B: FontSpec = { family: 'HanaMinB', file: '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf', package: 'fonts-hanazono' };
+
+/** 全字庫正楷體 (CNS 11643): the basic plane and Extension A, then Extension B, then the CNS characters Unicode lacks (Plane 15). */
+export const TW_KAI: FontSpec = { family: 'TW-Kai', file: '/usr/share/fonts/truetype/cns11643/TW-Kai-98_1.ttf', package: 'fonts-cns11643-kai' };
+export const TW_KAI_EXT_B: FontSpec = { family: 'TW-Kai-Ext-B', file: '/usr/share/fonts/truetype/cns11643/TW-Kai-Ext-B-98_1.ttf', package: 'fonts-cns11643-kai' };
+export const TW_KAI_PLUS: FontSpec = { family: 'TW-Kai-Plus', file: '/usr/share/fonts/truetype/cns11643/TW-Kai-Plus-98_1.ttf', package: 'fonts-cns11643-kai' };
 
 /** The default stack, in fallback order. */
 export const FONT_STACK: readonly FontSpec[] = [NOTO_SERIF_CJK_TC, HANAMIN_A, HANAMIN_B];
+
+/** Every face known by its family name alone (the tool's own files, installed by scripts/setup.sh): the stack, and TW-Kai's three. */
+export const KNOWN_FACES: readonly FontSpec[] = [...FONT_STACK, TW_KAI, TW_KAI_EXT_B, TW_KAI_PLUS];
+
+const knownFace = (entry: string): FontSpec | undefined => KNOWN_FACES.find((f) => f.family.toLowerCase() === entry.toLowerCase());
+
+/** The Debian packages that install the tool's own faces among `specs` (for a message about missing files). */
+export function packagesOf(specs: readonly FontSpec[]): string[] {
+  return [...new Set(specs.flatMap((s) => (s.package ? [s.package] : [])))];
+}
 
 /** An edition's `fonts.main` (edition.yaml) read against the default stack. */
 export interface EditionFonts {
@@ -41,7 +60,7 @@ const FONT_FILE = /^(.*\.(?:ttf|otf|ttc|otc))(?:#(.+))?$/i;
 
 /** The file a `fonts.main` entry names (`/a/Kai.ttf`, `Set.ttc#Family`), if it names one rather than a family. */
 export function fontEntryFile(entry: string): { file: string; face?: string } | undefined {
-  if (FONT_STACK.some((f) => f.family.toLowerCase() === entry.toLowerCase())) return undefined;
+  if (knownFace(entry)) return undefined;
   const m = FONT_FILE.exec(entry);
   return m ? { file: m[1], ...(m[2] ? { face: m[2] } : {}) } : undefined;
 }
@@ -49,14 +68,15 @@ export function fontEntryFile(entry: string): { file: string; face?: string } | 
 /**
  * The one reading of `fonts.main`, for the PDF, the EPUB and `check`: each
  * entry is a font file path (.ttf/.otf, or .ttc with `#Family Name` to pick
- * the face), a family of the default stack, or another family's name. Pure:
- * nothing is read here.
+ * the face), a face known by name (KNOWN_FACES), or another family's name.
+ * An entry given twice counts once, where it first stands. Pure: nothing is
+ * read here.
  */
 export function editionFonts(main: readonly string[] = []): EditionFonts {
   const chosen: FontSpec[] = [];
   const byName: string[] = [];
   for (const entry of main) {
-    const known = FONT_STACK.find((f) => f.family.toLowerCase() === entry.toLowerCase());
+    const known = knownFace(entry);
     const named = fontEntryFile(entry);
     if (known) {
       chosen.push(known);
@@ -69,8 +89,12 @@ export function editionFonts(main: readonly string[] = []): EditionFonts {
       byName.push(entry);
     }
   }
-  const seen = new Set(chosen.map((f) => `${f.file}#${f.face ?? ''}`));
-  return { specs: [...chosen, ...FONT_STACK.filter((f) => !seen.has(`${f.file}#${f.face ?? ''}`))], byName };
+  const seen = new Set<string>();
+  const specs = [...chosen, ...FONT_STACK].filter((f) => {
+    const key = `${f.file}#${f.face ?? ''}`;
+    return !seen.has(key) && seen.add(key);
+  });
+  return { specs, byName };
 }
 
 /**
@@ -81,7 +105,7 @@ export function fontStackFor(main: readonly string[] = []): FontSpec[] {
   const { specs, byName } = editionFonts(main);
   if (byName.length) {
     throw new Error(
-      `font "${byName[0]}": give a font file path (.ttf, .otf, or .ttc#Family) or one of ${FONT_STACK.map((f) => f.family).join(', ')}`,
+      `font "${byName[0]}": give a font file path (.ttf, .otf, or .ttc#Family) or one of ${KNOWN_FACES.map((f) => f.family).join(', ')}`,
     );
   }
   return specs;

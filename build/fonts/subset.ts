@@ -1,6 +1,7 @@
 import { fontChooser, needsNoGlyph } from './coverage.js';
 import { SFNT_CFF } from './sfnt.js';
 import { LICENCE_NAME_IDS } from './licence.js';
+import { trimForText } from './trim.js';
 import type { LoadedFont, SubsetFont } from './types.js';
 import { fromCodePoints } from '../tree/append.js';
 
@@ -66,10 +67,12 @@ export async function subsetFace(font: LoadedFont, text: string): Promise<Uint8A
   // HarfBuzz's WebAssembly is loaded by the first subset, not by every importer of fonts/ (`check` needs none).
   const { default: subsetFont } = await import('subset-font');
   const options = { targetFormat: 'sfnt' as const, preserveNameIds: [...KEEP_NAME_IDS] };
+  // A face too large for HarfBuzz's memory (TW-Kai) is first cut to the outlines the text can need (trim.ts).
+  const face = asBuffer(trimForText(font.bytes, text));
   try {
-    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { ...options, keepFeatures: [...KEEP_FEATURES] }));
+    return new Uint8Array(await subsetFont(face, text, { ...options, keepFeatures: [...KEEP_FEATURES] }));
   } catch {
-    return new Uint8Array(await subsetFont(asBuffer(font.bytes), text, { ...options, keepFeatures: [...MINIMAL_FEATURES] }));
+    return new Uint8Array(await subsetFont(face, text, { ...options, keepFeatures: [...MINIMAL_FEATURES] }));
   }
 }
 

@@ -55,14 +55,25 @@ export function defaultVerticalOrigin(face: Uint8Array): number {
   return dv(os2).getInt16(68) / upem;
 }
 
+/**
+ * Whether the PDF's subsets of a face go through scripts/cff2ttf.py: CFF
+ * outlines (converted to TrueType, origins pinned), or TrueType ones with
+ * vertical metrics and a typographic ascender (origins pinned: TW-Kai,
+ * HanaMin).
+ */
+export function hasVerticalOrigins(face: Uint8Array): boolean {
+  const dir = readDirectory(face);
+  return hasCffOutlines(face) || (['glyf', 'vmtx', 'OS/2'].every((t) => tableBytes(face, dir, t) !== undefined));
+}
+
 /** What the build asks of a face besides its outlines (FaceFacts), read from its bytes. */
 export function faceFacts(face: Uint8Array): FaceFacts {
   const cff = hasCffOutlines(face);
   return {
     ranges: cmapRanges(face),
     cff,
-    // Only a CFF face's is asked for (its TrueType conversion keeps it); a TrueType face may lack VORG and OS/2.
-    ...(cff ? { verticalOrigin: defaultVerticalOrigin(face) } : {}),
+    // Where the converter pins its glyphs' tops (none for a face it leaves alone: no vertical metrics).
+    ...(hasVerticalOrigins(face) ? { verticalOrigin: defaultVerticalOrigin(face) } : {}),
     digest: createHash('sha256').update(face).digest('hex'),
   };
 }

@@ -8,7 +8,7 @@ export interface FaceFacts {
   ranges: Array<[number, number]>;
   /** CFF outlines (hasCffOutlines). */
   cff: boolean;
-  /** A CFF face's default vertical origin, in em (defaultVerticalOrigin). */
+  /** Where scripts/cff2ttf.py pins the face's glyph tops, in em (defaultVerticalOrigin): a CFF face's, or a TrueType one's with vertical metrics; absent for a face it leaves alone. */
   verticalOrigin?: number;
   /** SHA-256 of the face's bytes, hex. */
   digest: string;

@@ -6,10 +6,14 @@
  * - 眉批 (top-margin notes) go in lanes of the top margin, two a column
  *   (its right half, then its left), each holding `meipiCells` small
  *   characters from the top. One starts in the right lane over its anchor's
- *   column and takes as many lanes leftwards as its text needs. Taken lanes
- *   and the lanes over a raised (抬頭) column are not free; the next free
- *   lanes to the left come first (the reading goes on that way), then to the
- *   right, then the next pages.
+ *   column (the character it stands before) and takes as many lanes
+ *   leftwards as its text needs. They keep the reading order: a 眉批 starts
+ *   left of every 眉批 set before it on its page, and it is moved only
+ *   leftwards, onwards in the reading, past lanes taken or over a raised
+ *   (抬頭) column. One that finds no free lanes on its page goes to the
+ *   first free lanes of the next page with room (a page of its own after
+ *   the volume's last, if need be) and is reported at its place in the
+ *   source: a 眉批 is never printed over another.
  * - 側批 (notes between columns) go in the gutter left of a column's text,
  *   a character every half cell, from beside their anchor's character
  *   downwards. When that stretch is taken, the nearest free stretch further
@@ -17,11 +21,11 @@
  *   gutters from their top. A 側批 longer than the gutter below its anchor
  *   runs on at the top of the next column's gutter.
  *
- * Pure: pages in, `page.annotations` set.
+ * Pure: pages in, `page.annotations` set, what was moved off its page said.
  */
 import type { AnnotationRef } from './flatten.js';
 import { markOf } from '../punctuation/index.js';
-import type { AnnotationPiece, Column, Page, PageSpec, PlacedAnnotation } from './types.js';
+import type { AnnotationPiece, Column, LayoutDiagnostic, Page, PageSpec, PlacedAnnotation } from './types.js';
 
 /** An annotation's anchor as the engine placed it: the column (object) and the cell. */
 export interface AnchorAt {
@@ -40,6 +44,8 @@ interface Located {
 /** Per page: the 眉批 lanes taken, and each column's 側批 gutter in half-cell slots (from the column's top, 抬頭 included). */
 interface Occupancy {
   lanes: boolean[];
+  /** Lanes holding a 眉批 (not only closed to one, as over a raised column). */
+  held: boolean[];
   gutters: boolean[][];
   /** Half slots above the grid's top in each column's gutter (a raised column's). */
   above: number[];
@@ -50,7 +56,7 @@ function occupancy(page: Page, spec: PageSpec): Occupancy {
   const above = page.columns.map((c) => 2 * (c.raise ?? 0));
   for (const c of page.columns) if (c.raise) lanes[2 * c.index] = lanes[2 * c.index + 1] = true;
   const gutters = Array.from({ length: spec.columns }, (_, i) => new Array<boolean>((above[i] ?? 0) + 2 * spec.cells).fill(false));
-  return { lanes, gutters, above: Array.from({ length: spec.columns }, (_, i) => above[i] ?? 0) };
+  return { lanes, held: new Array<boolean>(2 * spec.columns).fill(false), gutters, above: Array.from({ length: spec.columns }, (_, i) => above[i] ?? 0) };
 }
 
 /**
@@ -70,11 +76,15 @@ function lanesOf(chars: readonly string[], size: number): string[] {
   return out;
 }
 
-/** A free run of `n` lanes starting at `from`, searched leftwards then rightwards; -1 if none. */
-function freeLanes(lanes: readonly boolean[], from: number, n: number): number {
-  const fits = (s: number): boolean => s >= 0 && s + n <= lanes.length && lanes.slice(s, s + n).every((x) => !x);
-  for (let s = from; s + n <= lanes.length; s++) if (fits(s)) return s;
-  for (let s = from - 1; s >= 0; s--) if (fits(s)) return s;
+/**
+ * The first free run of `n` lanes at or after `from` (leftwards, onwards in
+ * the reading); one moved there (`apart`) keeps a blank lane after the 眉批
+ * before it (`held`) where there is room, so that the two read apart; -1 if none.
+ */
+function freeLanes(lanes: readonly boolean[], held: readonly boolean[], from: number, n: number, apart = false): number {
+  const fits = (s: number): boolean => s + n <= lanes.length && lanes.slice(s, s + n).every((x) => !x);
+  if (apart) for (let s = Math.max(0, from); s + n <= lanes.length; s++) if (fits(s) && !held[s - 1]) return s;
+  for (let s = Math.max(0, from); s + n <= lanes.length; s++) if (fits(s)) return s;
   return -1;
 }
 
@@ -88,8 +98,13 @@ function freeSlots(gutter: readonly boolean[], from: number, n: number): number 
 
 const round = (x: number): number => Math.round(x * 1e4) / 1e4;
 
-export function placeAnnotations(pages: Page[], anchored: readonly AnchorAt[], spec: PageSpec): void {
-  if (anchored.length === 0) return;
+/**
+ * Sets the volume's annotations on its pages; `extend` adds a page after
+ * the last (for 眉批 no page has room for). Returns what was moved off
+ * its anchor's page, as warnings at the annotations' places.
+ */
+export function placeAnnotations(pages: Page[], anchored: readonly AnchorAt[], spec: PageSpec, extend?: () => Page): LayoutDiagnostic[] {
+  if (anchored.length === 0) return [];
   const where = new Map<Column, { page: number; column: number }>();
   pages.forEach((page, p) => page.columns.forEach((column, c) => where.set(column, { page: p, column: c })));
   const located: Located[] = anchored.map((a) => ({ ref: a.ref, cell: a.cell, ...(where.get(a.column) ?? { page: pages.length - 1, column: 0 }) }));
@@ -100,6 +115,10 @@ export function placeAnnotations(pages: Page[], anchored: readonly AnchorAt[], s
     if (!o) taken.set(p, (o = occupancy(pages[p], spec)));
     return o;
   };
+  /** Per page, the lane after the last 眉批 set there: the next one starts at or after it (reading order). */
+  const nextLane = new Map<number, number>();
+  const diagnostics: LayoutDiagnostic[] = [];
+  const lanesPerPage = 2 * spec.columns;
   const meipiCells = Math.max(1, spec.meipiCells ?? 4);
   for (const a of located) {
     const chars = Array.from(a.ref.text);
@@ -109,20 +128,42 @@ export function placeAnnotations(pages: Page[], anchored: readonly AnchorAt[], s
     if (a.ref.kind === 'meipi') {
       const lines = lanesOf(chars, meipiCells);
       const want = 2 * a.column;
-      let lane = freeLanes(occ(page).lanes, want, lines.length);
-      // No room on the anchor's page: the next page with room, else (a page full of them) over the anchor as it is.
-      for (let q = page + 1; lane < 0 && q < pages.length; q++) {
-        const l = freeLanes(occ(q).lanes, 0, lines.length);
-        if (l >= 0) [page, lane] = [q, l];
-      }
-      if (lane < 0) lane = Math.min(want, Math.max(0, 2 * spec.columns - lines.length));
-      if (page !== a.page || lane !== want) placed.moved = true;
-      const lanes = occ(page).lanes;
-      lines.forEach((text, j) => {
-        const l = Math.min(lane + j, 2 * spec.columns - 1);
-        lanes[l] = true;
-        placed.pieces.push({ column: Math.floor(l / 2), lane: l, start: 0, text });
+      // A 眉批 longer than a page's lanes runs on over the next pages, a page's lanes at a time.
+      const parts: string[][] = [];
+      for (let k = 0; k < lines.length; k += lanesPerPage) parts.push(lines.slice(k, k + lanesPerPage));
+      parts.forEach((part, k) => {
+        let from = k === 0 ? Math.max(want, nextLane.get(page) ?? 0) : (nextLane.get(page) ?? 0);
+        let lane = freeLanes(occ(page).lanes, occ(page).held, from, part.length, k === 0 && want < (nextLane.get(page) ?? 0));
+        while (lane < 0) {
+          if (page + 1 >= pages.length) {
+            if (!extend) break;
+            extend();
+          }
+          page++;
+          from = nextLane.get(page) ?? 0;
+          lane = freeLanes(occ(page).lanes, occ(page).held, from, part.length);
+        }
+        // No page to go to (no way to add one): at the first lane after those taken, over a raised column if it must.
+        if (lane < 0) lane = Math.min(from, Math.max(0, lanesPerPage - part.length));
+        const { lanes, held } = occ(page);
+        part.forEach((text, j) => {
+          const l = Math.min(lane + j, lanesPerPage - 1);
+          lanes[l] = held[l] = true;
+          (placed.pieces as Array<AnnotationPiece & { page?: number }>).push({ column: Math.floor(l / 2), lane: l, start: 0, text, ...(page !== a.page ? { page } : {}) });
+        });
+        nextLane.set(page, lane + part.length);
       });
+      const first = placed.pieces[0] as AnnotationPiece & { page?: number };
+      if ((first.page ?? a.page) !== a.page || first.lane !== want) placed.moved = true;
+      if ((first.page ?? a.page) !== a.page) {
+        const text = chars.length > 8 ? `${chars.slice(0, 8).join('')}…` : chars.join('');
+        diagnostics.push({
+          severity: 'warning',
+          reason: `眉批 「${text}」 finds no free lane over its words on its page (the top margin holds ${lanesPerPage} lanes of ${meipiCells}); it is set on the next page with room`,
+          ruleId: 'meipi-overflow',
+          position: a.ref.position,
+        });
+      }
     } else {
       placed.pieces = placeCepi(chars, a, page, occ, pages.length, spec);
       const first = placed.pieces[0];
@@ -131,12 +172,13 @@ export function placeAnnotations(pages: Page[], anchored: readonly AnchorAt[], s
     // A piece on a later page is put on that page (pieces carry no page: they are split per page here).
     const byPage = new Map<number, AnnotationPiece[]>();
     for (const piece of placed.pieces as Array<AnnotationPiece & { page?: number }>) {
-      const p = piece.page ?? page;
+      const p = piece.page ?? a.page;
       delete piece.page;
       byPage.set(p, [...(byPage.get(p) ?? []), piece]);
     }
     for (const [p, pieces] of byPage) (pages[p].annotations ??= []).push({ ...placed, pieces });
   }
+  return diagnostics;
 }
 
 /**

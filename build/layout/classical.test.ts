@@ -11,7 +11,7 @@ import type { Annotation, Mark, Raise, Root } from '../tree/types.js';
 import { parseSource } from '../parse/index.js';
 import { layoutBook, layoutVolume, pageSpecFor } from './index.js';
 import type { NoteChunk, Page, PageSpec, TextRun } from './types.js';
-import { commentary, layoutProblems, note, p, pos, testSpec, text, volume } from './test-helpers.js';
+import { commentary, layoutProblems, note, p, para, pos, testSpec, text, volume } from './test-helpers.js';
 import { CORPORA } from './punctuated.js';
 
 const raise = (level: Raise['level']): Raise => ({ type: 'raise', level, position: pos });
@@ -62,15 +62,15 @@ test('labels the source prints: bracketed in cells (modern), as they are for 陰
   assert.equal(layoutVolume(bare, 0, yinwen).pages[0].columns[0].runs.flatMap((r) => (r.type === 'note' ? [...r.right, ...r.left] : [])).filter((s) => s.style === 'label').length, 0);
 });
 
-test('眉批 go over their column, in the top margin; one that finds its lanes taken moves on to the next free ones, never over a raised column', () => {
+test('眉批 go over their column, in the top margin, in reading order; one that finds its lanes taken moves leftwards only, a lane apart, never over a raised column', () => {
   const spec = { ...testSpec(8, 10), meipiCells: 4 };
   const v = volume('卷', p('甲乙', annotation('meipi', '一二三四五'), '丙丁', annotation('meipi', '六七')), p(raise(2), '皇上', annotation('meipi', '八九')));
   const page = layoutVolume(v, 0, spec).pages[0];
   const meipi = (page.annotations ?? []).filter((a) => a.kind === 'meipi');
   assert.deepEqual(
     meipi.map((a) => a.pieces.map((x) => `${x.lane}:${x.text}`).join(' ')),
-    // 六七: its column's lanes taken, the next column's over a raised column: column 2's. 八九, over the raised column, next to it.
-    ['0:一二三四 1:五', '4:六七', '5:八九'],
+    // 六七 after the first (lanes 0–1): leftwards past the raised column's lanes (2–3) to 4; 八九, anchored over the raised column, left of 六七 and a lane apart.
+    ['0:一二三四 1:五', '4:六七', '6:八九'],
   );
   assert.deepEqual(meipi.map((a) => a.moved ?? false), [false, true, true]);
   // Every character of every 眉批 is set once.
@@ -79,6 +79,41 @@ test('眉批 go over their column, in the top margin; one that finds its lanes t
   const alone = layoutVolume(volume('卷', p('甲乙丙丁', annotation('meipi', '六七'))), 0, spec).pages[0];
   assert.deepEqual(alone.annotations?.[0].pieces.map((x) => x.lane), [0]);
   assert.equal(alone.annotations?.[0].moved, undefined);
+});
+
+test('眉批 on every line: each over its words or left of the one before, in reading order, none over another; those that find no lane go to the next page with a warning at their place', () => {
+  const spec = { ...testSpec(4, 6), meipiCells: 4 };
+  // Twelve lines of six characters (a column each, four a page), each opened by a 眉批 of ten characters (three lanes): a page has 8 lanes for 12.
+  const text = (i: number): string => `批${'一二三四五六七八九十壹貳'[i]}之文字甲乙丙丁戊`;
+  const lines = Array.from({ length: 12 }, (_, i) => p(annotation('meipi', text(i)), '經文之字六個'));
+  const layout = layoutVolume(volume('卷', ...lines), 0, spec);
+  const placed = layout.pages.flatMap((pg, n) => (pg.annotations ?? []).filter((a) => a.kind === 'meipi').flatMap((a) => a.pieces.map((x, k) => ({ n, k, lane: x.lane!, text: x.text, anchor: a.anchor }))));
+  // Every character once, in reading order (page by page, lane by lane).
+  const order = [...placed].sort((a, b) => a.n - b.n || a.lane - b.lane);
+  assert.equal(order.map((x) => x.text).join(''), lines.map((_, i) => text(i)).join(''));
+  // No lane holds two pieces.
+  const keys = placed.map((x) => `${x.n}:${x.lane}`);
+  assert.equal(new Set(keys).size, keys.length, 'no 眉批 printed over another');
+  // Each 眉批 over its words (line i is column i % 4 of page ⌊i/4⌋) or left of them; on a later page only when its own had no room.
+  const firsts = placed.filter((x) => x.k === 0);
+  let later = 0;
+  firsts.forEach((x, i) => {
+    const page = Math.floor(i / 4);
+    assert.ok(x.n >= page, `${text(i)} not on an earlier page`);
+    if (x.n === page) assert.ok(x.lane >= 2 * (i % 4), `${text(i)} at lane ${x.lane}, right of its words (lane ${2 * (i % 4)})`);
+    else later++;
+  });
+  assert.ok(layout.pages.length > 3, 'a page after the text holds the last 眉批');
+  // Those that found no lane over their words are reported at their places.
+  const warnings = (layout.diagnostics ?? []).filter((d) => d.ruleId === 'meipi-overflow');
+  assert.ok(later > 0);
+  assert.equal(warnings.length, later, 'one warning a 眉批 moved to a later page');
+  assert.ok(warnings.every((w) => w.severity === 'warning' && w.position !== undefined && /finds no free lane/.test(w.reason)));
+  assert.deepEqual(layoutProblems(layout, spec), []);
+  // Negative control: two such lines on a page leave room for both: no page after the text, no warning.
+  const sparse = layoutVolume(volume('卷', ...lines.slice(0, 2)), 0, spec);
+  assert.equal(sparse.pages.length, 1);
+  assert.equal((sparse.diagnostics ?? []).length, 0);
 });
 
 test('側批 stand in the gutter beside the characters after them, half a cell a character; a second one at the same place moves down, one too long for the column runs on', () => {
@@ -210,4 +245,35 @@ test('a volume without ¶ under layout: source is laid out on the grid, and says
   const v = layoutBook(tree, spec).volumes[0];
   assert.equal(v.diagnostics?.[0].ruleId, 'source-layout-none');
   assert.equal(v.pages[0].columns[0].runs.length, 1);
+});
+
+test('句讀 after a note stands by the main text before it (湯湯【音義】，): at the note\'s start, taking no place; the text after the note where it was', () => {
+  const spec = testSpec(8, 20, {}, 0, { standard: 'judou' });
+  const runsOf = (page: Page) => page.columns[0].runs.map((r) => (r.type === 'text' ? [r.start, r.text] : [r.start, 'note']));
+  const noted = layoutVolume(volume('卷', p('浩浩湯湯', note('yinyi', '湯音傷'), '，橫無際涯。')), 0, spec).pages[0];
+  // The note (2 cells) starts at 4, where 湯湯 ends: the comma's circle is drawn at the lower right of 湯 (the cell before 4).
+  assert.deepEqual(runsOf(noted), [[0, '浩浩湯湯'], [4, 'note'], [4, '，'], [6, '橫無際涯。']]);
+  assert.deepEqual(layoutProblems(layoutVolume(volume('卷', p('浩浩湯湯', note('yinyi', '湯音傷'), '，橫無際涯。')), 0, spec), spec), []);
+  // Negative control: without the note the comma glues to 湯 at the same place (4, no cell of its own).
+  const bare = layoutVolume(volume('卷', p('浩浩湯湯，橫無際涯。')), 0, spec).pages[0];
+  const run = bare.columns[0].runs[0] as TextRun;
+  assert.equal(run.text, '浩浩湯湯，橫無際涯。');
+  assert.deepEqual(run.advances?.slice(3, 6), [1, 0, 1]);
+  // A note that opens its column (continued from the column before) has no main text before it here: the mark stays after it.
+  const long = layoutVolume(volume('卷', p('一二三四五六七八九十一二三四五六七八', note('yinyi', '甲乙丙丁戊己庚辛壬癸子丑'), '，後')), 0, spec).pages[0];
+  const second = long.columns[1].runs;
+  assert.equal(second[0].type, 'note');
+  assert.equal((second[1] as TextRun).start, second[0].start + (second[0] as NoteChunk).cells);
+});
+
+test('a 提要\'s closing date (乾隆四十四年十月恭校上) starts a column of its own; the same words elsewhere run on', () => {
+  const spec = testSpec(8, 10);
+  const tiyao = para('front', '臣等謹案某書十卷於經義深為有裨也乾隆四十四年十月恭校上');
+  const page = layoutVolume(volume('卷', tiyao, p('正文')), 0, spec).pages[0];
+  assert.deepEqual(page.columns.map((c) => runsText(page, c.index)), ['臣等謹案某書十卷於經', '義深為有裨也', '乾隆四十四年十月恭校', '上']);
+  // Negative controls: in the text, and in a 提要 whose date is not its end, the words run on.
+  const text = layoutVolume(volume('卷', p('於經義深為有裨也乾隆四十四年十月恭校上')), 0, spec).pages[0];
+  assert.deepEqual(text.columns.map((c) => runsText(text, c.index)), ['於經義深為有裨也乾隆', '四十四年十月恭校上']);
+  const inside = layoutVolume(volume('卷', para('front', '乾隆四十四年十月恭校上其後又記')), 0, spec).pages[0];
+  assert.equal(inside.columns.length, 2);
 });

@@ -8,7 +8,8 @@
  * corrections located in that layout, then the section is laid out and its
  * pages numbered on from the volume's last, starting a new leaf.
  */
-import type { Block, Correction, Inline, LayerId, Paragraph, Parent, Root, Volume } from '../tree/types.js';
+import type { App, Block, Correction, Inline, LayerId, Paragraph, Parent, Root, Volume } from '../tree/types.js';
+import { tallyLines } from '../collate/phrase.js';
 import { chineseNumeral } from '../render/pdf/numerals.js';
 import { assembleBook, layoutVolumeText } from './book.js';
 import { layoutVolume } from './engine.js';
@@ -56,12 +57,12 @@ export function placedCharacters(volume: VolumeLayout): Place[] {
   return out;
 }
 
-/** Path of child indices from a block to each correction in it, in reading order. */
-function correctionPaths(block: Block): Array<{ node: Correction; path: number[] }> {
-  const out: Array<{ node: Correction; path: number[] }> = [];
+/** Path of child indices from a block to each correction and collation entry in it, in reading order. */
+function correctionPaths(block: Block): Array<{ node: Correction | App; path: number[] }> {
+  const out: Array<{ node: Correction | App; path: number[] }> = [];
   const walk = (parent: Parent, path: number[]): void => {
     parent.children.forEach((child, i) => {
-      if (child.type === 'correction') out.push({ node: child, path: [...path, i] });
+      if (child.type === 'correction' || child.type === 'app') out.push({ node: child, path: [...path, i] });
       if ('children' in child) walk(child as Parent, [...path, i]);
     });
   };
@@ -83,7 +84,7 @@ function truncated(block: Block, path: readonly number[], through: boolean): Blo
 }
 
 export interface LocatedCorrection {
-  node: Correction;
+  node: Correction | App;
   /** Index in the volume's character stream of its first character (or, for a deletion, of the character after it). */
   index: number;
   /** Characters of the new text. */
@@ -109,7 +110,7 @@ export function correctionsInStream(volume: Volume): { corrections: LocatedCorre
  * The first page of the work proper: leaves count again there after front
  * matter (layout/engine.ts), so the pages before it are the 提要's.
  */
-function workStart(pages: readonly Page[]): number {
+export function workStart(pages: readonly Page[]): number {
   for (let p = pages.length - 1; p > 0; p--) if (pages[p].leaf === 1 && pages[p].side === 'recto') return p;
   return 0;
 }
@@ -125,7 +126,7 @@ export function locatorLabel(page: Page, front: boolean, column: number, fullWid
   return `${leafLabel(page, front, fullWidth)}${fullWidth ? '' : ' '}第${chineseNumeral(column + 1)}行`;
 }
 
-function newText(node: Correction): string {
+function newText(node: Correction | App): string {
   let s = '';
   const walk = (n: Inline): void => {
     if (n.type === 'text' || n.type === 'lacuna') s += n.value;
@@ -144,12 +145,13 @@ function locate(volume: VolumeLayout, found: readonly LocatedCorrection[], total
     const at = Math.max(0, Math.min(c.index, Math.min(total, places.length) - 1));
     const place = places[at] ?? { page: 0, column: 0, cell: 0 };
     const page = volume.pages[place.page];
+    const node = c.node;
     const entry: CollationEntry = {
       number: i + 1,
-      kind: c.node.kind,
-      old: c.node.old,
-      new: newText(c.node),
-      entry: c.node.entry,
+      kind: node.type === 'app' ? '校' : node.kind,
+      old: node.type === 'app' ? node.apparatus.base : node.old,
+      new: node.type === 'app' ? '' : newText(node),
+      entry: node.type === 'app' ? node.position : node.entry,
       source: c.node.position,
       page: place.page + 1,
       leaf: page.leaf,
@@ -160,31 +162,43 @@ function locate(volume: VolumeLayout, found: readonly LocatedCorrection[], total
     };
     if (place.sub) entry.sub = place.sub;
     if (place.page < start) entry.front = true;
-    if (c.node.note !== undefined) entry.note = c.node.note;
-    if (c.node.witness !== undefined) entry.witness = c.node.witness;
+    if (node.type === 'app') entry.text = node.apparatus.text;
+    else {
+      if (node.note !== undefined) entry.note = node.note;
+      if (node.witness !== undefined) entry.witness = node.witness;
+      if (node.agrees) entry.agrees = node.agrees;
+      if (node.apparatus) entry.text = node.apparatus.text;
+    }
     return entry;
   });
 }
 
-/** old→new as the section prints it: 前→先, 補及, 刪未, 庚辛→辛庚. */
-export function changeText(e: Pick<CollationEntry, 'kind' | 'old' | 'new'>): string {
+/** old→new as the section prints it: 前→先, 補及, 刪未, 庚辛→辛庚; a witness's entry its own words. */
+export function changeText(e: Pick<CollationEntry, 'kind' | 'old' | 'new'> & { text?: string }): string {
+  if (e.kind === '校') return e.text ?? '';
   if (e.kind === '補' || e.old === '') return `補${e.new}`;
   if (e.kind === '刪' || e.new === '') return `刪${e.old}`;
   return `${e.old}→${e.new}`;
 }
 
-/** The explanation of an entry: change, note, witness (unless the note names it). */
-export function entryExplanation(e: Pick<CollationEntry, 'kind' | 'old' | 'new' | 'note' | 'witness'>): string {
+/**
+ * The explanation of an entry: change, note, witness (unless the note names
+ * it: 據四庫本改 where the collation found the witness reads so, 從 it
+ * otherwise), then what the witnesses read at the same place.
+ */
+export function entryExplanation(e: Pick<CollationEntry, 'kind' | 'old' | 'new' | 'note' | 'witness' | 'agrees' | 'text'>): string {
+  if (e.kind === '校') return changeText(e);
   const parts = [changeText(e)];
   if (e.note) parts.push(e.note);
-  if (e.witness && !(e.note ?? '').includes(e.witness)) parts.push(`從${e.witness}`);
+  if (e.witness && !(e.note ?? '').includes(e.witness)) parts.push(e.agrees?.includes(e.witness) ? `據${e.witness}改` : `從${e.witness}`);
+  if (e.text) parts.push(e.text);
   return parts.join('　');
 }
 
-/** The section's blocks: its title, then one entry a correction (locator in full size, the change and note as a note). */
-export function collationBlocks(entries: readonly CollationEntry[], pages: readonly Page[], numbered: boolean): Block[] {
-  if (entries.length === 0) return [];
-  const at = entries[0].entry;
+/** The section's blocks: its title, then one entry a correction (locator in full size, the change and note as a note), then the variant forms' tally. */
+export function collationBlocks(entries: readonly CollationEntry[], pages: readonly Page[], numbered: boolean, tally: readonly string[] = [], place?: CollationEntry['entry']): Block[] {
+  if (entries.length === 0 && tally.length === 0) return [];
+  const at = entries[0]?.entry ?? place!;
   const title: Block = { type: 'heading', depth: 1, children: [{ type: 'text', value: COLLATION_TITLE, position: at }], position: at };
   return [
     title,
@@ -201,6 +215,7 @@ export function collationBlocks(entries: readonly CollationEntry[], pages: reado
         ],
       };
     }),
+    ...tally.map((line): Paragraph => ({ type: 'paragraph', role: 'ji', position: at, children: [{ type: 'note', layer: COLLATION_LAYER, position: at, children: [{ type: 'text', value: line, position: at }] }] })),
   ];
 }
 
@@ -261,9 +276,10 @@ export function layoutVolumeWithCollation(volume: Volume, index: number, spec: P
   const text = layoutVolumeText(volume, index, spec, options.language);
   if (!options.collation) return text;
   const { corrections, total } = correctionsInStream(volume);
-  if (corrections.length === 0) return text;
+  const tally = tallyLines(volume.collation);
+  if (corrections.length === 0 && tally.length === 0) return text;
   const entries = locate(text, corrections, total);
-  const section = layoutVolume({ ...volume, children: collationBlocks(entries, text.pages, options.numbered) }, index, spec);
+  const section = layoutVolume({ ...volume, children: collationBlocks(entries, text.pages, options.numbered, tally, volume.position) }, index, spec);
   const pages = [...text.pages, ...sectionPages(section, text.pages[text.pages.length - 1])];
   marksOf(entries, pages);
   return { ...text, pages, collation: entries };

@@ -71,13 +71,16 @@ test('jiazhu: a note continues across a page break', () => {
   assert.equal(pages[1].columns[0].runs[0], b);
 });
 
-test('jiazhu: no lone one-character chunk when moving one character fixes it', () => {
+test('jiazhu: no lone one-character chunk, nor a tail of one character a sub-column, when moving characters fixes it', () => {
   const spec = testSpec(8, 6);
-  // 4 cells left → greedy would take 8 and leave 1 for the next column
+  // 4 cells left → greedy would take 8 and leave 1 for the next column; taking 7 would leave 八/九, one cell tall
   const { pages } = layoutVolume(volume('卷', p('甲乙', note('zhu', '一二三四五六七八九'))), 0, spec);
   const cs = chunks(pages);
-  assert.deepEqual(cs.map((c) => seg(c.right) + '/' + seg(c.left)), ['一二三四/五六七', '八/九']);
-  assert.ok(cs.every((c) => seg(c.right).length + seg(c.left).length > 1));
+  assert.deepEqual(cs.map((c) => seg(c.right) + '/' + seg(c.left)), ['一二三/四五六', '七八/九']);
+  assert.ok(cs.every((c) => seg(c.right).length + seg(c.left).length > 2));
+  // A note of four with one cell left goes to the next column whole (not 無/俎 then 故/也).
+  const short = chunks(layoutVolume(volume('卷', p('甲乙丙丁戊', note('zhu', '無俎故也'))), 0, spec).pages);
+  assert.deepEqual(short.map((c) => seg(c.right) + '/' + seg(c.left)), ['無俎/故也']);
 });
 
 test('jiazhu: no sub-column starts with closing punctuation', () => {

@@ -232,6 +232,7 @@ class VolumeSetter {
     this.flushNote(u);
     const raise = u.chars.find((c) => c.raise !== undefined)?.raise;
     if (raise !== undefined) this.raiseColumn(raise);
+    else if (u.chars[0]?.columnBreak && this.draft && this.lastEntry(this.draft) !== undefined) this.newColumn(this.rest);
     const d = this.current();
     if (u.width === 0) {
       d.entries.push({ type: 'unit', unit: u });
@@ -408,6 +409,10 @@ class VolumeSetter {
     let lastRun: TextRun | undefined;
     let lastEnd = -1;
     let nextOffset: number | undefined;
+    // Where the note just set began, when main text of this column came before it: a mark that takes no place
+    // right after the note (a 句讀 after 湯湯【音義…】) stands by that main text, not by the note's last character.
+    let noteAfterMain: number | undefined;
+    let mainBefore = false;
     for (const e of d.entries) {
       const width = this.widthOf(e);
       const extra = extraOf.get(e) ?? 0;
@@ -416,6 +421,8 @@ class VolumeSetter {
         e.chunk.start = round(pos / 2);
         d.column.runs.push(e.chunk);
         lastRun = undefined;
+        noteAfterMain = mainBefore ? pos : undefined;
+        mainBefore = false;
         pos += width + extra;
         continue;
       }
@@ -423,10 +430,18 @@ class VolumeSetter {
       const at = e.hang ? this.cap : pos;
       const advances = unitAdvances(u, extra);
       let charPos = at + u.padStart;
+      // The marks that take no place at the head of the first unit after the note.
+      let leading = !e.hang && noteAfterMain !== undefined;
+      const besideAt = noteAfterMain;
+      if (u.width > 0) {
+        noteAfterMain = undefined;
+        mainBefore = true;
+      }
       u.chars.forEach((c, ci) => {
         const style = styleOf(u, c);
-        const cell = round(charPos / 2);
         const adv = advances[ci];
+        leading &&= adv === 0;
+        const cell = leading ? round(besideAt! / 2) : round(charPos / 2);
         // A hanging point is a run of its own, below the grid.
         const canGrow =
           !e.hang &&
@@ -435,6 +450,8 @@ class VolumeSetter {
           Math.abs(lastEnd - cell) < 1e-6 &&
           c.offset !== undefined &&
           c.offset === nextOffset &&
+          !c.drawing &&
+          !lastRun.drawing &&
           sameMark(MARKS_OF.get(lastRun), c.mark);
         if (canGrow && lastRun) {
           lastRun.text += c.ch;
@@ -443,6 +460,7 @@ class VolumeSetter {
         } else {
           const run: TextRun = { type: 'text', start: cell, text: c.ch, advances: [adv] };
           if (style) run.style = style;
+          if (c.drawing) run.drawing = c.drawing;
           if (c.offset !== undefined) run.offset = c.offset;
           if (c.mark) {
             MARKS_OF.set(run, c.mark);
@@ -563,6 +581,7 @@ class VolumeSetter {
         items[0].anchors = [...this.orphans, ...(items[0].anchors ?? [])];
         this.orphans = [];
       }
+      if (isFront(block)) markDateLine(items);
       // The work proper starts on a recto after the front matter (提要).
       const afterFront = previous !== undefined && isFront(previous) && !isFront(block);
       if (afterFront) this.breakToRecto();
@@ -595,9 +614,25 @@ class VolumeSetter {
     // Annotations after the volume's last character stand after it.
     const last = this.lastPlace ?? { column: this.pages[0].columns[0] ?? { index: 0, runs: [] }, cell: 0 };
     for (const ref of this.orphans) this.anchored.push({ ref: { ...ref, after: true }, column: last.column, cell: last.cell });
-    placeAnnotations(this.pages, this.anchored, this.spec);
-    return { index: this.index, title: this.volume.title, pages: this.pages };
+    const moved = placeAnnotations(this.pages, this.anchored, this.spec, () => this.newPage());
+    return { index: this.index, title: this.volume.title, pages: this.pages, ...(moved.length ? { diagnostics: moved } : {}) };
   }
+}
+
+/**
+ * The date a 四庫 提要 ends with (乾隆四十四年十月恭校上): a line of its own
+ * in the print, so it starts a column, whatever the run of the text before it.
+ */
+const TIYAO_DATE = /(?:乾隆|嘉慶)[〇零一二三四五六七八九十廿]{1,6}年[閏正〇一二三四五六七八九十]{1,4}月(?:[〇一二三四五六七八九十廿初]{1,4}日)?恭校上[。．.]?$/u;
+
+/** Marks the first character of a front paragraph's closing date (TIYAO_DATE), which then starts its own column. */
+function markDateLine(items: Item[]): void {
+  const main = items.filter((i): i is MainChar => i.kind === 'main');
+  const text = main.map((c) => c.ch).join('');
+  const m = TIYAO_DATE.exec(text);
+  if (!m || m.index === 0) return;
+  // The match's start in characters (the text is joined from one character an item).
+  main[Array.from(text.slice(0, m.index)).length].columnBreak = true;
 }
 
 /** The mark node of a run while it may still grow. */

@@ -5,7 +5,7 @@
  * separates layers, which the segments carry), except an ASCII space between
  * two Latin words of the main text, which rotated Latin keeps.
  */
-import type { Anchor, Annotation, Block, Inline, LayerId, Mark, Raise, SourcePosition } from '../tree/types.js';
+import type { Anchor, Annotation, Block, GlyphDrawing, Inline, LayerId, Mark, Raise, SourcePosition } from '../tree/types.js';
 import type { LabelForm } from '../tree/layer-style.js';
 import { textLabelLength } from '../tree/layers.js';
 import type { NoteSegment } from './types.js';
@@ -38,6 +38,8 @@ export interface MainChar {
   mark?: MarkRef;
   /** 抬頭: this character starts a new column, raised by this many cells (0 平抬). */
   raise?: Raise['level'];
+  /** This character starts a new column at the block's continuation indent (a 提要's date line: engine.ts). */
+  columnBreak?: boolean;
   /** Annotations anchored here. */
   anchors?: AnnotationRef[];
   /** A ruby set character by character (注音): this character's reading. */
@@ -46,6 +48,8 @@ export interface MainChar {
   blank?: boolean;
   /** `source` flattening: the source's line and page anchors before this character (or after it, at the end of a block). */
   breaks?: SourceBreak[];
+  /** A glyph drawn in its cell (style `glyph`) where no font has `ch`: one cell, a run of its own. */
+  drawing?: GlyphDrawing;
 }
 
 /** A Kanripo ¶ or <pb:> where it stands between characters (layout: source). */
@@ -66,6 +70,8 @@ export interface NoteChar {
   breaks?: SourceBreak[];
   /** `source` flattening: the first character of a note's piece on a source line carries the source's split (characters in the right sub-column). */
   split?: number;
+  /** As for MainChar. */
+  drawing?: GlyphDrawing;
 }
 
 export type Item = MainChar | NoteChar;
@@ -76,6 +82,12 @@ export const GLYPH_PLACEHOLDER = '〓';
 export const LACUNA_MARK = '□';
 
 const WHITESPACE = /^\s$/u;
+
+/** What a glyph reads as in plain text (a bookmark, a margin's text): its replacement, a drawn glyph's text, else 〓. */
+export function glyphText(node: { replacement?: string; drawing?: GlyphDrawing }): string {
+  if (node.replacement !== undefined && [...node.replacement].some((c) => !isWhitespace(c))) return node.replacement;
+  return node.drawing?.text ?? GLYPH_PLACEHOLDER;
+}
 
 export function isWhitespace(ch: string): boolean {
   return WHITESPACE.test(ch);
@@ -133,7 +145,8 @@ export function annotationText(children: readonly Inline[]): string {
   for (const node of children) {
     if (node.type === 'text') s += node.value;
     else if (node.type === 'lacuna') s += [...node.value].some((c) => !isWhitespace(c)) ? node.value : LACUNA_MARK;
-    else if (node.type === 'glyph') s += node.replacement !== undefined && [...node.replacement].some((c) => !isWhitespace(c)) ? node.replacement : GLYPH_PLACEHOLDER;
+    // A margin prints characters only: a drawn glyph's one-character reading, else 〓.
+    else if (node.type === 'glyph') s += [...glyphText(node)].length === 1 || node.replacement !== undefined ? glyphText(node) : GLYPH_PLACEHOLDER;
     else if ('children' in node) s += annotationText(node.children);
   }
   return Array.from(s).filter((c) => !isWhitespace(c)).join('');
@@ -153,10 +166,11 @@ function labelChars(label: string, layer: LayerId, depth: number, shared: Shared
 }
 
 function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
-  const put = (ch: string, style: MainChar['style'] | undefined, offset: number | undefined): void => {
+  const put = (ch: string, style: MainChar['style'] | undefined, offset: number | undefined, drawing?: GlyphDrawing): void => {
     const shared = ctx.shared;
     if (ctx.depth > 0) {
       const item: NoteChar = { kind: 'note', ch, layer: ctx.layer, depth: ctx.depth };
+      if (drawing) item.drawing = drawing;
       if (ctx.label && ctx.label.left > 0 && !style) {
         item.style = 'head';
         ctx.label.left--;
@@ -173,6 +187,7 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
     } else {
       const item: MainChar = { kind: 'main', ch };
       if (style) item.style = style;
+      if (drawing) item.drawing = drawing;
       if (offset !== undefined) item.offset = offset;
       if (ctx.mark) item.mark = ctx.mark;
       if (ctx.readings && ctx.readings.length > 0) item.reading = ctx.readings.shift();
@@ -197,7 +212,10 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       return;
     }
     case 'glyph':
-      if (node.replacement !== undefined && [...node.replacement].some((c) => !isWhitespace(c))) {
+      if (node.drawing) {
+        // One cell: the character where a font has it (the renderer decides), else the drawing.
+        put(node.replacement !== undefined && [...node.replacement].length === 1 ? node.replacement : GLYPH_PLACEHOLDER, 'glyph', base, node.drawing);
+      } else if (node.replacement !== undefined && [...node.replacement].some((c) => !isWhitespace(c))) {
         eachChar(node.replacement, (ch) => put(ch, undefined, base));
       } else {
         put(GLYPH_PLACEHOLDER, 'glyph', base);
@@ -243,6 +261,7 @@ function flattenInline(node: Inline, ctx: Context, out: Item[]): void {
       return;
     }
     case 'correction':
+    case 'app':
       for (const child of node.children) flattenInline(child, ctx, out);
       return;
     case 'raise':
@@ -329,11 +348,12 @@ export function plainText(children: Inline[]): string {
         s += node.value;
         break;
       case 'glyph':
-        s += node.replacement ?? GLYPH_PLACEHOLDER;
+        s += glyphText(node);
         break;
       case 'small':
       case 'mark':
       case 'correction':
+      case 'app':
         s += plainText(node.children);
         break;
       case 'note':

@@ -4,7 +4,7 @@
  */
 export { layoutVolume } from './engine.js';
 export { layoutBook, assembleBook, resolvePunctuation } from './book.js';
-export { layoutEdition, layoutVolumeWithCollation, locatorLabel, leafLabel, entryExplanation, changeText, COLLATION_LAYER, COLLATION_TITLE } from './collation.js';
+export { layoutEdition, layoutVolumeWithCollation, locatorLabel, leafLabel, entryExplanation, changeText, workStart, COLLATION_LAYER, COLLATION_TITLE } from './collation.js';
 export { layoutToJson } from './json.js';
 export { renderPageText, formatLayout, parsePageList } from './text.js';
 export { pageSpecFor, isKnownTemplate, templateNames, DEFAULT_TEMPLATE } from './spec.js';

@@ -21,8 +21,11 @@ test('chooseChunk: greedy min(rest, 2r) when nothing is wrong', () => {
   assert.equal(n('一二三四五六七八九十', 7, 3), 3);
 });
 
-test('chooseChunk: moves one character rather than leave a lone one', () => {
-  assert.equal(n('一二三四五六七', 0, 3), 5);
+test('chooseChunk: moves characters rather than leave a lone one or a one-cell tail', () => {
+  // 3 cells: 6 would leave 七 alone, 5 a tail of one cell (六/七): 4, a cell blank, and 五六/七 in the next column
+  assert.equal(n('一二三四五六七', 0, 3), 4);
+  // Negative control: a tail of three (two cells) stays
+  assert.equal(n('一二三四五六七八九', 0, 3), 6);
   // with one cell left, two characters then one lone: the note goes to the next column whole
   assert.equal(n('一二三', 0, 1), 0);
   // never 0 in a fresh column

@@ -6,7 +6,8 @@
  * look at chunks that leave at most two cells blank at the column end,
  * scoring each:
  * - a lone one-unit chunk (at a column end, or left over for the next
- *   column) costs 100;
+ *   column), and a tail left over for the next column that is one cell
+ *   tall (one character a sub-column, 次｜也), cost 100;
  * - every half cell left blank at the column end costs 1;
  * - breaking 禁則 costs 1000 (so it happens only when nothing else fits): a
  *   closing mark heading a sub-column or the next column, an opening mark
@@ -27,6 +28,8 @@ import type { NoteUnit } from './units.js';
 import { isMark } from '../punctuation/index.js';
 
 const LONE = 100;
+/** Half cells of units a chunk one cell tall holds (one character a sub-column). */
+const TAIL = 4;
 const BLANK_HALF_CELL = 1;
 const KINSOKU = 1000;
 /** Per half cell one sub-column is longer than the other (and one more when the left is the longer). */
@@ -98,6 +101,8 @@ function choose(
   lookBack: number,
 ): { choice: ChunkChoice; cost: number } {
   const rest = units.length - p;
+  let total = 0;
+  for (let i = p; i < units.length; i++) total += units[i].width;
   const blank = (n: number): number => (2 * cap - widths[n]) / 2;
   const lo = Math.max(fresh ? 1 : 0, hi - lookBack);
   let best: ChunkChoice = { n: hi, k: split(units, p, hi, widths, cap)?.k ?? hi };
@@ -115,7 +120,8 @@ function choose(
     }
     if (n < rest) {
       cost += blank(n) * BLANK_HALF_CELL;
-      if (rest - n === 1) cost += LONE;
+      // A tail of one cell in the next column (one unit, or one character a sub-column: 次｜也) is a lone tail too.
+      if (rest - n === 1 || total - widths[n] <= TAIL) cost += LONE;
       if (n > 0 && units[p + n].noStart) cost += KINSOKU;
       if (n > 0 && units[p + n - 1].noEnd) cost += KINSOKU;
     } else if (after > 0) {
@@ -154,12 +160,13 @@ export function segmentsOf(chars: readonly Placed[]): NoteSegment[] {
   const advances: number[][] = [];
   for (const { c, advance } of chars) {
     const last = out[out.length - 1];
-    if (last && last.layer === c.layer && last.depth === c.depth && last.style === c.style && markKey(last) === markKeyOf(c)) {
+    if (last && last.layer === c.layer && last.depth === c.depth && last.style === c.style && !last.drawing && !c.drawing && markKey(last) === markKeyOf(c)) {
       last.text += c.ch;
       advances[advances.length - 1].push(advance);
     } else {
       const segment: NoteSegment = { layer: c.layer, depth: c.depth, text: c.ch };
       if (c.style) segment.style = c.style;
+      if (c.drawing) segment.drawing = c.drawing;
       if (c.mark) MARK_IDS.set(segment, c.mark);
       out.push(segment);
       advances.push([advance]);

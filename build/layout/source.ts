@@ -309,6 +309,8 @@ class SourceSetter {
         c.offset !== undefined &&
         last.offset !== undefined &&
         last.offset + last.text.length === c.offset &&
+        !c.drawing &&
+        !last.drawing &&
         RUN_MARK.get(last) === c.mark;
       if (grow && last.type === 'text') {
         last.text += c.ch;
@@ -317,6 +319,7 @@ class SourceSetter {
       } else {
         const run: TextRun = { type: 'text', start: cell, text: c.ch, advances: [adv] };
         if (style) run.style = style;
+        if (c.drawing) run.drawing = c.drawing;
         if (c.offset !== undefined) run.offset = c.offset;
         if (c.mark) {
           RUN_MARK.set(run, c.mark);
@@ -397,7 +400,7 @@ class SourceSetter {
     this.flushLine(undefined);
     if (this.pages.length === 0) this.newPage(undefined);
     resolveSideMarks(this.marked);
-    placeAnnotations(this.pages, this.anchored, this.spec);
+    this.diagnostics.push(...placeAnnotations(this.pages, this.anchored, this.spec, () => this.newPage(undefined)));
     const marked = this.pages.filter((p) => p.sourcePage).length;
     this.diagnostics.unshift({
       severity: 'info',

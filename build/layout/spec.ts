@@ -32,6 +32,8 @@ const SIKU: PageSpec = {
   },
   bylineFoot: 2,
   punctuation: { standard: 'auto', adjacent: 1.5, hanging: false, kinsoku: 'gb', grid: 'rigid' },
+  // The 天頭 (templates/siku: 0.17 of the page, twice the 地腳) holds 眉批 of seven characters a lane.
+  meipiCells: 7,
 };
 
 /** A modern reading edition: 10 × 24, paragraphs with a two-cell first-line indent. */

@@ -169,6 +169,9 @@ export function layoutProblems(layout: VolumeLayout, spec: PageSpec): string[] {
       let next = -(column.raise ?? 0);
       for (const run of column.runs) {
         const cells = runCells(run);
+        // Marks that take no place after a note stand by the main text before it (its end: where the note starts).
+        const before = column.runs[column.runs.indexOf(run) - 1];
+        if (cells === 0 && run.type === 'text' && before?.type === 'note' && near(run.start, before.start) && Array.from(run.text).every((ch) => markOf(ch) !== undefined)) continue;
         if (run.start < next - 1e-3) problems.push(`${where} col ${ci}: run at ${run.start} overlaps (next free ${next})`);
         if (run.type === 'text' ? run.text === '' : [...run.right, ...run.left].every((g) => g.text === '')) problems.push(`${where} col ${ci}: empty run at ${run.start}`);
         // A hanging point sits below the grid, at cell `cells`.

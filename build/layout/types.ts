@@ -6,7 +6,7 @@
  * rightmost column of the page), cells from the top (0 = the first cell).
  * Plain data, serialisable to JSON.
  */
-import type { Annotation, Correction, LayerId, Mark, ParagraphRole, SourcePosition } from '../tree/types.js';
+import type { Annotation, Correction, GlyphDrawing, LayerId, Mark, ParagraphRole, SourcePosition } from '../tree/types.js';
 import type { Indent } from '../tree/edition.js';
 import type { LabelForm } from '../tree/layer-style.js';
 import type { KinsokuLevel, PunctuationStandard } from '../punctuation/index.js';
@@ -118,6 +118,8 @@ export interface TextRun {
   style?: 'small' | 'lacuna' | 'glyph' | 'tcy' | 'latin' | 'label';
   /** A mark beside the characters (著重號, 專名號, 書名號 …). */
   mark?: SideMark;
+  /** Style `glyph`, one character: drawn in its cell (an image, a composition) where no font has the character (〓 or the list's Unicode character). */
+  drawing?: GlyphDrawing;
   /** Source offset of the run's first character; `offset + i` is character i's (UTF-16, within a run the characters are contiguous in the source). */
   offset?: number;
 }
@@ -139,6 +141,8 @@ export interface NoteSegment {
    */
   style?: 'small' | 'lacuna' | 'glyph' | 'label' | 'head';
   mark?: SideMark;
+  /** As for TextRun. */
+  drawing?: GlyphDrawing;
 }
 
 /**
@@ -222,11 +226,17 @@ export interface CorrectionMark {
 /** A 校勘記 entry: a correction and where it stands after layout. */
 export interface CollationEntry {
   number: number;
-  kind: Correction['kind'];
+  /** A correction's kind, or 校: what the witnesses read where the edition follows its base (collate/). */
+  kind: Correction['kind'] | '校';
+  /** The source's text (校: the base reading cited). */
   old: string;
   new: string;
   note?: string;
   witness?: string;
+  /** The witnesses that read the corrected text (a correction that follows one says 據某本改). */
+  agrees?: string[];
+  /** The collation's words: a 校 entry's whole text, or what the witnesses read at a correction's place. */
+  text?: string;
   /** The entry's place in the corrections file. */
   entry: SourcePosition;
   /** The corrected text's place in the source. */

@@ -147,7 +147,9 @@ export function textWithLabels(src: Source, start: number, end: number, role: Pa
 }
 
 /** 巻 and 卷 are one character as transcribers type it (家語卷一 opens the volume, 家語巻一 closes it). */
-const same = (t: string) => t.replace(/巻/gu, '卷');
+// 巻 and 卷 are one character as transcribers type it (家語卷一 opens the volume, 家語巻一 closes it); a title in 《》 is
+// the same title without them (CBETA: 《妙法蓮華經》卷第四 opens, 妙法蓮華經卷第四 closes).
+const same = (t: string) => t.replace(/巻/gu, '卷').replace(/[《》]/gu, '');
 
 /**
  * Groups blocks into volumes. A volume title opens a volume; the same title
@@ -185,12 +187,34 @@ export class VolumeBuilder {
     this.closed = false;
   }
 
-  /** A volume is open: a title opened it and none closed it. */
-  isOpen(): boolean {
-    return this.current !== null && !this.closed;
+  close(): void {
+    this.closed = true;
   }
 
-  close(): void {
+  /**
+   * Whether a volume is open (a title opened it, none closed it); given a number, whether the open one has it (a title at
+   * the text's end that closes it, however it is spelt: 論語集觧義疏卷七 / 論語集解義疏卷七).
+   */
+  isOpen(number?: number | null): boolean {
+    if (number === undefined) return this.current !== null && !this.closed;
+    return number !== null && this.current !== null && !this.closed && this.current.number === number;
+  }
+
+  /** Whether no volume is open yet and text waits: a title now, with nothing after it, closes that text (endVolume). */
+  get waiting(): boolean {
+    return this.current === null && this.pending.length > 0;
+  }
+
+  /**
+   * A volume whose title stands only at its end (a CBETA juan: …等因緣所成。 / 《中論》卷第一):
+   * every block so far is its text (none front matter), the title line closing it.
+   */
+  endVolume(title: string, number: number | null, start: number, end: number): void {
+    const at = this.src.position(start, end);
+    const volume: Volume = { type: 'volume', number, title, children: this.pending, position: { ...at, start: this.pending[0]?.position.start ?? at.start } };
+    this.pending = [];
+    this.volumes.push(volume);
+    this.current = volume;
     this.closed = true;
   }
 

@@ -53,7 +53,7 @@ test('a byline without its role: a dynasty set apart before a name; never a titl
   assert.deepEqual(parseByline('汉·某某 注 宋·某某 疏'), [{ dynasty: '汉', name: '某某', role: '注' }, { dynasty: '宋', name: '某某', role: '疏' }]);
   assert.deepEqual(parseByline('〔南朝梁〕某某某 撰〔宋〕某某某 重修'), [{ dynasty: '南朝梁', name: '某某某', role: '撰' }, { dynasty: '宋', name: '某某某', role: '重修' }]);
   assert.deepEqual(parseByline('唐 某某次'), [{ dynasty: '唐', name: '某某', role: '次注' }]);
-  assert.deepEqual(parseByline('東晉平陽沙門釋某某譯'), [{ dynasty: '東晉', name: '釋某某', role: '譯' }]);
+  assert.deepEqual(parseByline('東晉平陽沙門釋某某譯'), [{ dynasty: '東晉', name: '某某', role: '譯' }]);
   assert.deepEqual(parseByline('上陽子某某某註'), [{ name: '某某某', role: '註' }]);
   // Negative controls: a dynasty glued to a title (唐詩三百首), a sentence ending in 次 (廄庫為次), no dynasty at all.
   assert.equal(parseByline('唐詩三百首'), null);

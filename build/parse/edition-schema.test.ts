@@ -22,7 +22,8 @@ function read(extra: string) {
 const cases: Array<{ yaml: string; at: string; says: RegExp }> = [
   { yaml: 'page:\n  size: 5\n', at: '6:9', says: /page\.size .*not a length.*: 5; write a page size such as A5/ },
   { yaml: 'page:\n  bleed: [1]\n', at: '6:10', says: /page\.bleed is not a single value: \[1\]/ },
-  { yaml: 'fonts: "x"\n', at: '5:8', says: /fonts is not a mapping: "x"; write a mapping \(main:/ },
+  { yaml: 'fonts: "x"\n', at: '5:8', says: /fonts is not a mapping: "x"; write a mapping of roles \(main, label/ },
+  { yaml: 'fonts: { 1zhu: [TW-Kai] }\n', at: '5:10', says: /fonts key is not a role \(main, label or a layer id\)/ },
   { yaml: 'notes: [a]\n', at: '5:8', says: /notes is not a mapping/ },
   { yaml: 'seals:\n  - { image: s.png, page: 1.2e19 }\n', at: '6:27', says: /seals\[1\]\.page is not allowed here: 12000000000000000000; write a page number/ },
   { yaml: 'page: { size: 100000mm 100000mm }\n', at: '5:15', says: new RegExp(`page\\.size is 100000 × 100000 mm; Chromium prints pages up to ${MAX_PAGE_SIDE_MM} mm a side`) },

@@ -97,12 +97,27 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   template: oneOf(['siku', 'modern']),
   date: text(10, { test: (v) => (/^\d{4}-\d{2}-\d{2}$/.test(v) ? null : 'is not a date'), hint: 'a date YYYY-MM-DD' }),
   description: text(LONG_TEXT),
+  witness: text(NAME),
   sources: list(text(FILE), MAX_SOURCES, 'a list of file names ("- juan01.txt")'),
   format: oneOf(FORMAT_NAMES),
   encoding: text(40, { test: (v) => (encodingName(v) ? null : 'is not an encoding diaoban reads'), hint: 'one of UTF-8, GB18030, Big5, UTF-16LE, UTF-16BE' }),
   charmap: text(FILE),
   corrections: text(FILE),
-  collation: oneOf(['end-of-volume', 'off']),
+  collation: {
+    type: 'either',
+    hint: 'end-of-volume, off, or a mapping (variants: list, count or omit)',
+    of: [oneOf(['end-of-volume', 'off']), { type: 'map', keys: { place: oneOf(['end-of-volume', 'off']), variants: oneOf(['list', 'count', 'omit']) } }],
+  },
+  witnesses: list(
+    {
+      type: 'map',
+      hint: 'a witness ({ siglum: 四庫本, path: wyg }, or a git repository\'s branch: { siglum: 四庫本, path: ., branch: WYG })',
+      required: ['siglum', 'path'],
+      keys: { siglum: text(NAME), path: text(FILE), branch: text(250, { test: (v) => (/^[\w][\w./-]*$/.test(v) && !v.includes('..') ? null : 'is not a branch name'), hint: 'a branch name (WYG)' }), script: oneOf(['traditional', 'simplified']) },
+    },
+    100,
+    'a list of witnesses (- { siglum: 四庫本, path: wyg })',
+  ),
   pdf: {
     type: 'either',
     hint: 'pdf: screen, print or archive, or pdf: { standard: print, pdfx: x-1a }',
@@ -129,12 +144,30 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
     type: 'map',
     hint: 'a mapping (size: A5, bleed: 3mm, marks: true)',
     keys: {
-      size: text(100, { test: pageSize, hint: 'a page size such as A5, B5, JIS-B5 or "148mm 210mm"' }),
+      size: text(100, { test: pageSize, hint: 'a page size such as A5, B5, JIS-B5, siku (a 四庫 leaf, 200 × 315 mm) or "148mm 210mm"' }),
       bleed: text(40, { test: length(MAX_BLEED_MM), hint: `a length such as 3mm, at most ${MAX_BLEED_MM}mm` }),
       marks: { type: 'boolean' },
+      frame: { type: 'text', max: 10, oneOf: ['black', 'red'], hint: 'black (烏絲欄) or red (朱絲欄)' },
     },
   },
-  fonts: { type: 'map', hint: 'a mapping (main: [FandolKai-Regular.otf, Noto Serif CJK TC])', keys: { main: list(text(FILE), 20, 'a list of font files or family names') } },
+  fonts: {
+    type: 'dict',
+    hint: 'a mapping of roles (main, label, or a layer: zhu, meipi …) to faces (main: [TW-Kai, fonts/Song.otf])',
+    key: { type: 'text', max: 100, test: (v) => (/^[A-Za-z][A-Za-z0-9-]*$/.test(v) ? null : 'is not a role (main, label or a layer id)'), hint: 'main, label or a layer id' },
+    value: list(text(FILE), 20, 'a list of font files or family names'),
+    max: 100,
+  },
+  book: {
+    type: 'map',
+    hint: 'a mapping (cover: true, title-page: true, colophon: true, edition: 據文淵閣四庫全書本排印, source: 中華文庫錄文)',
+    keys: {
+      cover: { type: 'boolean' },
+      'title-page': { type: 'boolean' },
+      colophon: { type: 'boolean' },
+      edition: text(NAME, { hint: 'the edition statement of the title page and the 牌記 (據文淵閣四庫全書本排印)' }),
+      source: text(NAME, { hint: 'where the text was taken from, for the 牌記 (中華文庫錄文)' }),
+    },
+  },
   notes: { type: 'map', hint: 'a mapping (popup: [shu, fuzhu])', keys: { popup: list(LAYER_ID, 100, 'a list of layers ([shu, fuzhu])') } },
   layers: list(
     { type: 'map', hint: 'a rule (- layer: an, pattern: "^愚謂")', required: ['layer', 'pattern'], keys: { layer: LAYER_ID, pattern: PATTERN, label: text(NAME) } },
@@ -160,8 +193,9 @@ export const EDITION_SCHEMA: Readonly<Record<string, Check>> = {
   },
   conversion: {
     type: 'map',
-    hint: 'a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 })',
+    hint: 'a mapping (keep: [于], prefer: { 为: 爲 }, phrases: { 后稷: 后稷 }, witness: FILE)',
     keys: {
+      witness: text(FILE),
       keep: list(text(100), MAX_ENTRIES, 'a list of characters ([于, 后])'),
       prefer: { type: 'dict', key: text(2), value: text(2), max: MAX_ENTRIES, hint: 'a mapping of a character to the form this edition uses ({ 为: 爲 })' },
       phrases: { type: 'dict', key: text(100), value: text(100), max: MAX_ENTRIES, hint: 'a mapping of a phrase to its conversion ({ 后稷: 后稷 })' },

@@ -4,8 +4,9 @@
  * The format is documented in manuscript/README.md.
  */
 import { VFile } from 'vfile';
+import { location } from 'vfile-location';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import { PDF_STANDARDS, PDFX_VERSIONS, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat } from '../tree/edition.js';
+import { PDF_STANDARDS, PDFX_VERSIONS, type BookParts, type ConventionOverrides, type ConversionChoices, type EditionConfig, type LayerRuleConfig, type PdfSettings, type PdfStandard, type PdfxVersion, type SealConfig, type SealPosition, type SourceFormat, type WitnessConfig } from '../tree/edition.js';
 import type { Point, Script } from '../tree/types.js';
 import { createSource, type Source } from './source.js';
 import { editionFonts, fontEntryFile } from '../fonts/stack.js';
@@ -25,11 +26,16 @@ export interface EditionResult {
 
 /** A file named in edition.yaml, with the place of its name (for messages about that file). */
 export interface EditionPath {
-  /** The key naming it: sources, charmap, corrections, fonts.main (images, seals … as they come). */
+  /** The key naming it: sources, charmap, corrections, fonts.<role> (fonts.main, fonts.zhu …: isFontPath), seals. */
   key: string;
-  /** The file as written (for fonts.main, the file part of the entry). */
+  /** The file as written (for a font, the file part of the entry). */
   name: string;
   place: { start: Point; end: Point };
+}
+
+/** Whether a file edition.yaml names is a font (`fonts.<role>`): checked as a font, found in the system's font folders too. */
+export function isFontPath(ref: Pick<EditionPath, 'key'>): boolean {
+  return ref.key.startsWith('fonts.');
 }
 
 /** Defaults for an edition made from a lone source file (`diaoban tree FILE`). */
@@ -88,12 +94,12 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   validateEdition(doc, (severity, reason, start, end, ruleId) => src.report(severity, reason, start, end, ruleId));
 
   const meta = config.meta;
-  for (const key of ['title', 'author'] as const) {
-    const value = str(key);
-    if (value) meta[key] = value;
-    else src.report('error', `edition.yaml has no ${key}; add a line "${key}: …"`, 0, 0, 'edition-missing');
-  }
+  // A title or author edition.yaml leaves out is the text's (parseEdition finds it; the loader says which it took).
+  meta.title = str('title') ?? '';
+  meta.author = str('author') ?? '';
   meta.dynasty = str('dynasty');
+  const witness = str('witness');
+  if (witness) meta.witness = witness;
   meta.description = str('description');
   meta.date = str('date');
   const script = (key: string): Script | undefined => {
@@ -136,10 +142,14 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   if (conventions) config.conventions = conventions;
   const conversion = readConversion(src, get('conversion'));
   if (conversion) config.conversion = conversion;
+  const conversionNode = get('conversion');
+  const witnessNode = isMap(conversionNode) ? (conversionNode.get('witness', true) as YamlNode | undefined) : undefined;
+  if (conversion?.witness) named('conversion.witness', conversion.witness, witnessNode);
   config.corrections = str('corrections');
   if (config.corrections) named('corrections', config.corrections, get('corrections'));
-  const collation = str('collation');
-  if (collation === 'end-of-volume' || collation === 'off') config.collation = collation;
+  readCollation(get('collation'), config);
+  const witnesses = readWitnesses(src, get('witnesses'), named);
+  if (witnesses.length > 0) config.witnesses = witnesses;
   const charmapFile = str('charmap');
   if (charmapFile) named('charmap', charmapFile, get('charmap'));
 
@@ -153,20 +163,24 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   readPage(src, get('page'), config);
   const fonts = get('fonts');
   if (isMap(fonts)) {
-    const main = fonts.get('main', true) as YamlNode | undefined;
-    if (isSeq(main)) {
-      config.fonts.main = [];
-      for (const item of (main.items as YamlNode[]).filter(isScalar)) {
+    // Each role's faces (main, label, a layer), in the file's order; a file is named as `fonts.<role>`.
+    for (const pair of fonts.items) {
+      const role = isScalar(pair.key) ? String(pair.key.value) : '';
+      const list = pair.value as YamlNode | null;
+      if (!role || !isSeq(list)) continue;
+      const entries: string[] = [];
+      for (const item of (list.items as YamlNode[]).filter(isScalar)) {
         const entry = String(item.value);
         try {
           editionFonts([entry]);
-          config.fonts.main.push(entry);
+          entries.push(entry);
           const font = fontEntryFile(entry);
-          if (font) named('fonts.main', font.file, item);
+          if (font) named(`fonts.${role}`, font.file, item);
         } catch (error) {
           src.report('error', `${(error as Error).message} (left out)`, ...range(item), 'edition-field');
         }
       }
+      config.fonts[role] = entries;
     }
   }
   const notes = get('notes');
@@ -180,7 +194,61 @@ export function parseEditionYaml(file: VFile, id: string): EditionResult {
   if (seals.length > 0) config.seals = seals;
   const pdf = readPdf(src, get('pdf'));
   if (pdf) config.pdf = pdf;
+  config.book = readBook(get('book'));
   return { config, paths };
+}
+
+/** `collation: off | end-of-volume`, or `{ place: …, variants: list | count | omit }` (the schema checked the values). */
+function readCollation(node: YamlNode | undefined, config: EditionConfig): void {
+  const value = (n: unknown): string | undefined => (isScalar(n) && typeof n.value === 'string' ? n.value.trim() : undefined);
+  const place = isMap(node) ? value(node.get('place', true)) : value(node);
+  if (place === 'end-of-volume' || place === 'off') config.collation = place;
+  const variants = isMap(node) ? value(node.get('variants', true)) : undefined;
+  if (variants === 'list' || variants === 'count' || variants === 'omit') config.variants = variants;
+}
+
+/** `witnesses:`: each { siglum, path, branch?, script? }; its path is named (key `witnesses`) for the sandbox. Two with one siglum: the second is left out. */
+function readWitnesses(src: Source, node: YamlNode | undefined, named: (key: string, name: string, node: YamlNode | undefined) => void): WitnessConfig[] {
+  if (!isSeq(node)) return [];
+  const out: WitnessConfig[] = [];
+  for (const item of node.items as YamlNode[]) {
+    if (!isMap(item)) continue;
+    const field = (key: string): string | undefined => {
+      const n = item.get(key, true) as YamlNode | undefined;
+      return isScalar(n) && (typeof n.value === 'string' || typeof n.value === 'number') ? String(n.value).trim() : undefined;
+    };
+    const siglum = field('siglum');
+    const path = field('path');
+    if (!siglum || !path) continue;
+    if (out.some((w) => w.siglum === siglum)) {
+      src.report('error', `witness ${siglum} is named twice; give each witness its own siglum (this one is left out)`, ...range(item), 'edition-field');
+      continue;
+    }
+    const [start, end] = range(item);
+    const witness: WitnessConfig = { siglum, path, place: { start: src.point(start), end: src.point(end) } };
+    const branch = field('branch');
+    if (branch) witness.branch = branch;
+    const script = field('script');
+    if (script === 'traditional' || script === 'simplified') witness.script = script;
+    named('witnesses', path, item.get('path', true) as YamlNode | undefined);
+    out.push(witness);
+  }
+  return out;
+}
+
+/** `book:` — the PDF's cover, title page and 牌記, each on unless false (the schema checked the values). */
+function readBook(node: YamlNode | undefined): BookParts {
+  const value = (key: string): unknown => (isMap(node) ? (node.get(key) as unknown) : undefined);
+  const text = (key: string): string | undefined => {
+    const v = value(key);
+    return typeof v === 'string' || typeof v === 'number' ? String(v).trim() || undefined : undefined;
+  };
+  const parts: BookParts = { cover: value('cover') !== false, titlePage: value('title-page') !== false, colophon: value('colophon') !== false };
+  const edition = text('edition');
+  const source = text('source');
+  if (edition) parts.edition = edition;
+  if (source) parts.source = source;
+  return parts;
 }
 
 function positiveInt(src: Source, node: YamlNode | undefined, key: string, max: number): number | undefined {
@@ -243,6 +311,8 @@ function readPage(src: Source, node: YamlNode | undefined, config: EditionConfig
   if (typeof bleed === 'string') config.page.bleed = bleed.trim();
   const marks = node.get('marks');
   if (typeof marks === 'boolean') config.page.marks = marks;
+  const frame = node.get('frame');
+  if (frame === 'black' || frame === 'red') config.page.frame = frame;
 }
 
 /**
@@ -448,6 +518,11 @@ function readConversion(src: Source, node: YamlNode | undefined): ConversionChoi
     return undefined;
   }
   const out: ConversionChoices = { keep: [], prefer: nameTable(), phrases: nameTable() };
+  const witness = node.get('witness', true) as YamlNode | undefined;
+  if (witness !== undefined) {
+    if (isScalar(witness) && typeof witness.value === 'string' && witness.value.trim() !== '') out.witness = witness.value.trim();
+    else src.report('error', 'conversion.witness must be a file name (a traditional copy of the same work)', ...range(witness), 'edition-field');
+  }
   const keep = node.get('keep', true) as YamlNode | undefined;
   if (keep !== undefined) {
     const list = stringList(keep);
@@ -485,7 +560,9 @@ export function parseCharmap(file: VFile): Record<string, string> {
   const text = String(file.value ?? '');
   const src = createSource(file, text);
   if (/^KR\d+\t/mu.test(text.slice(0, 2000))) return parseKanripoCharlist(text);
-  const doc = parseDocument(text, { prettyErrors: false });
+  // The YAML library's own check of unique keys compares each key with every one before it (100,000 entries: 101 s);
+  // keys are checked here instead, in one pass (a key given twice: an error at the second, the first kept).
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
   for (const error of doc.errors) src.report('error', `charmap is not valid YAML: ${error.message.split('\n')[0]}`, error.pos[0], error.pos[1], 'charmap-yaml');
   const map = nameTable<string>();
   if (doc.errors.length > 0 || doc.contents === null) return map;
@@ -493,11 +570,24 @@ export function parseCharmap(file: VFile): Record<string, string> {
     src.report('error', 'charmap must map code points to characters (U+E512: 埶)', 0, text.length, 'charmap-yaml');
     return map;
   }
+  const seen = new Map<string, number>();
+  const lines = location(text);
   for (const pair of doc.contents.items) {
     const keyNode = pair.key as YamlNode;
     const key = isScalar(keyNode) ? String(keyNode.value) : '';
+    const first = seen.get(key);
+    if (first !== undefined) {
+      src.report('error', `charmap entry "${key}" is given twice (first on line ${lines.toPoint(first)?.line ?? '?'}); the first is kept`, ...range(keyNode), 'charmap-entry');
+      continue;
+    }
+    if (isScalar(keyNode)) seen.set(key, range(keyNode)[0]);
     const value = isScalar(pair.value) ? String((pair.value as { value: unknown }).value) : '';
     const hex = /^U\+([0-9A-F]{4,6})$/i.exec(key);
+    // Past U+10FFFF is no code point (String.fromCodePoint would throw).
+    if (hex && parseInt(hex[1], 16) > 0x10ffff) {
+      src.report('error', `charmap entry "${key}" is past U+10FFFF, the last code point`, ...range(keyNode), 'charmap-entry');
+      continue;
+    }
     // Entities and compositions as the source writes them: &KR0433; (or KR0433), {艹虑}.
     const entity = /^&?(KR\d+);?$/i.exec(key);
     const char = hex ? String.fromCodePoint(parseInt(hex[1], 16)) : entity ? `&${entity[1].toUpperCase()};` : /^\{[^{}]+\}$/u.test(key) ? key : Array.from(key).length === 1 ? key : null;

@@ -7,7 +7,6 @@
 import type { LayerId } from '../tree/types.js';
 import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
 import { DEFAULT_INLINE, type InlineOptions, type LayerLabel, type NoteBracket } from './inline.js';
-import { KANRIPO_ENTITIES } from './kanripo-entities.js';
 import { editionPattern, type TextPattern } from './pattern.js';
 
 const NUMERAL = '〇零一二三四五六七八九十百千';
@@ -18,6 +17,8 @@ export interface HeadingRule {
   depth: 1 | 2 | 3;
   /** Group 2 is the author whatever it reads as (chtxt's `○ 題 / 作者`: a poem's title, its poet after the slash). */
   byline?: boolean;
+  /** A top heading whose text has 卷N opens a volume, unless the corpus's files are its volumes (false: Kanripo's org headings name sections). */
+  volumes?: false;
 }
 
 export interface CommentaryBlock {
@@ -59,6 +60,12 @@ export interface FormatConventions {
   commentaryBlocks?: ReadonlyArray<CommentaryBlock>;
   /** A paragraph that starts with an inner label (【集解】…) is commentary. */
   labelledParagraphs?: boolean;
+  /** Blocks of verse between two marker lines (org `#+BEGIN_VERSE` … `#+END_VERSE`): each line inside a verse line, its own paragraph. */
+  verseBlocks?: { begin: RegExp; end: RegExp };
+  /** Table rows (org `| 新羅 | 高麗 |`): from a line that opens with the mark to one that ends with it, the cells parted by a gap. */
+  tableRows?: { mark: string };
+  /** A line that transliterates the term set after a tab on the line before (`\tMahāmaudgalyāyana.`): a gloss (ruby) on that term. */
+  transliterations?: RegExp;
 }
 
 /** Labels of the 三家注 and of the built-in layers, as they stand inside a note. */
@@ -79,8 +86,9 @@ const SANJIA_LABELS: LayerLabel[] = [
 
 const SIKU_HEADINGS: HeadingRule[] = [
   // 士昬禮第二　儀禮　鄭氏注 / 鄉射禮第五: a chapter, perhaps with the work and its commentator after it; 紀孝行章第十(○行下/孟反):
-  // with the note on its title (the heading holds the note, as a title's 注 stands in the print).
-  { pattern: new RegExp(`^([^\\s\\u3000()（）【】〈〉]{1,10}第[${NUMERAL}]+(?:\\([^()\\n]{1,60}\\))?)(?:[\\s\\u3000]+(\\S.{0,30}))?$`, 'u'), depth: 2 },
+  // with the note on its title (the heading holds the note, as a title's 注 stands in the print); 論語公冶長第五疏(公冶長者…¶:
+  // the title's 疏 running on to later lines (importers/lines.ts takes them into the heading).
+  { pattern: new RegExp(`^([^\\s\\u3000()（）【】〈〉]{1,10}第[${NUMERAL}]+(?:\\([^()\\n]{1,60}\\)|[疏注]?\\([^()\\n]*$)?)(?:[\\s\\u3000]+(\\S.{0,30}))?$`, 'u'), depth: 2 },
 ];
 
 export const FORMATS: readonly FormatConventions[] = [
@@ -101,7 +109,8 @@ export const FORMATS: readonly FormatConventions[] = [
       lineAnchor: '¶',
       pageAnchor: /<(?:pb|md):([^>\s]+)>/y,
       entity: /&(KR\d+);/y,
-      entities: KANRIPO_ENTITIES,
+      // CBETA-derived texts write a character they could not encode as its 組字式: [女*省].
+      formulas: ['[', ']'],
       continuedNotes: true,
       numbering: /\(\d{1,3}\)/y,
       // 四庫 注疏: the 音義 and the 疏 are notes after their labels.
@@ -116,8 +125,13 @@ export const FORMATS: readonly FormatConventions[] = [
     // `No. 235`, `No. 7 [No. 1(2), Nos. 5, 6]`: a CBETA text's number in the Taishō canon (and its parallels), data.
     metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^(No)\.[ \t]*(\d+\S*(?:[ \t]+\[[^\]\n]*\])?)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(-\*-)[ \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
     paragraphs: 'blank',
+    // CBETA-derived texts (KR6): org verse blocks, tables and tab-set transliterations of a term.
+    verseBlocks: { begin: /^#\+BEGIN_VERSE\b/iu, end: /^#\+END_VERSE\b/iu },
+    tableRows: { mark: '|' },
+    transliterations: /^[\p{Script=Latin}\p{M}][\p{Script=Latin}\p{M} .,'’-]*$/u,
     indentedCommentary: 'zhu',
-    headings: [{ pattern: /^\*\*\*+[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 3 }, { pattern: /^\*\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 2 }, { pattern: /^\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 1 }, ...SIKU_HEADINGS],
+    // Org headings (TLS, CBETA-derived texts): sections of the juan the file is (* 經卷第四十一 in an 音義: the sutra's juan, no volume).
+    headings: [{ pattern: /^\*\*\*+[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 3 }, { pattern: /^\*\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 2 }, { pattern: /^\*[ \t]+(?:\d+[ \t]+)?(\S.*)$/u, depth: 1, volumes: false }, ...SIKU_HEADINGS],
   },
   {
     format: 'chtxt',

@@ -21,6 +21,7 @@ export type AnomalyKind =
   | 'markup-left'
   | 'reversed-subcolumns'
   | 'converted-names'
+  | 'doubtful-conversion'
   | 'no-title'
   | 'unsure-format'
   | 'suspect-title'
@@ -68,8 +69,26 @@ export interface ImportReport {
   title: { text: string; from: string; line?: number; author?: string; contributors: Array<{ dynasty?: string; name: string; role: string }> } | null;
   /** Readings taken where a convention can go two ways, and why (the info messages that say so). */
   readings: Array<{ rule: string; reading: string }>;
+  /** Glyphs (entities, compositions, Private Use Area characters) by how the edition prints them (cli/import-reports.ts, from the converted tree). */
+  glyphs?: GlyphFigures;
   anomalies: Anomaly[];
   verdict: Verdict;
+  /** A converted source: the script conversion's doubtful choices among its Han characters. */
+  conversion?: { doubtful: number; characters: number };
+}
+
+/**
+ * How a source's glyphs are printed: as a character (the charmap's, the
+ * list's, GB 18030's; a glyph with a drawing is drawn where no font has it),
+ * drawn from a list's image, composed from parts, written as a formula in
+ * one cell, or 〓.
+ */
+export interface GlyphFigures {
+  character: number;
+  image: number;
+  parts: number;
+  formula: number;
+  placeholder: number;
 }
 
 /** The rules of the messages that state a reading taken from the whole text. */
@@ -330,7 +349,8 @@ export function structureAsText(volumes: readonly Volume[], title?: string): Arr
         if (t === title || !(bylineIn(t) ?? parseByline(t.split(' ').pop() ?? '') ?? /^\p{Script=Han}{2,4}$/u.exec(t))) out.push({ text: t, at: place(b) });
         continue;
       }
-      if (b.role !== 'text' || !t) continue;
+      // A verse line (the source's verse block) is short by nature: no byline nor chapter.
+      if (b.role !== 'text' || !t || b.data?.verse) continue;
       const short = Array.from(t).length <= 20;
       // 書經集傳序 reads as a name and a role, but names the work (title.ts namesTheWork): its preface's heading.
       // A name and a role that titles a piece (御制洪范篇序, 随机应化录) is no byline without its dynasty or a place's gap.
@@ -416,9 +436,14 @@ export interface ReportInput {
   messages: readonly VFileMessage[];
   /** Names the conversion changed (transform/names.ts), in this source. */
   convertedNames?: ReadonlyArray<{ name: string; became: string; count: number; at: string }>;
+  /** The script conversion's doubtful choices in this source (transform/script.ts doubtfulByFile). */
+  doubtfulChoices?: { count: number; characters: number; examples: readonly string[] };
 }
 
-export function importReport({ source, title, messages, convertedNames = [] }: ReportInput): ImportReport {
+/** Doubtful conversion choices per 10,000 characters above which a source is not ok (the round trip of the corpora: \`npm run bench -- conversion\`). */
+export const DOUBTFUL_PER_10K = 150;
+
+export function importReport({ source, title, messages, convertedNames = [], doubtfulChoices }: ReportInput): ImportReport {
   const { volumes, stats } = source;
   const conv = conventionsOf(source.format);
   const anomalies: Anomaly[] = [];
@@ -446,6 +471,10 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
   }
   if (convertedNames.length > 0) {
     anomalies.push({ kind: 'converted-names', severity: 'wrong', count: convertedNames.reduce((n, c) => n + c.count, 0), message: `names were converted as words (${convertedNames.map((c) => `${c.name}→${c.became}`).join(', ')}); keep them with conversion: phrases in edition.yaml`, examples: convertedNames.slice(0, 3).map((c) => `${c.at} ${c.name}→${c.became}`.trim()) });
+  }
+  if (doubtfulChoices && doubtfulChoices.count > 0 && doubtfulChoices.count * 10000 > DOUBTFUL_PER_10K * Math.max(1, doubtfulChoices.characters)) {
+    const rate = (doubtfulChoices.count * 10000) / Math.max(1, doubtfulChoices.characters);
+    anomalies.push({ kind: 'doubtful-conversion', severity: 'check', count: doubtfulChoices.count, message: `${doubtfulChoices.count} of the script conversion's choices are doubtful (${rate.toFixed(0)} per 10,000 characters, more than ${DOUBTFUL_PER_10K}): the context model was not sure which traditional character each simplified one stands for; read them with check --script, name a traditional copy with conversion: { witness: FILE }, or decide with conversion: keep / prefer / phrases`, examples: [...doubtfulChoices.examples] });
   }
   // A text that names no work is read right when none is found: said, for edition.yaml's title:, no misreading.
   if (!title) anomalies.push({ kind: 'no-title', severity: 'note', count: 1, message: 'the text names no work (no title line, heading, 提要 or metadata): the edition is 無題; give title: in edition.yaml', examples: [] });
@@ -492,6 +521,7 @@ export function importReport({ source, title, messages, convertedNames = [] }: R
     readings: messages.filter((m) => m.ruleId && READING_RULES.has(m.ruleId) && m.file === source.file.path).map((m) => ({ rule: m.ruleId as string, reading: m.reason })),
     anomalies,
     verdict: verdictOf(anomalies),
+    ...(doubtfulChoices ? { conversion: { doubtful: doubtfulChoices.count, characters: doubtfulChoices.characters } } : {}),
   };
 }
 

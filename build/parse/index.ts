@@ -53,7 +53,6 @@ export interface SourceStats {
   pageAnchors: number;
   lineAnchors: number;
   entities: number;
-  entitiesMapped: number;
   compositions: number;
   privateUse: number;
   volumes: number;
@@ -95,10 +94,8 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
         else stats.lineAnchors++;
         break;
       case 'glyph':
-        if (n.entity) {
-          stats.entities++;
-          if (n.replacement) stats.entitiesMapped++;
-        } else if (n.description) stats.compositions++;
+        if (n.entity) stats.entities++;
+        else if (n.description) stats.compositions++;
         else if (n.codePoint !== undefined && isPrivateUse(n.codePoint)) stats.privateUse++;
         if (layer) stats.layers[layer] = (own(stats.layers, layer) ?? 0) + 1;
         break;
@@ -113,7 +110,7 @@ function countInline(nodes: readonly Inline[], stats: SourceStats, layer: string
 }
 
 export function sourceStats(volumes: readonly Volume[]): SourceStats {
-  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, entitiesMapped: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
+  const stats: SourceStats = { notes: 0, layers: nameTable<number>(), commentaryParagraphs: 0, pageAnchors: 0, lineAnchors: 0, entities: 0, compositions: 0, privateUse: 0, volumes: volumes.length, headings: 0 };
   for (const v of volumes) {
     for (const b of v.children) {
       if (b.type === 'heading') stats.headings++;
@@ -135,7 +132,7 @@ export function describeSource(format: SourceFormat, encoding: string, stats: So
   if (stats.commentaryParagraphs) parts.push(`${stats.commentaryParagraphs} commentary paragraphs`);
   if (stats.pageAnchors) parts.push(`${stats.pageAnchors} page markers`);
   if (stats.lineAnchors) parts.push(`${stats.lineAnchors} line ends ${conv.inline.lineAnchor ?? ''}`.trim());
-  if (stats.entities) parts.push(`${stats.entities} entities (${stats.entitiesMapped} mapped)`);
+  if (stats.entities) parts.push(`${stats.entities} entities`);
   if (stats.compositions) parts.push(`${stats.compositions} composed characters`);
   if (stats.privateUse) parts.push(`${stats.privateUse} Private Use Area characters`);
   parts.push(`${stats.volumes} volumes, ${stats.headings} headings`);
@@ -180,11 +177,26 @@ export interface WorkTitle {
   file?: string;
   line?: number;
   contributors: Contributor[];
+  /** Where the byline was found, when another file than the title's gave it. */
+  bylineFile?: string;
+  bylineLine?: number;
 }
 
-/** The work's title and byline from the sources (title.ts first, then the first volume), and where it came from. */
+/**
+ * The work's title and byline from the sources (title.ts first, then the
+ * first volume), and where it came from. A whole work's first file may be
+ * its front matter (a 提要, a preface): the byline is then the first that
+ * a later file gives under the same title (the juan's own byline).
+ */
 export function workTitle(sources: readonly ParsedSource[]): WorkTitle | undefined {
-  for (const s of sources) if (s.titleFinding) return { ...s.titleFinding, file: s.file.path };
+  const first = sources.find((s) => s.titleFinding);
+  if (first?.titleFinding) {
+    const found = { ...first.titleFinding, file: first.file.path };
+    // The 提要's description of the work (臣等謹案…宋蔡沈撰) only where no juan has its own byline.
+    if (found.contributors.length > 0 && !found.bylineFromTiyao) return found;
+    const byline = sources.find((s) => s.titleFinding?.title === found.title && s.titleFinding.contributors.length > 0 && !s.titleFinding.bylineFromTiyao);
+    return byline?.titleFinding ? { ...found, contributors: byline.titleFinding.contributors, bylineFile: byline.file.path, ...(byline.titleFinding.line ? { bylineLine: byline.titleFinding.line } : {}) } : found;
+  }
   // A chapter's name (五帝本紀第一) or a category is no work's name: better none, and `check` says so.
   const title = titleFromSources(sources);
   // Nor a chapter with its part (志第三十六 百官一, from 卷五十五·志第三十六 百官一).
@@ -222,6 +234,27 @@ function plainOf(nodes: readonly Inline[]): string {
 }
 
 /**
+ * What edition.yaml leaves out and the text gives: the title and the
+ * author (the byline's first contributor, with the dynasty), as `init`
+ * would write them; the witness a Kanripo text follows (BASEEDITION).
+ */
+export function fromText(meta: Readonly<EditionConfig['meta']>, sources: readonly ParsedSource[]): Partial<EditionConfig['meta']> {
+  const taken: Partial<EditionConfig['meta']> = {};
+  const found = !meta.title || !meta.author ? workTitle(sources) : undefined;
+  if (!meta.title) taken.title = found?.title ?? '無題';
+  // The author, not a commentator the byline names first (周易 王弼注 has none).
+  const first = found ? authorOf(found.title, found.contributors) : undefined;
+  // A byline found under another title names another work's author.
+  if (!meta.author && first && (!meta.title || found?.title === meta.title)) {
+    taken.author = first.name;
+    if (first.dynasty && !meta.dynasty) taken.dynasty = first.dynasty;
+  }
+  const witness = sources.map((s) => s.meta.data.baseedition?.trim()).find(Boolean);
+  if (!meta.witness && witness) taken.witness = witness;
+  return taken;
+}
+
+/**
  * All sources of an edition → the document tree. `parse` parses one source
  * (parseSource; a rebuild passes one that remembers sources whose bytes did
  * not change, engine/load-memo.ts): the volumes it gives are not changed here.
@@ -234,17 +267,7 @@ export function parseEdition(
 ): { tree: Root; sources: ParsedSource[] } {
   const options: ParseOptions = { format: format ?? config.format, encoding: config.encoding, conventions: config.conventions };
   const sources = files.map((file) => parse(file, config.meta.title, options));
-  const edition = { ...config.meta };
-  if (!edition.title) {
-    const found = workTitle(sources);
-    edition.title = found?.title ?? '無題';
-    // The author, not a commentator the byline names first (周易 王弼注 has none).
-    const first = found ? authorOf(found.title, found.contributors) : undefined;
-    if (first && !edition.author) {
-      edition.author = first.name;
-      if (first.dynasty && !edition.dynasty) edition.dynasty = first.dynasty;
-    }
-  }
+  const edition = { ...config.meta, ...fromText(config.meta, sources) };
   const volumes = sources.flatMap((s) => s.volumes).map((v) => (v.title ? v : { ...v, title: edition.title }));
   return { tree: { type: 'root', edition, children: volumes }, sources };
 }

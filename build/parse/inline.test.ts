@@ -98,8 +98,8 @@ test('a line break inside a paragraph joins its lines: no space between CJK, one
   assert.equal(nodes[1].position.start.line, 2);
 });
 
-test('Kanripo inline: ¶ and <pb:> anchors, a note split by /, entities mapped or left for the charmap', () => {
-  const options = { notes: [{ open: '(', close: ')' }], smallWords: new Set<string>(), split: '/', lineAnchor: '¶', pageAnchor: /<(?:pb|md):([^>\s]+)>/y, entity: /&(KR\d+);/y, entities: { KR0002: '若' } };
+test('Kanripo inline: ¶ and <pb:> anchors, a note split by /, entities left for the transform (charmap, then KR-Gaiji)', () => {
+  const options = { notes: [{ open: '(', close: ')' }], smallWords: new Set<string>(), split: '/', lineAnchor: '¶', pageAnchor: /<(?:pb|md):([^>\s]+)>/y, entity: /&(KR\d+);/y };
   const src = sourceOf('甲(乙丙/丁)¶<pb:KR1d0026_SBCK_002-1b>&KR0002;&KR0433;');
   const nodes = parseInline(src, 0, src.text.length, options);
   assert.deepEqual(shape(nodes), ['甲', { note: 'zhu', children: ['乙丙', '丁'] }, { anchor: '¶' }, { anchor: '<pb:KR1d0026_SBCK_002-1b>' }, { glyph: '&KR0002;' }, { glyph: '&KR0433;' }]);
@@ -107,5 +107,19 @@ test('Kanripo inline: ¶ and <pb:> anchors, a note split by /, entities mapped o
   assert.equal(note.type === 'note' && note.split, 2);
   const page = nodes[3];
   assert.deepEqual(page.type === 'anchor' && [page.edition, page.juan, page.leaf], ['SBCK', 2, '1b']);
-  assert.deepEqual(nodes.slice(4).map((g) => g.type === 'glyph' && [g.entity, g.replacement]), [['KR0002', '若'], ['KR0433', undefined]]);
+  assert.deepEqual(nodes.slice(4).map((g) => g.type === 'glyph' && [g.entity, g.replacement]), [['KR0002', undefined], ['KR0433', undefined]]);
+});
+
+test("CBETA's 組字式 in brackets is a composition; bracketed words, citations and Latin stay text", () => {
+  const options = { notes: [{ open: '(', close: ')' }], smallWords: new Set<string>(), formulas: ['[', ']'] as const };
+  const src = sourceOf('甲[女*省]乙[臊-品+巳][(ㄇ@人)/ㄙ/月]丙[提要][cf. Nos. 1565-1567][卷上]丁[a*b]');
+  const nodes = parseInline(src, 0, src.text.length, options);
+  assert.deepEqual(
+    nodes.map((n) => (n.type === 'glyph' ? { glyph: n.description } : n.type === 'text' ? n.value : n.type)),
+    ['甲', { glyph: '女*省' }, '乙', { glyph: '臊-品+巳' }, { glyph: '(ㄇ@人)/ㄙ/月' }, '丙[提要][cf. Nos. 1565-1567][卷上]丁[a*b]'],
+  );
+  // Without the option (every other format) brackets are text.
+  const plain = parseInline(src, 0, src.text.length, { ...options, formulas: undefined });
+  assert.equal(plain.filter((n) => n.type === 'glyph').length, 0);
+  assert.match(plain[0].type === 'text' ? plain[0].value : '', /^甲\[女\*省\]乙/u);
 });

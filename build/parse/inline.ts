@@ -10,6 +10,7 @@
  * later stage recurses deeper than that.
  */
 import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
+import { parseFormula } from '../gaiji/composition.js';
 import { DEFAULT_LAYER, footnoteLayer, layerFromTag, readLayerTag } from '../tree/layers.js';
 import type { Source } from './source.js';
 import { append } from '../tree/append.js';
@@ -47,10 +48,10 @@ export interface InlineOptions {
   pageAnchor?: RegExp;
   /** `&KR0433;`: a character the transcription could not encode; group 1 is its name. */
   entity?: RegExp;
-  /** Known entities → Unicode (a shipped table). */
-  entities?: Readonly<Record<string, string>>;
   /** `{艹虑}`, `<匚算>`: a character described by its components. A pair that also makes notes (〈艹嚣〉) describes a character only around two or three Han characters. */
   compositions?: ReadonlyArray<readonly [string, string]>;
+  /** CBETA's 組字式 in these brackets (`[女*省]`, `[臊-品+巳]`): a composition only where the inside is a formula (gaiji/composition.ts); `[提要]` stays text. */
+  formulas?: readonly [string, string];
   /**
    * A bare label in the text (四庫 注疏's `注主人州長也…`) that opens a layer
    * running to the next note or the paragraph's end; the label is markup,
@@ -602,12 +603,26 @@ export function parseInline(src: Source, start: number, end: number, options: In
       if (m && i + m[0].length <= end) {
         flush(i);
         const stop = i + m[0].length;
+        // What it stands for is the transform's to say (transform/charmap.ts: the edition's charmap, then KR-Gaiji).
         const glyph: Glyph = { type: 'glyph', value: m[0], entity: m[1], position: src.position(i, stop) };
-        const known = options.entities?.[m[1]];
-        if (known) glyph.replacement = known;
         top().children.push(glyph);
         columnChars++;
         i = stop;
+        textStart = i;
+        continue;
+      }
+    }
+    if (options.formulas && ch === options.formulas[0]) {
+      // A formula is short (gaiji/composition.ts): look for its end nearby only, so that a text of lone brackets stays linear.
+      const near = text.slice(next, Math.min(end, next + 128)).indexOf(options.formulas[1]);
+      const stop = near < 0 ? -1 : next + near;
+      const inner = stop < 0 ? '' : text.slice(next, stop);
+      if (inner && parseFormula(inner)) {
+        flush(i);
+        const after = stop + options.formulas[1].length;
+        top().children.push({ type: 'glyph', value: text.slice(i, after), description: inner, position: src.position(i, after) });
+        columnChars++;
+        i = after;
         textStart = i;
         continue;
       }

@@ -108,3 +108,33 @@ test('a 提要 as 殆知閣 writes it in simplified script (【臣】等谨按) 
   // A dynasty alone is never the title (宋, of a byline line 宋　朱子　编).
   assert.equal(found('宋\n某某某某。\n'), null);
 });
+
+test('a whole work\'s juan: the byline on its volume line after a gap, a second contributor under it, one set low under the first chapter', () => {
+  const head = '#+TITLE: 書經集傳\n<pb:KR1b0017_WYG_001-1a>¶\n欽定四庫全書¶\n　書經集傳卷一　　　　　　宋　蔡沈　撰¶\n　虞書(虞舜氏因以為有天下之號也)¶\n';
+  assert.equal(found(head, '書經集傳'), '書經集傳|metadata|宋 蔡沈 撰');
+  assert.equal(found('　　論語集解義疏卷三　　　魏　何晏　集解¶\n¶\n　　梁　皇侃　義疏¶\n', '論語集解義疏'), '論語集解義疏|metadata|魏 何晏 集解;梁 皇侃 義疏');
+  assert.equal(found('　蒙求集註卷上　　　　　唐　李　瀚　撰¶\n　　　　　　　　　　　　宋　徐子光　註¶\n王戎簡要裴楷清通¶\n', '蒙求集註'), '蒙求集註|metadata|唐 李瀚 撰;宋 徐子光 註');
+  assert.equal(found('<pb:KR1a0006_SBCK_001-1a>¶\n周易上經乾傳第一¶\n　　　　　　　　　　王弼注¶\n䷀(乾下/乾上)乾元亨利貞¶\n', '周易'), '周易|metadata|王弼 注');
+  // Negative controls: 周 of 逸周書 is no dynasty; the volume line without a byline after its gap has none; a byline not set
+  // low under the first line needs its dynasty.
+  assert.equal(found('　逸周書卷一　　　　　　　晉　孔晁　注¶\n', '逸周書'), '逸周書|metadata|晉 孔晁 注');
+  assert.equal(found('　書經集傳卷一　　虞書¶\n', '書經集傳'), '書經集傳|metadata|');
+  assert.equal(found('周易上經乾傳第一¶\n王弼注¶\n', '周易'), '周易|metadata|');
+  assert.equal(found('* 序品第一¶\n　　天竺三藏鳩摩羅什譯¶\n', '妙法蓮華經'), '妙法蓮華經|metadata|');
+});
+
+test('a preface named after the work with a dynasty\'s name in it (周易略例序) is no byline; a monk\'s place and 釋 are not his name', () => {
+  assert.equal(found('周易略例序¶\n', '周易'), '周易|metadata|');
+  assert.equal(found('周髀算經序¶\n', '周髀算經'), '周髀算經|metadata|');
+  assert.deepEqual(parseByline('東晉平陽沙門釋法顯譯'), [{ dynasty: '東晉', name: '法顯', role: '譯' }]);
+  assert.deepEqual(parseByline('京兆府靜法寺沙門　慧宛　述'), [{ name: '慧宛', role: '述' }]);
+  assert.deepEqual(parseByline('呉陸璣撰'), [{ dynasty: '呉', name: '陸璣', role: '撰' }]);
+  // An office, and the place after it, before the name (梁通事舍人東莞劉勰撰); not in a preface to someone (送某學士…序).
+  assert.deepEqual(parseByline('梁通事舍人東莞劉勰撰'), [{ dynasty: '梁', name: '劉勰', role: '撰' }]);
+  assert.deepEqual(parseByline('唐四門助敎邢璹注'), [{ dynasty: '唐', name: '邢璹', role: '注' }]);
+  assert.equal(parseByline('送冯用韫学士奉诏归省序'), null);
+  assert.equal(parseByline('陽刺史挽詞青松註'), null);
+  // Negative control: a name that only ends in 釋's sound is kept whole; 釋 with one character after it is a name's.
+  assert.deepEqual(parseByline('宋釋惠洪撰'), [{ dynasty: '宋', name: '惠洪', role: '撰' }]);
+  assert.deepEqual(parseByline('釋名撰'), [{ name: '釋名', role: '撰' }]);
+});

@@ -17,7 +17,7 @@ export const DYNASTIES = [
 
 /** What a contributor did, as a byline says it (longest first). */
 export const ROLES = [
-  '御注', '御註', '重修', '重述', '注釋', '注释', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
+  '御注', '御註', '重修', '重述', '注釋', '注释', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '義疏', '义疏', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
   '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '着', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序', '譯', '译',
 ];
 
@@ -35,6 +35,8 @@ export interface TitleFinding {
   /** 1-based line of the text it was found on (none for metadata). */
   line?: number;
   contributors: Contributor[];
+  /** The contributors were read from the 提要's 臣等謹案 (a description of the work), not from a byline of the text. */
+  bylineFromTiyao?: true;
 }
 
 const alt = (list: readonly string[]) => list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
@@ -135,20 +137,28 @@ export function parseByline(text: string): Contributor[] | null {
     }
     // 賈公彦等撰: the 等 (and others) is not part of the name.
     // 天竺三藏鳩摩羅什譯, 沙門某譯: a translator's title before the name is not the name.
+    // 平陽沙門釋法顯譯, 京兆府靜法寺沙門慧菀述, 終南山釋道宣述: a monk's place, temple and 釋 before his name are not his name.
     // 上陽子陳觀吾註: a sobriquet ending in 子 before the name is not the name either.
     const name = rest
       .slice(0, rest.length - role[1].length)
       .replace(/等$/u, '')
-      .replace(/^\p{Script=Han}{0,4}?(?:三藏(?:法師|法师)?|沙門|沙门)(?=\p{Script=Han}{2})/u, '')
-      .replace(/^\p{Script=Han}{1,2}子(?=\p{Script=Han}{2,4}$)/u, '')
       // 北周漢中郡守前司隸臣甄鸞 (重述), 唐朝議大夫…臣李淳風等奉勑 (注釋): the offices before 臣, and 奉勑, are no name.
       .replace(/(?:等)?奉[勑敕勅]$/u, '')
-      .replace(/^\p{Script=Han}{2,24}臣(?=\p{Script=Han}{2,4}$)/u, '');
+      .replace(/^\p{Script=Han}{2,24}臣(?=\p{Script=Han}{2,4}$)/u, '')
+      .replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|\p{Script=Han}{0,8}?(?:沙門|沙门))(?=\p{Script=Han}{2})/u, '')
+      .replace(/^\p{Script=Han}{0,6}?[釋释](?=\p{Script=Han}{2,3}$)/u, '')
+      .replace(/^\p{Script=Han}{1,2}子(?=\p{Script=Han}{2,4}$)/u, '')
+      // 梁通事舍人東莞劉勰, 唐四門助敎邢璹: after a dynasty, an office (and the place after it) before the name are not the
+      // name; without one the line is more likely a title (送某學士奉詔歸省序, 某陽刺史挽詞某註).
+      .replace(dynasty ? OFFICE_BEFORE_NAME : /^$/u, '');
     if (!name || Array.from(name).length > 6 || !/^\p{Script=Han}+$/u.test(name)) return null;
     out.push({ ...(dynasty ? { dynasty } : {}), name, role: role[1] });
   }
   return out.length > 0 ? out : null;
 }
+
+/** Offices and ranks a byline gives before a name (with the place after them): the name is the last two or three characters. */
+const OFFICE_BEFORE_NAME = /^\p{Script=Han}{0,8}?(?:舍人|進士|进士|學士|学士|博士|助敎|助教|教授|侍郎|郎中|太守|刺史|大夫|貢士|贡士|庠生|處士|处士|門人|门人)(?:\p{Script=Han}{2}(?=\p{Script=Han}{2}$))?(?=\p{Script=Han}{2,3}$)/u;
 
 /** A byline line, or one after a chapter's name and white space (隱公第一　范甯集解, as Kanripo's SBCK texts write it). */
 export function bylineIn(line: string): Contributor[] | null {
@@ -301,8 +311,16 @@ export function namesTheWork(name: string, title: string): boolean {
 function bylineOf(line: string, title: string): Contributor[] | null {
   const gap = line.startsWith(title) ? /^[\s\u3000]+/u.exec(line.slice(title.length)) : null;
   const found = bylineIn(gap ? line.slice(title.length + gap[0].length) : line);
-  return found && !found.some((c) => namesTheWork(c.name, title)) ? found : null;
+  // 周易略例序: the work's name read as a dynasty (周) and a name (易略例), then a role (序).
+  return found && !found.some((c) => namesTheWork(c.name, title) || namesTheWork((c.dynasty ?? '') + c.name, title)) ? found : null;
 }
+
+/** The byline after a gap on the work's volume title line (書經集傳卷一　　宋　蔡沈　撰), or null. */
+function volumeByline(line: string, title: string): Contributor[] | null {
+  const m = VOLUME_THEN_GAP.exec(line);
+  return m && m[1] === title ? parseByline(m[2]!) : null;
+}
+const VOLUME_THEN_GAP = new RegExp(`^(\\S{1,30}?)[卷巻][第之]?(?:[${NUMERAL}]+[上中下]?|[上中下])[\\s\\u3000]+(\\S.*)$`, 'u');
 
 /**
  * The work's title and byline from the head of a text (its first 80 lines) and
@@ -332,11 +350,18 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
     const bylineAt = (l: string): Contributor[] | null => (names(l) ? null : bylineOf(bare(l), meta));
     const named = lines.findIndex(names);
     const first = lines.findIndex((l) => bare(l) !== '' && !HEADER_LINE.test(l.trim()));
-    const at = named >= 0 ? named : first;
-    const near = at >= 0 ? [...(sameLineByline(lines[at], meta) ?? []), ...bylinesUnder(lines, at, bylineAt)] : [];
+    // A volume's title line with its byline after a gap (書經集傳卷一　　宋　蔡沈　撰, as 四庫 texts write it), and a second
+    // contributor's line under it (魏　何晏　集解, then 梁　皇侃　義疏).
+    const ownAt = lines.findIndex((l) => volumeByline(bare(l), meta) !== null);
+    const own = ownAt >= 0 ? [...volumeByline(bare(lines[ownAt]), meta)!, ...bylinesUnder(lines, ownAt, bylineAt)] : [];
+    // Under the line that names the work; else under the text's first line (a chapter's title) only when set low, as prints set
+    // a byline (周易上經乾傳第一 / 　　　　　　王弼注): a line of text there ending in a role's character is none.
+    const at = named >= 0 ? named : first >= 0 && /^\u3000{4,}/u.test(lines[first + 1] ?? '') ? first : -1;
+    const near = own.length > 0 ? own : at >= 0 ? [...(sameLineByline(lines[at], meta) ?? []), ...bylinesUnder(lines, at, bylineAt)] : [];
     const tiyao = lines.map((l) => TIYAO.exec(l.replace(/[¶\s\u3000]/gu, ''))).find((m) => m !== null);
-    const found = near.length ? near : (metaLine.contributors.length ? metaLine.contributors : ((tiyao ? tiyaoByline(tiyao.input.slice((tiyao.index ?? 0) + tiyao[0].length)) : null) ?? lines.map(bylineAt).find((b) => b !== null && b[0].dynasty !== undefined)));
-    return { title: meta, from: 'metadata', contributors: found ?? [] };
+    const described = !near.length && !metaLine.contributors.length && tiyao ? tiyaoByline(tiyao.input.slice((tiyao.index ?? 0) + tiyao[0].length)) : null;
+    const found = near.length ? near : metaLine.contributors.length ? metaLine.contributors : (described ?? lines.map(bylineAt).find((b) => b !== null && b[0].dynasty !== undefined));
+    return { title: meta, from: 'metadata', contributors: found ?? [], ...(described ? { bylineFromTiyao: true as const } : {}) };
   }
   for (const [i, line] of lines.entries()) {
     const m = SIKU_PATH.exec(line.trim());

@@ -12,11 +12,14 @@ import { classifyLayers } from './layers.js';
 import { splitCommentators } from './commentators.js';
 import { reporterFor } from './report.js';
 import { convertScript } from './script.js';
+import type { Witness } from './witness.js';
 
 export interface TransformOptions {
   corrections?: readonly CorrectionEntry[];
   /** The source files, for messages at node positions. */
   files?: readonly VFile[];
+  /** A traditional copy of the work for the script conversion (`conversion: { witness: FILE }`). */
+  witness?: Witness;
 }
 
 export function transformTree(parsed: Root, config: EditionConfig, options: TransformOptions = {}): Root {
@@ -28,5 +31,5 @@ export function transformTree(parsed: Root, config: EditionConfig, options: Tran
   tree = classifyLayers(tree, config.layerRules);
   tree = applyCharmap(tree, config.charmap, report);
   tree = splitCommentators(tree, report);
-  return convertCorrectionsOld(convertScript(tree, from, config.meta.script, config.conversion), from, config.meta.script, config.conversion);
+  return convertCorrectionsOld(convertScript(tree, from, config.meta.script, config.conversion, { witness: options.witness }), from, config.meta.script, config.conversion);
 }

@@ -2,13 +2,13 @@
  * Names the script conversion changed, for the import report: a 集注
  * commentator as the text names him (○咸曰 printed ○鹹曰), 卷 of a volume
  * printed 捲 in a title, a heading or a running head, a byline's name
- * character changed where its own form was a reading. convertScript keeps
+ * character changed where its own form was one of its distinct readings. convertScript keeps
  * them (script.ts); this reads the result, so that a regression, or an
  * edition's phrase that undoes it, is reported and not printed unseen.
  */
 import type { Block, Inline, Root } from '../tree/types.js';
 import { sourceLayerLabel } from '../tree/layers.js';
-import { oneToManyByChar } from './one-to-many.js';
+import { distinctReadings } from './one-to-many.js';
 import { convertPlain } from './script.js';
 
 export interface ConvertedName {
@@ -60,7 +60,8 @@ export function convertedNames(parsed: Root, tree: Root): ConvertedName[] {
     const b = Array.from(after);
     if (a.length !== b.length) return;
     a.forEach((ch, i) => {
-      if (b[i] !== ch && oneToManyByChar().get(ch)?.readings.includes(ch)) add(ch, b[i], file, at);
+      // A character that is itself one of its distinct readings (于, 咸), changed; 无 made 無 is no name changed (OpenCC never writes 无).
+      if (b[i] !== ch && distinctReadings().get(ch)?.includes(ch)) add(ch, b[i], file, at);
     });
   };
   for (const v of tree.children) {

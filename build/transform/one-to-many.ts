@@ -137,6 +137,54 @@ function oneToManyTable(): Map<string, OneToMany> {
   return table;
 }
 
+/**
+ * The readings that are distinct characters: for each simplified character
+ * of the one-to-many set, the traditional characters OpenCC's own
+ * simplified → traditional conversion writes for it (STCharacters, or a
+ * phrase of STPhrases at that character), when there are two or more. A
+ * form OpenCC never writes is a variant spelling of one it does (卽 of 即,
+ * 爲 written 為 by TWVariants): never a reading to choose, never an error to
+ * count. So 于 → 於/于, 干 → 幹/乾/干/榦, 注 → 注/註, 为 → none (爲 only).
+ * The context model chooses among these; the conversion benchmark counts a
+ * character set as another of them as wrong (script-measure.ts).
+ */
+export function distinctReadings(): ReadonlyMap<string, readonly string[]> {
+  return (distinct ??= distinctReadingsOf(oneToManyByChar()));
+}
+let distinct: ReadonlyMap<string, readonly string[]> | undefined;
+
+function distinctReadingsOf(set: ReadonlyMap<string, OneToMany>): Map<string, string[]> {
+  const written = new Map<string, Set<string>>();
+  const add = (s: string, t: string) => {
+    if (!set.has(s)) return;
+    let w = written.get(s);
+    if (!w) written.set(s, (w = new Set()));
+    w.add(t);
+  };
+  for (const [s, ...ts] of entries(STCharacters)) for (const t of ts) add(s, t);
+  for (const [s, ...ts] of entries(STPhrases)) {
+    const from = Array.from(s);
+    for (const t of ts) {
+      const to = Array.from(t);
+      if (to.length === from.length) from.forEach((c, i) => add(c, to[i]));
+    }
+  }
+  const out = new Map<string, string[]>();
+  for (const [s, w] of written) {
+    if (w.size < 2) continue;
+    // In the order of the one-to-many table (its usual reading first), then any other OpenCC writes.
+    out.set(s, set.get(s)!.readings.filter((r) => w.has(r)).concat([...w].filter((r) => !set.get(s)!.readings.includes(r)).sort()));
+  }
+  return out;
+}
+
+let toSimplified: Map<string, string> | undefined;
+/** A traditional character's simplified form, character by character (TSCharacters); the character itself when it has none. */
+export function simplifiedChar(c: string): string {
+  toSimplified ??= new Map(entries(TSCharacters).map(([t, s]) => [t, s]));
+  return toSimplified.get(c) ?? c;
+}
+
 let byChar: ReadonlyMap<string, OneToMany> | undefined;
 
 /** The one-to-many set by simplified character, made on first use (it reads OpenCC's phrase tables: not at every start, nor in a process that never converts). */

@@ -8,7 +8,8 @@
 import type { ConversionChoices } from '../tree/edition.js';
 import type { Root } from '../tree/types.js';
 import { conversionScore, oneToManyErrors, type ConversionScore } from './accuracy.js';
-import { oneToManyByChar } from './one-to-many.js';
+import { distinctReadings, oneToManyByChar } from './one-to-many.js';
+import { sitesOf, writtenReadings, type ContextCounts } from './context-model.js';
 import { convertPlain, convertText } from './script.js';
 
 /** Main text (not notes, not commentary paragraphs), white space removed. */
@@ -28,7 +29,7 @@ export interface ScriptMeasure {
   plain: ConversionScore;
   ours: ConversionScore;
   /** Conversion errors only (wrong reading of a one-to-many character). */
-  errors: { aligned: number; plain: number; ours: number; chosen: number; confusions: { plain: Map<string, number>; ours: Map<string, number>; chosen: Map<string, number> } };
+  errors: { aligned: number; plain: number; ours: number; chosen: number; /** Our choices flagged doubtful in the passage. */ doubtful: number; confusions: { plain: Map<string, number>; ours: Map<string, number>; chosen: Map<string, number> } };
 }
 
 const readingsOf = (ch: string) => {
@@ -54,14 +55,72 @@ export function measureScriptConversion(simplified: Root, traditional: Root, sta
   // A margin past the excerpt's length lets the alignment find where the passage ends.
   const reference = whole.slice(start, start + Array.from(source).length + 300);
   const plainText = convertPlain(source, 'simplified', 'traditional');
-  const oursText = convertText(source, 'simplified', 'traditional');
-  const chosenText = convertText(source, 'simplified', 'traditional', choices);
+  // As the pipeline converts a volume: with the readings the text writes itself.
+  const options = { written: writtenReadings(mainText(simplified)) };
+  let doubtful = 0;
+  const oursText = convertText(source, 'simplified', 'traditional', undefined, (d) => void (d.doubtful && doubtful++), 'text', options);
+  const chosenText = convertText(source, 'simplified', 'traditional', choices, undefined, 'text', options);
   const p = oneToManyErrors(source, plainText, reference, readingsOf);
   const o = oneToManyErrors(source, oursText, reference, readingsOf);
   const c = oneToManyErrors(source, chosenText, reference, readingsOf);
   return {
     plain: conversionScore(plainText, reference),
     ours: conversionScore(oursText, reference),
-    errors: { aligned: p.aligned, plain: p.errors, ours: o.errors, chosen: c.errors, confusions: { plain: p.confusions, ours: o.confusions, chosen: c.confusions } },
+    errors: { aligned: p.aligned, plain: p.errors, ours: o.errors, chosen: c.errors, doubtful, confusions: { plain: p.confusions, ours: o.confusions, chosen: c.confusions } },
   };
+}
+
+/**
+ * Adds one traditional stream to the counts the context model is made of:
+ * the stream made simplified by OpenCC (t → cn), each one-to-many character
+ * of it counted in its context with the reading the traditional text has.
+ */
+export function countTraditional(counts: ContextCounts, traditional: string): void {
+  const simplified = Array.from(convertPlain(traditional, 'traditional', 'simplified'));
+  const original = Array.from(traditional);
+  if (simplified.length !== original.length) return;
+  const opencc = Array.from(convertPlain(simplified.join(''), 'simplified', 'traditional'));
+  for (const { index, site } of sitesOf(simplified, opencc, counts.readings)) counts.add(site, original[index]);
+}
+
+export interface RoundTrip {
+  /** Han characters compared. */
+  characters: number;
+  /** Characters set as another distinct reading of their simplified form (one-to-many.ts distinctReadings). */
+  wrong: number;
+  /** original→converted, with counts. */
+  confusions: Map<string, number>;
+}
+
+export function emptyRoundTrip(): RoundTrip {
+  return { characters: 0, wrong: 0, confusions: new Map() };
+}
+
+const HAN = /\p{Script=Han}/u;
+
+/**
+ * The round trip of a traditional text: made simplified by OpenCC, converted
+ * back by `convert`, compared character by character. Wrong: a character
+ * set as another distinct traditional character of the same simplified form
+ * (于 for 於, 乾 for 幹), both readings OpenCC itself writes; variant forms
+ * (為 for 爲, 即 for 卽) are not counted. Adds to `into`.
+ */
+export function roundTrip(traditional: string, convert: (simplified: string) => string, into: RoundTrip = emptyRoundTrip()): RoundTrip {
+  const original = Array.from(traditional);
+  const simplified = Array.from(convertPlain(traditional, 'traditional', 'simplified'));
+  if (simplified.length !== original.length) return into;
+  const converted = Array.from(convert(simplified.join('')));
+  if (converted.length !== original.length) return into;
+  const readings = distinctReadings();
+  for (let i = 0; i < original.length; i++) {
+    if (!HAN.test(original[i])) continue;
+    into.characters++;
+    if (converted[i] === original[i]) continue;
+    const r = readings.get(simplified[i]);
+    if (!r || !r.includes(original[i]) || !r.includes(converted[i])) continue;
+    into.wrong++;
+    const key = `${original[i]}→${converted[i]}`;
+    into.confusions.set(key, (into.confusions.get(key) ?? 0) + 1);
+  }
+  return into;
 }

@@ -3,7 +3,7 @@
  * manuscript/README.md for the file format). Validated by
  * build/parse/edition.ts; every field here is already checked.
  */
-import type { EditionMeta, LayerId, ParagraphRole } from './types.js';
+import type { EditionMeta, LayerId, ParagraphRole, Point, Script } from './types.js';
 
 /** An edition's overrides of its format's conventions (`conventions:` in edition.yaml). */
 export interface ConventionOverrides {
@@ -36,6 +36,8 @@ export interface ConversionChoices {
   prefer: Record<string, string>;
   /** Phrases converted as given, before anything else (后稷 → 后稷). */
   phrases: Record<string, string>;
+  /** A traditional copy of the same work: its character is taken where the two agree around a one-to-many character (transform/witness.ts). */
+  witness?: string;
 }
 
 /** Blank cells at the head of a paragraph's first and following columns (an edition's `layout.indents`; the layout's PageSpec takes it). */
@@ -65,11 +67,18 @@ export interface PageOverrides {
   bleed?: string;
   /** Crop marks (needs bleed). */
   marks?: boolean;
+  /** The ink of the frame, the rules and the 魚尾: black (烏絲欄, the default) or red (朱絲欄: a spot colour in the print PDF). */
+  frame?: 'black' | 'red';
 }
 
+/**
+ * `fonts:` — per role, font files or family names, first wins: `main` (the
+ * text), `label` (labels the source prints) or a layer id (zhu, meipi …);
+ * build/fonts/roles.ts puts them over the template's.
+ */
 export interface FontOverrides {
-  /** Font files or fontconfig family names, first wins. */
   main?: string[];
+  [role: string]: string[] | undefined;
 }
 
 export interface EditionConfig {
@@ -90,6 +99,10 @@ export interface EditionConfig {
   corrections?: string;
   /** Where the 校勘記 goes: at the end of each volume (the default), or nowhere (`off`: no marks, no section). */
   collation?: 'end-of-volume' | 'off';
+  /** The collation's variant forms (`collation: { variants: … }`): listed, counted (the default), or left unsaid. */
+  variants?: 'list' | 'count' | 'omit';
+  /** Other copies of the work to collate the sources with (`witnesses:`). */
+  witnesses?: WitnessConfig[];
   layout: LayoutOverrides;
   page: PageOverrides;
   fonts: FontOverrides;
@@ -99,8 +112,42 @@ export interface EditionConfig {
   seals?: SealConfig[];
   /** The PDF's standard (`pdf:`); screen when absent. */
   pdf?: PdfSettings;
+  /** The PDF's own pages before and after the text (`book:`); absent for an edition not read from edition.yaml (none then). */
+  book?: BookParts;
   /** Extra layer rules, added in front of the built-in table. */
   layerRules: LayerRuleConfig[];
+}
+
+/**
+ * A witness as edition.yaml names it: its siglum and where its text is — a
+ * folder of its files, one file, or (with `branch`) a branch of the git
+ * repository at `path` (a Kanripo repository keeps each witness a branch).
+ */
+export interface WitnessConfig {
+  siglum: string;
+  path: string;
+  branch?: string;
+  /** The script its files are written in; the base's sources' when absent. */
+  script?: Script;
+  /** Where the entry stands in edition.yaml (messages about the witness go there). */
+  place?: { start: Point; end: Point };
+}
+
+/**
+ * The book's own front and back in the PDF (`book:` in edition.yaml, each
+ * part on unless set false): a cover (書衣 with its title slip, 書簽), a
+ * title page (書名頁: the title, the author with his dynasty, the edition)
+ * and a colophon (牌記: the source, the edition, the date, the corrections
+ * applied), each made from the edition's own data.
+ */
+export interface BookParts {
+  cover: boolean;
+  titlePage: boolean;
+  colophon: boolean;
+  /** The edition statement on the title page and in the 牌記 (據文淵閣四庫全書本排印); absent: none. */
+  edition?: string;
+  /** Where the text was taken from, for the 牌記 (四庫全書本，中華文庫錄文); absent: the source files' names. */
+  source?: string;
 }
 
 /** The PDF's standard: `screen` (Chromium's file), `print` (PDF/X for a print shop), `archive` (PDF/A-2u for deposit). */

@@ -38,6 +38,8 @@ export interface LayerStyle {
 
 interface Table {
   labels: Record<string, LabelForm>;
+  /** Per template: the faces a role (main, label, a layer id) is set in. */
+  fonts: Record<string, Record<string, string[]>>;
   faces: Record<string, string[]>;
   layers: LayerStyle[];
 }
@@ -66,11 +68,16 @@ function checked(value: unknown): Table {
     if (!ok) throw new Error(`styles/layers.json: labels.${name} must be { form: yinwen } or { form: bracket, open, close } (one character each)`);
   }
   const faces = t.faces ?? {};
+  const fonts = t.fonts ?? {};
+  for (const [name, roles] of Object.entries(fonts)) {
+    const ok = typeof roles === 'object' && roles !== null && Object.values(roles).every((list) => Array.isArray(list) && list.every((f) => typeof f === 'string'));
+    if (!ok) throw new Error(`styles/layers.json: fonts.${name} must map roles to lists of faces ({ main: [TW-Kai] })`);
+  }
   for (const l of t.layers) {
     const problem = layerProblem(l, faces);
     if (problem) throw new Error(`styles/layers.json: layer ${JSON.stringify(l)} needs ${problem}`);
   }
-  return { ...t, faces };
+  return { ...t, faces, fonts };
 }
 
 const TABLE = checked(table);
@@ -91,4 +98,9 @@ export function layerStyle(id: LayerId): LayerStyle | undefined {
 /** The family names of a face of the table (`kai`); none for `serif`, the book's own fonts. */
 export function faceFamilies(face: string): readonly string[] {
   return TABLE.faces[face] ?? [];
+}
+
+/** The faces a template sets each role of the text in (main, label, a layer id), by default; an unknown template takes siku's, as the layout does. */
+export function templateFonts(template: string): Readonly<Record<string, readonly string[]>> {
+  return own(TABLE.fonts, template) ?? TABLE.fonts.siku ?? {};
 }

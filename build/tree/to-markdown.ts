@@ -73,6 +73,7 @@ function inline(nodes: readonly Inline[]): string {
         case 'annotation':
           return `【{${node.kind === 'meipi' ? '眉批' : '側批'}}${inline(node.children)}】`;
         case 'correction':
+        case 'app':
           return inline(node.children);
         case 'raise':
           return RAISE_TAG[node.level];

@@ -69,8 +69,28 @@ export interface Glyph extends NodeBase {
   entity?: string;
   /** The components of a composed character (`執木`, `艹虑`). */
   description?: string;
-  /** What it stands for, from the charmap or a shipped entity table. */
+  /** What it stands for, from the charmap or a shipped list (KR-Gaiji's Unicode character, a composition's match). */
   replacement?: string;
+  /**
+   * How it is drawn in one cell where no font has `replacement` or there is
+   * none (transform/charmap.ts): a glyph image of a shipped list, or a
+   * composition from its parts. 〓 only where a glyph has neither.
+   */
+  drawing?: GlyphDrawing;
+}
+
+/** A glyph drawn in its cell (not a character of a font): what is drawn, and what search, copy and a screen reader get. */
+export interface GlyphDrawing {
+  /** An image of the KR-Gaiji list (`KR0433`: data/kr-gaiji/images/KR0433.png). */
+  image?: string;
+  /** A composition drawn from its parts: an IDS of beside and above (`⿰女省`). */
+  ids?: string;
+  /** A composition no IDS says (`臊-品+巳`, `艹虑`): its formula written small in the cell. */
+  formula?: string;
+  /** The text layer's and the alt text's: the reading, an IDS, or the source's own writing (`&KR0433;`, `[臊-品+巳]`). */
+  text: string;
+  /** How it came to be drawn: for the import report. */
+  from: 'kr-gaiji' | 'composition';
 }
 
 /** Small-size inline text that is not commentary, such as 〈臣〉. */
@@ -172,10 +192,55 @@ export interface Correction extends NodeBase {
   witness?: string;
   /** Where the entry stands in the corrections file. */
   entry: SourcePosition;
+  /** The witnesses (sigla) that read the corrected text here (collation: `witnesses:`). */
+  agrees?: string[];
+  /** What other witnesses read here (the collation's entry at the same place, merged into this one). */
+  apparatus?: Apparatus;
   children: Inline[];
 }
 
-export type Inline = Text | Lacuna | Glyph | Small | Note | Anchor | Mark | Raise | Annotation | Correction;
+/** One witness's reading at a place of the base text. */
+export interface WitnessReading {
+  /** The witness's siglum (四庫本). */
+  witness: string;
+  /** What the witness reads ('' where it lacks the base's text), in the edition's script. */
+  text: string;
+  /** omission: the witness lacks the base text; addition: it has text the base lacks; move: it has the base's text elsewhere. */
+  kind: 'reading' | 'omission' | 'addition' | 'move';
+  /** Where the witness has it (file:line:col of its source). */
+  place?: string;
+  /** A move: the base text the witness sets it after. */
+  after?: string;
+}
+
+/** A collation entry's facts: the base reading, the witnesses' readings, the entry as the 校勘記 prints it. */
+export interface Apparatus {
+  /** The base text cited ('' for an addition). */
+  base: string;
+  /** Base characters just before the place (an addition is 「某」下有…). */
+  before?: string;
+  /** Base characters just after (an addition at a block's start is 「某」上有…). */
+  following?: string;
+  /** In a note (注). */
+  inNote?: boolean;
+  readings: WitnessReading[];
+  /** The entry in the classical form: 「某」，四庫本作「某」. */
+  text: string;
+}
+
+/**
+ * A place where witnesses differ from the base text (collate/): the
+ * children are the base's own text there (empty for an addition); the
+ * apparatus says what the witnesses read. Changes nothing of the text; the
+ * 校勘記 lists it beside the corrections (TEI's <app>).
+ */
+export interface App extends NodeBase {
+  type: 'app';
+  apparatus: Apparatus;
+  children: Inline[];
+}
+
+export type Inline = Text | Lacuna | Glyph | Small | Note | Anchor | Mark | Raise | Annotation | Correction | App;
 
 export interface Paragraph extends NodeBase {
   type: 'paragraph';
@@ -204,7 +269,24 @@ export interface Volume extends NodeBase {
   number: number | null;
   /** The volume title as the source gives it (禮書綱目卷九). */
   title: string;
+  /** The collation's summary of the volume: variant forms folded, by witness (collate/). */
+  collation?: VolumeCollation;
   children: Block[];
+}
+
+/** Variant forms (異體) a witness writes where the base has another form of the same character, not listed as readings. */
+export interface VariantTally {
+  witness: string;
+  /** Places folded. */
+  count: number;
+  /** Base form, witness form, places; most first. */
+  pairs: Array<[string, string, number]>;
+}
+
+export interface VolumeCollation {
+  /** `collation: { variants: … }`: list the pairs, count them, or say nothing. */
+  variants: 'list' | 'count' | 'omit';
+  tallies: VariantTally[];
 }
 
 export type Script = 'traditional' | 'simplified';
@@ -226,6 +308,8 @@ export interface EditionMeta {
   description?: string;
   /** ISO date used for outputs, so that builds are reproducible. */
   date?: string;
+  /** The witness (底本) the sources follow: Kanripo's BASEEDITION (WYG, SBCK, T …; parse/work.ts names them). */
+  witness?: string;
   /** edition.yaml `punctuation`: the standard and its options (defaults by template: build/punctuation/config.ts). */
   punctuation?: PunctuationSetting;
 }
@@ -247,5 +331,5 @@ export interface Root {
   position?: SourcePosition;
 }
 
-export type Parent = Root | Volume | Paragraph | Heading | Note | Small | Mark | Annotation | Correction;
+export type Parent = Root | Volume | Paragraph | Heading | Note | Small | Mark | Annotation | Correction | App;
 export type Node = Root | Volume | Block | Inline;

@@ -65,6 +65,13 @@ test('verse: the classifier reads the signs of commentary', () => {
   assert.equal(classifyVerseParagraph('槱音酉○司中司命文昌第五第四星', '司中司命风师雨师柴牲并燔谓之槱燎', true), 'commentary');
   assert.equal(classifyVerseParagraph('秋享曰尝新糓既升荐其馨香', '', false), 'verse');
   assert.equal(classifyVerseParagraph('二曰六乐云门咸池大韶大夏大濩大武', '一曰五礼吉礼居先凶礼宾军嘉礼终焉', true), 'verse');
+  // A stanza of four-character phrases parallel to the verse before (the same opening), long as it is: verse, not commentary set in the 夾注.
+  const upper = '射自左膘逹于右腢中心速死是为上杀以为干豆荐之宗庙【膘普沼反】';
+  const lower = '射自左膘逹于右脾远心死缓是谓次杀以待宾客射自左膘逹于右骼中其肠胃以汚其脬其死尤缓是为下杀以充君庖【骼音格骨也】';
+  assert.equal(classifyVerseParagraph(upper, '射禽必左亦分三等能合厥度为射之正', true), 'verse');
+  assert.equal(classifyVerseParagraph(lower, '射自左膘逹于右腢中心速死是为上杀以为干豆荐之宗庙', true), 'verse');
+  // Negative control: the same stanza after commentary, or after verse that opens otherwise, reads as commentary (its length).
+  assert.equal(classifyVerseParagraph(lower, '射禽必左亦分三等能合厥度为射之正', true), 'commentary');
 });
 
 test('docsify: comments skipped, one paragraph a line, labels inside and at the head of lines', () => {
@@ -107,7 +114,7 @@ test('kanripo: header as metadata, ¶ and <pb:> anchors, (…/…) notes with th
   const result = importLines(src, '', conventionsOf('kanripo'));
   assert.equal(result.meta?.title, '儀禮注疏');
   // 注 before full-size text is the 注's label: the text up to the next note is the 注 (the row's runLabels; parseSource decides from the whole text whether the file writes it so).
-  assert.deepEqual(blocksOf(result.volumes), ['text <WYG:5:1a>¶鄉射之禮(zhu:主人州長)乃請¶(注|zhu:戒猶警也)(音義|yinyi:長丁大反)(疏|shu:釋曰自此¶<WYG:5:1b>¶至無介論)[&KR0002;→若][&KR0433;]賓¶']);
+  assert.deepEqual(blocksOf(result.volumes), ['text <WYG:5:1a>¶鄉射之禮(zhu:主人州長)乃請¶(注|zhu:戒猶警也)(音義|yinyi:長丁大反)(疏|shu:釋曰自此¶<WYG:5:1b>¶至無介論)[&KR0002;][&KR0433;]賓¶']);
   assert.equal(result.volumes[0].title, '儀禮注疏卷五');
   assert.equal(result.volumes[0].number, 5);
   const shu = result.volumes[0].children[0].children.find((n) => n.type === 'note' && n.layer === 'shu');

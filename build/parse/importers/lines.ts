@@ -106,6 +106,124 @@ function withoutTrailingAnchors(content: string, anchor: string): string {
   return content.slice(0, end);
 }
 
+/**
+ * The lines that end inside a note which a later line of the same paragraph
+ * closes (論語集解義疏's `疏(子張者弟子也…¶` … `…即去也)¶`): one note over
+ * lines, not a paragraph ended early. A note still open at a blank line or
+ * a metadata line, or at the end, is unclosed: its lines are not marked and
+ * read as before (the bracket's positioned error, the text after it kept).
+ */
+export function linesInsideNotes(lines: readonly PhysicalLine[], open: string, close: string, isData: (content: string) => boolean): boolean[] {
+  const inside = lines.map(() => false);
+  let depth = 0;
+  let pending: number[] = [];
+  for (const [i, { content }] of lines.entries()) {
+    if (!content || isData(content)) {
+      depth = 0;
+      pending = [];
+      continue;
+    }
+    for (let k = 0; k < content.length; k++) {
+      if (content.startsWith(open, k)) depth++;
+      else if (content.startsWith(close, k) && depth > 0) depth--;
+    }
+    if (depth > 0) pending.push(i);
+    else {
+      for (const p of pending) inside[p] = true;
+      pending = [];
+    }
+  }
+  return inside;
+}
+
+/**
+ * A table row (org `| 新羅 | 高麗 |`, over one line or several): its cells
+ * in order, parted by a gap where the source has its mark (the mark is
+ * markup, never text), then what follows the last mark (the line's ¶).
+ * Empty cells are left out; null when no cell holds anything.
+ */
+export function tableRow(src: Source, start: number, end: number, mark: string, options: InlineOptions): Inline[] | null {
+  const { text } = src;
+  const marks: number[] = [];
+  for (let k = text.indexOf(mark, start); k >= 0 && k < end; k = text.indexOf(mark, k + mark.length)) marks.push(k);
+  const out: Inline[] = [];
+  let cells = 0;
+  const bounds = [start - mark.length, ...marks, end];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    let s = bounds[i]! + mark.length;
+    let e = bounds[i + 1]!;
+    while (s < e && SPACE.test(text[s]!)) s++;
+    while (e > s && SPACE.test(text[e - 1]!)) e--;
+    if (s >= e) continue;
+    const cell = parseInline(src, s, e, options);
+    const holdsText = cell.some((n) => n.type !== 'anchor');
+    if (holdsText && cells++ > 0) out.push({ type: 'text', value: '\u3000', position: src.position(bounds[i]!, bounds[i]! + mark.length) });
+    append(out, cell);
+  }
+  return cells > 0 ? out : null;
+}
+
+/** A term glossed by a transliteration line after it: the offsets of the term and of the gloss. */
+export interface Gloss {
+  term: [number, number];
+  gloss: [number, number];
+  /** The index of the term's line. */
+  termLine: number;
+}
+
+/**
+ * Transliterations of a term (CBETA's Sanskrit of a name, `弗、\t大目揵連¶` /
+ * `\tMahāmaudgalyāyana.¶`): a line set after a tab that the row's pattern
+ * reads as one glosses the term set after the last tab of the line before
+ * it. By the gloss line's index.
+ */
+export function findGlosses(text: string, lines: readonly PhysicalLine[], pattern: RegExp, anchor: string): Map<number, Gloss> {
+  const found = new Map<number, Gloss>();
+  for (const [i, l] of lines.entries()) {
+    const bare = withoutTrailingAnchors(l.content, anchor);
+    if (text[l.start - 1] !== '\t' || !bare || !pattern.test(bare)) continue;
+    let j = i - 1;
+    while (j >= 0 && (!lines[j]!.content || ANCHORS_ONLY.test(lines[j]!.content))) j--;
+    if (j < 0) continue;
+    const before = lines[j]!;
+    const termEnd = before.start + withoutTrailingAnchors(before.content, anchor).length;
+    const tab = text.lastIndexOf('\t', termEnd - 1);
+    const termStart = tab >= before.start - 1 ? tab + 1 : -1;
+    if (termStart < 0 || termStart >= termEnd || !/\p{Script=Han}/u.test(text.slice(termStart, termEnd))) continue;
+    found.set(i, { term: [termStart, termEnd], gloss: [l.start, l.start + bare.length], termLine: j });
+  }
+  return found;
+}
+
+/**
+ * A paragraph's nodes with each gloss in it set as a ruby on its term
+ * (`by: word`, clreq's gloss): the tab before the term and the gloss's own
+ * text node leave the text, the gloss's characters going into the ruby.
+ */
+function setGlosses(src: Source, nodes: Inline[], glosses: readonly Gloss[]): Inline[] {
+  if (glosses.length === 0) return nodes;
+  const out: Inline[] = [];
+  for (const n of nodes) {
+    const s = n.position.start.offset ?? -1;
+    const e = n.position.end.offset ?? -1;
+    const gloss = glosses.find((g) => s >= g.gloss[0] && e <= g.gloss[1]);
+    if (n.type === 'text' && gloss && n.value === src.text.slice(s, e)) continue;
+    const glossed = glosses.find((g) => s <= g.term[0] && g.term[1] <= e);
+    if (n.type !== 'text' || !glossed || n.value !== src.text.slice(s, e)) {
+      out.push(n);
+      continue;
+    }
+    const [t0, t1] = glossed.term;
+    const before = n.value.slice(0, t0 - s).replace(/\t+$/u, '');
+    const after = n.value.slice(t1 - s);
+    if (before) out.push({ type: 'text', value: before, position: src.position(s, s + before.length) });
+    const term = { type: 'text' as const, value: src.text.slice(t0, t1), position: src.position(t0, t1) };
+    out.push({ type: 'mark', kind: 'ruby', ruby: { text: src.text.slice(glossed.gloss[0], glossed.gloss[1]), by: 'word' }, children: [term], position: src.position(t0, t1) });
+    if (after) out.push({ type: 'text', value: after, position: src.position(t1, e) });
+  }
+  return out;
+}
+
 /** A line that ends a sentence (。！？ or a closing quote after one): an entry, not a line wrapped mid-sentence. */
 const COMPLETE_LINE = /[。！？][」』”’]?$/u;
 
@@ -293,11 +411,12 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   // Only in a print's columns (Kanripo's ¶ ending them): a CBETA text's verse set one cell down is no 注.
   if (conv.indentedCommentary && sourceColumns) {
     // Lines inside an org block (a CBETA gāthā's #+BEGIN_VERSE … #+END_VERSE) are set out by it, not by a 注's indent.
+    // (And a convention's own verse blocks, conv.verseBlocks.)
     const inBlock = new Set<number>();
     let open = false;
     for (const l of lines) {
-      if (/^#\+BEGIN_/iu.test(l.content)) open = true;
-      else if (/^#\+END_/iu.test(l.content)) open = false;
+      if (/^#\+BEGIN_/iu.test(l.content) || (!open && conv.verseBlocks?.begin.test(l.content))) open = true;
+      else if (/^#\+END_/iu.test(l.content) || (open && conv.verseBlocks?.end.test(l.content))) open = false;
       else if (open) inBlock.add(l.number);
     }
     const body = lines.filter((l) => l.content && !inBlock.has(l.number) && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
@@ -348,6 +467,15 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
   }
 
+  // Notes that open on one line and close on a later one: their lines run on, whatever they look like.
+  const insideNote = paragraphMode === 'blank' && inline.notes[0] ? linesInsideNotes(lines, inline.notes[0].open, inline.notes[0].close, isData) : [];
+  let noteRunsOn = false;
+  /** The line a heading's running note or a table row took in last (its 1-based number): the lines up to it are theirs. */
+  let skipTo = 0;
+  const glosses = conv.transliterations ? findGlosses(text, lines, conv.transliterations, anchor ?? '¶') : new Map<number, Gloss>();
+  const termLines = new Set([...glosses.values()].map((g) => g.termLine));
+  let inVerse = false;
+
   // A short first line standing before the first heading (仪礼注疏 above ●卷一) is the work's title.
   const texts = lines.filter((l) => l.content && !conv.metadata?.some((r) => r.test(l.content)));
   // So is one above its byline line (尔雅注疏 / 晋郭璞注　宋邢昺疏; ●文心雕龙 / （南朝梁）刘勰著).
@@ -397,6 +525,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       s += number[0].length;
     }
     const p = paragraph(src, 'text', s, end, inlineOptions);
+    if (glosses.size > 0) p.children = setGlosses(src, p.children, [...glosses.values()].filter((g) => g.term[0] >= s && g.gloss[1] <= end));
     if (conv.midLineLabels) p.children = labelToEnd(src, p.children, conv.midLineLabels);
     if (section || data) p.data = { ...(data ?? {}), ...(section ? { section } : {}) };
     return p;
@@ -409,6 +538,18 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const span = (m: RegExpExecArray, line: PhysicalLine, group: number): [number, number] | null => {
     const idx = (m as RegExpExecArray & { indices?: Array<[number, number] | undefined> }).indices?.[group];
     return idx ? [line.start + idx[0], line.start + idx[1]] : null;
+  };
+
+  /** The source's column ended early (or is set out with gaps): its paragraph ends there. */
+  const endShortColumn = (line: PhysicalLine): void => {
+    const { content } = line;
+    if (sourceColumns && typical > 0 && inline.notes[0] && lineCells(content, inline.notes[0].open, inline.notes[0].close, inline.split) < typical - 2) {
+      // Not when a note runs on to the next line.
+      if (!/\)¶?$/u.test(content) || !/^\(/u.test(lines[line.number]?.content ?? '')) flush();
+    } else if (sourceColumns && /\p{Script=Han}\u3000{2,}\p{Script=Han}/u.test(content)) {
+      // A column set out with gaps inside (a row of a table, a verse with its caesura) is a line of its own, however full.
+      flush();
+    }
   };
 
   /** The ¶ (and page markers) after a title or heading line go into its block. */
@@ -424,7 +565,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   const consumed = new Set<number>();
   for (const full of lines) {
     addTail();
-    if (consumed.has(full.number)) continue;
+    if (consumed.has(full.number) || full.number <= skipTo) continue;
     let line = full;
     if (anchor && full.content.endsWith(anchor) && !ANCHORS_ONLY.test(full.content)) {
       const bare = withoutTrailingAnchors(full.content, anchor);
@@ -438,6 +579,24 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
         flush();
         block = null;
       }
+      continue;
+    }
+    // A verse block: its marker lines are markup, each line inside a verse line of its own.
+    if (conv.verseBlocks && (inVerse ? conv.verseBlocks.end : conv.verseBlocks.begin).test(content)) {
+      flush();
+      inVerse = !inVerse;
+      continue;
+    }
+    if (inVerse && !(anchor && ANCHORS_ONLY.test(content))) {
+      add(textParagraph(line.start, full.end, { verse: 'line' }));
+      tail = null;
+      previous = 'text';
+      continue;
+    }
+    // A transliteration under its term runs on in the term's paragraph (set as the term's gloss there).
+    if (glosses.has(full.number - 1) && para) {
+      para.end = full.end;
+      tail = null;
       continue;
     }
     // Metadata: the org header, comment lines.
@@ -456,6 +615,14 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       } else if (key === 'src' || key === 'dating') pendingData[key] = value;
       else if (key === '-*-' || key.startsWith('+')) meta.data[key] = value;
       else meta.data.comment = [meta.data.comment, content.replace(/^#\s*/u, '')].filter(Boolean).join('\n');
+      continue;
+    }
+    // A line inside a note that a later line closes (or the line that closes it): the paragraph's, read as nothing else.
+    if (noteRunsOn && para) {
+      para.end = full.end;
+      tail = null;
+      noteRunsOn = insideNote[full.number - 1] ?? false;
+      if (!noteRunsOn) endShortColumn(line);
       continue;
     }
     // A line of page markers and ¶ only.
@@ -486,6 +653,21 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     if (contents.has(line.number)) {
       flush();
       add(paragraph(src, 'front', line.start, line.end, headOptions));
+      continue;
+    }
+    // A table row, over as many lines as it takes to its closing mark.
+    if (conv.tableRows && content.startsWith(conv.tableRows.mark)) {
+      flush();
+      const { mark } = conv.tableRows;
+      let last = full.number;
+      const closes = (l: PhysicalLine): boolean => withoutTrailingAnchors(l.content, anchor ?? '¶').endsWith(mark) && l.content !== mark;
+      while (!closes(lines[last - 1]!) && last < lines.length && lines[last]!.content && !lines[last]!.content.startsWith(mark)) last++;
+      const row = tableRow(src, full.start, lines[last - 1]!.end, mark, inlineOptions);
+      if (row) add({ type: 'paragraph', role: 'text', children: row, position: src.position(full.start, lines[last - 1]!.end) });
+      else append(pendingAnchors, parseInline(src, full.start, lines[last - 1]!.end, inlineOptions).filter((n) => n.type === 'anchor'));
+      skipTo = last;
+      tail = null;
+      previous = 'text';
       continue;
     }
     // A contents list (●目录 and the short lines under it, up to the first heading or sentence): front matter, its 卷一 no volume.
@@ -542,17 +724,22 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const [, name, numeral, byline] = title;
       if (unnumbered !== undefined) unnumberedWorks.add(unnumbered);
       const titleEnd = titleNote && !byline ? line.end : line.start + name.length;
-      // The end title (周易卷第二(經二千四十七字/注四千七十四字) as a juan file's last line) of a volume no line opened: it
-      // closes what stands before it, opens nothing.
-      const atEnd = !/[^\s¶]/u.test(text.slice(full.end).replace(/<[^<>]*>/gu, ''));
-      if (atEnd && !builder.isOpen()) {
+      const number = numeral ? chineseNumber(numeral) : null;
+      const atEnd = lines.slice(full.number).every((l) => !l.content || ANCHORS_ONLY.test(l.content) || isData(l.content));
+      // The end title (周易卷第二(經二千四十七字/注四千七十四字) as a juan file's last line) with no volume open and no text
+      // waiting for it: it closes nothing, opens nothing.
+      if (atEnd && !builder.isOpen() && !builder.waiting) {
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         previous = 'title';
         continue;
       }
-      if (builder.isClosingTitle(name)) {
+      if (builder.isClosingTitle(name) || (atEnd && builder.isOpen(number))) {
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         builder.close();
+      } else if (builder.waiting && atEnd) {
+        // The title at the text's end, none before it: it closes the text above, the volume's own.
+        builder.endVolume(name, number, line.start, line.end);
+        add(paragraph(src, 'title', line.start, titleEnd, headOptions));
       } else {
         builder.open(name, numeral ? chineseNumber(numeral) : null, line.start, line.end);
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
@@ -574,9 +761,17 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       flush();
       const m = execWithIndices(headingRule.pattern, content) as RegExpExecArray;
       const main = span(m, line, 1) ?? [line.start, line.end];
+      // A heading whose note runs on to later lines (** 五伽耶(按駕洛記贊云…¶ / …濫記昌寧誤)¶) holds them, up to the line that closes it.
+      if (insideNote[full.number - 1] && main[1] === line.end) {
+        let last = full.number;
+        while (insideNote[last - 1] && last < lines.length) last++;
+        main[1] = lines[last - 1]!.end;
+        skipTo = last;
+        tail = null;
+      }
       const headText = text.slice(main[0], main[1]);
       const volume = VOLUME_IN_HEADING.exec(headText);
-      if (volume && (headingRule.depth === 1 || conv.format === 'chtxt')) {
+      if (volume && headingRule.volumes !== false && (headingRule.depth === 1 || conv.format === 'chtxt')) {
         builder.open(headText, chineseNumber(volume[1] ?? volume[2]), line.start, line.end);
         add(paragraph(src, 'title', main[0], main[1], headOptions));
       } else {
@@ -600,7 +795,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'title';
       continue;
     }
-    // (Or one the byline rules read, its offices before the name: 北周漢中郡守前司隸臣甄鸞重述, under a title or a byline.)
+    // (Or one the byline rules read, its offices before the name: 北周漢中郡守前司隸臣甄鸞重述, under a title or a byline;
+    // …and a second contributor's line under a byline: 魏　何晏　集解, then 梁　皇侃　義疏.)
     if ((previous === 'start' || previous === 'title' || previous === 'heading' || previous === 'byline') && (BYLINE.test(content) || ((previous === 'title' || previous === 'byline') && parseByline(content) !== null)) && !/[(（【〔]/u.test(content)) {
       flush();
       add(paragraph(src, 'byline', line.start, line.end, headOptions));
@@ -655,14 +851,9 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       if (para && (Boolean(para.indented) !== indented || para.depth !== depth || numbered)) flush();
       if (para) para.end = full.end;
       else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}), ...(depth !== undefined ? { depth } : {}) };
-      // The source's column ended early: its paragraph ends there.
-      if (sourceColumns && typical > 0 && inline.notes[0] && lineCells(content, inline.notes[0].open, inline.notes[0].close, inline.split) < typical - 2) {
-        // Not when a note runs on to the next line.
-        if (!/\)¶?$/u.test(content) || !/^\(/u.test(lines[line.number]?.content ?? '')) flush();
-      } else if (sourceColumns && /\p{Script=Han}\u3000{2,}\p{Script=Han}/u.test(content)) {
-        // A column set out with gaps inside (a row of a table, a verse with its caesura) is a line of its own, however full.
-        flush();
-      }
+      noteRunsOn = insideNote[full.number - 1] ?? false;
+      // A term glossed on the next line runs on into its gloss.
+      if (!noteRunsOn && !termLines.has(full.number - 1)) endShortColumn(line);
     } else {
       add(textParagraph(line.start, full.end));
     }

@@ -36,8 +36,9 @@ function bare(content: string): string {
  * Commentary or verse? Positive scores mean commentary. The signs: ○ (only
  * commentary separates glosses), a gloss of a word of the verse line before
  * (朝者…, 禴薄也, 槱音酉) or of its spelling (俗作…), a closing 也, a scholar quoted at the head (剛中曰, 許氏曰),
- * 反切, length (verse lines are short and in four-character phrases), and
- * alternation with the paragraph before.
+ * 反切, length (verse lines are short and in four-character phrases), a
+ * stanza parallel to the verse before (the same first four characters),
+ * and alternation with the paragraph before.
  */
 export function classifyVerseParagraph(content: string, previousVerse: string, previousWasVerse: boolean): 'verse' | 'commentary' {
   const text = bare(content);
@@ -52,6 +53,8 @@ export function classifyVerseParagraph(content: string, previousVerse: string, p
   if (length > 40) score += 2;
   if (length > 60) score += 2;
   if (length <= 32 && length % 4 === 0) score -= 2;
+  // A stanza parallel to the verse before it opens with the same four characters (射自左膘…上殺, 射自左膘…次殺).
+  if (previousWasVerse && length % 4 === 0 && Array.from(text).slice(0, 4).join('') === Array.from(previousVerse).slice(0, 4).join('')) score -= 4;
   score += previousWasVerse ? 1 : -1;
   return score > 1 ? 'commentary' : 'verse';
 }

@@ -9,7 +9,7 @@
 import { changeText, entryExplanation } from '../../layout/collation.js';
 import { chineseNumeral } from '../pdf/numerals.js';
 import { visit } from 'unist-util-visit';
-import type { Correction, Root, Volume } from '../../tree/types.js';
+import type { App, Correction, Root, Volume } from '../../tree/types.js';
 import { escapeXml } from './xhtml.js';
 
 export const JIAO_LAYER = 'jiao';
@@ -40,30 +40,44 @@ function plain(node: Correction): string {
   return s;
 }
 
+/** What the 校勘記 says of a correction (with the witnesses' readings at its place) or of a collation entry. */
+function sample(node: Correction | App): CorrectionSample {
+  if (node.type === 'app') return { kind: '校', old: node.apparatus.base, new: '', text: node.apparatus.text };
+  return { kind: node.kind, old: node.old, new: plain(node), note: node.note, witness: node.witness, agrees: node.agrees, text: node.apparatus?.text };
+}
+
+/** A place the witnesses read otherwise: the base text (rendered by the caller) marked, then the mark linking to its entry. */
+export function appMarkup(node: App, inner: string, st: CollationState): string {
+  return entryMarkup(node, inner, st, 'app');
+}
+
 /** A corrected place: its new text (rendered by the caller), then the mark linking to its entry. */
 export function correctionMarkup(node: Correction, inner: string, st: CollationState): string {
+  return entryMarkup(node, inner, st, 'correction');
+}
+
+function entryMarkup(node: Correction | App, inner: string, st: CollationState, className: string): string {
   if (!st.on) return inner;
   const n = st.entries.length + 1;
   const id = `${st.volume}-jiao-${n}`;
-  const entry = { kind: node.kind, old: node.old, new: plain(node), note: node.note, witness: node.witness };
-  const kind = escapeXml(`${node.kind}：${changeText(entry)}`);
+  const entry = sample(node);
+  const kind = escapeXml(entry.kind === '校' ? `校：${changeText(entry)}` : `${entry.kind}：${changeText(entry)}`);
   st.entries.push(
     `<li id="${id}" class="jiao-entry" epub:type="endnote"><p><a class="jiao-back" href="${st.file}#${id}-ref" role="doc-backlink" aria-label="回正文 ${kind}">${chineseNumeral(n)}</a>　${escapeXml(entryExplanation(entry))}</p></li>`,
   );
-  const text = inner ? `<span class="correction">${inner}</span>` : '';
+  const text = inner ? `<span class="${className}">${inner}</span>` : '';
   return `${text}<a class="noteref noteref-jiao" id="${id}-ref" href="${st.collationFile}#${id}" epub:type="noteref" role="doc-noteref" aria-label="校勘記 ${chineseNumeral(n)}">${chineseNumeral(n)}</a>`;
 }
 
-/** The volume's 校勘記 (the body of its document), when it has corrections. */
-export function collationSection(st: CollationState): string {
-  if (!st.on || st.entries.length === 0) return '';
+/** The volume's 校勘記 (the body of its document), when it has entries or a tally of variant forms (its closing lines). */
+export function collationSection(st: CollationState, tally: readonly string[] = []): string {
+  if (!st.on || (st.entries.length === 0 && tally.length === 0)) return '';
   const id = `${st.volume}-jiao`;
   return [
     `<section id="${id}" class="jiaokanji note-jiao" epub:type="endnotes" role="doc-endnotes" aria-labelledby="${id}-title">`,
     `<h2 id="${id}-title" class="heading heading-1">校勘記</h2>`,
-    `<ol class="jiao-list">`,
-    ...st.entries,
-    `</ol>`,
+    ...(st.entries.length > 0 ? [`<ol class="jiao-list">`, ...st.entries, `</ol>`] : []),
+    ...tally.map((line) => `<p class="jiao-tally">${escapeXml(line)}</p>`),
     `</section>`,
   ].join('\n');
 }
@@ -73,11 +87,11 @@ export type CorrectionSample = Parameters<typeof entryExplanation>[0];
 
 /** The first correction in a tree or volume, as the legend shows it. */
 export function firstCorrection(node: Root | Volume): CorrectionSample | undefined {
-  let first: Correction | undefined;
-  visit(node, 'correction', (c: Correction) => {
-    first ??= c;
+  let first: Correction | App | undefined;
+  visit(node, (c) => {
+    if (c.type === 'correction' || c.type === 'app') first ??= c as Correction | App;
   });
-  return first && { kind: first.kind, old: first.old, new: plain(first), note: first.note, witness: first.witness };
+  return first && sample(first);
 }
 
 /**

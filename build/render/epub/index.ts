@@ -27,6 +27,8 @@ export type { EpubOptions, EpubSeal, TocEntry } from './types.js';
 export { bookDate, dateFromSourceDateEpoch } from './date.js';
 export { epubSeals, placeSeals, type BookImage } from './seals.js';
 import { placeSeals } from './seals.js';
+import { glyphArtMaker, type GlyphArt } from '../../gaiji/art.js';
+import type { GlyphDrawing } from '../../tree/types.js';
 import { bookDate } from './date.js';
 export { renderVolume, volumeFilename, inlineText } from './xhtml.js';
 export { LAYER_LABELS, layerLabel } from './layers.js';
@@ -164,9 +166,16 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
 
   const n = tree.children.length;
   const seals = placeSeals(options.seals ?? [], pageList, n);
+  // Drawn glyphs: KR-Gaiji's images, compositions from the outlines of their parts in the book's fonts (made when one is drawn).
+  let art: ((d: GlyphDrawing) => GlyphArt | undefined) | undefined;
+  const artOf = (d: GlyphDrawing): GlyphArt | undefined => (art ??= glyphArtMaker(stack.map((f) => f.bytes)))(d);
+  const picture = (d: GlyphDrawing): string | undefined => {
+    const a = artOf(d);
+    return a && `images/gaiji-${a.name}.${a.type}`;
+  };
   const volumes = tree.children.map((v, i) => {
     const render = (): VolumeDocument =>
-      renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false, seals: seals.perVolume[i] });
+      renderVolume(v, i, n, { popup, drawable, pages: pageList?.volumes[i] ?? [], layers: tree.layers, collation: options.collation !== false, seals: seals.perVolume[i], picture });
     const doc = options.volumeMemo ? options.volumeMemo(i, render) : render();
     options.onVolume?.(i + 1, n);
     return doc;
@@ -284,5 +293,11 @@ export async function renderEpub(tree: Root, options: EpubOptions = {}): Promise
     pageListTitle: PAGE_LIST_TITLE,
   } satisfies Options & Record<string, unknown>;
 
-  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes), images: seals.images }, options.store);
+  const pictures = new Map<string, GlyphDrawing>();
+  for (const v of volumes) for (const p of v.pictures ?? []) pictures.set(p.href, p.drawing);
+  const glyphImages = [...pictures].sort(([a], [b]) => (a < b ? -1 : 1)).flatMap(([href, d]) => {
+    const a = artOf(d);
+    return a ? [{ href, mediaType: a.mime, bytes: a.bytes }] : [];
+  });
+  return buildPackage(xmlValues(libraryOptions), xmlValues(chapters), { identifier, date, fontBytes: subsets.map((f) => f.bytes), images: [...seals.images, ...glyphImages] }, options.store);
 }

@@ -91,6 +91,7 @@ export function volumeUnits(volume: Volume): Unit[] {
         case 'mark':
         case 'annotation':
         case 'correction':
+        case 'app':
           node.children.forEach((c) => walk(c, note));
           return;
         case 'anchor':

@@ -20,8 +20,9 @@
  * Layers are classes because epub-gen-memory drops data-* attributes.
  */
 import { GLYPH_PLACEHOLDER } from '../../layout/index.js';
-import type { Annotation, Block, Glyph, Inline, LayerDeclaration, LayerId, Mark, Note, Paragraph, Volume } from '../../tree/types.js';
-import { collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
+import type { Annotation, Block, Glyph, GlyphDrawing, Inline, LayerDeclaration, LayerId, Mark, Note, Paragraph, Volume } from '../../tree/types.js';
+import { tallyLines } from '../../collate/phrase.js';
+import { appMarkup, collationSection, collationState, correctionMarkup, type CollationState } from './collation.js';
 import { labelText, layerLabel, layerToken } from './layers.js';
 import { isWhitespace, lacunaText, type PageBreak } from './pages.js';
 import { chineseNumeral } from '../pdf/numerals.js';
@@ -73,6 +74,7 @@ export function inlineText(node: Inline): string {
     case 'mark':
     case 'annotation':
     case 'correction':
+    case 'app':
       return node.children.map(inlineText).join('');
     case 'anchor':
     case 'raise':
@@ -81,14 +83,15 @@ export function inlineText(node: Inline): string {
 }
 
 function glyphText(g: Glyph): string {
-  return g.replacement !== undefined && [...g.replacement].some((c) => !isWhitespace(c)) ? g.replacement : GLYPH_PLACEHOLDER;
+  return g.replacement !== undefined && [...g.replacement].some((c) => !isWhitespace(c)) ? g.replacement : (g.drawing?.text ?? GLYPH_PLACEHOLDER);
 }
 
 /** How the source writes a glyph, for scholars (a title): the code point, the entity, the description. */
 export function glyphSource(g: Glyph): string {
   if (g.codePoint !== undefined) return codePointLabel(g.codePoint);
   if (g.entity) return `&${g.entity};`;
-  if (g.description) return `{${g.description}}`;
+  // As the source writes it: {艹虑}, [女*省].
+  if (g.description) return g.value.includes(g.description) ? g.value : `{${g.description}}`;
   return Array.from(g.value, (ch) => (isPrivateUse(ch.codePointAt(0)!) ? codePointLabel(ch.codePointAt(0)!) : ch)).join('');
 }
 
@@ -109,6 +112,8 @@ export interface RenderContext {
   layers?: readonly LayerDeclaration[];
   /** Seals of this volume: each after the block in which unit `at` falls (its page's end), else after the text. */
   seals?: readonly VolumeSeal[];
+  /** The picture of a drawn glyph (its href in the book), where there is one (gaiji/art.ts); else it is 〓. */
+  picture?: (drawing: GlyphDrawing) => string | undefined;
 }
 
 /** A seal placed in a volume: after the units before `at`, as the image `href`. */
@@ -152,6 +157,8 @@ interface VolumeState {
   popupDepth: number;
   deferred: string[];
   missing: Map<string, MissingChar>;
+  /** Drawn glyphs' pictures used, by href. */
+  pictures: Map<string, GlyphDrawing>;
 }
 
 /** The name of a layer as readers know it (the table's, or the one the sources declare). */
@@ -217,6 +224,17 @@ function renderGlyph(g: Glyph, st: VolumeState): string {
   const before = pendingBreaks(st);
   st.count++;
   const source = glyphSource(g);
+  if (g.drawing) {
+    // The list's character where a font has it, else the picture, its alt text what search and a screen reader get.
+    const ch = g.replacement !== undefined && [...g.replacement].length === 1 ? g.replacement : undefined;
+    if (ch && showsAsIs(ch, st.ctx.drawable)) return `${before}<span class="glyph" title="${escapeXml(source)}">${escapeXml(ch)}</span>`;
+    const href = st.ctx.picture?.(g.drawing);
+    if (href) {
+      st.pictures.set(href, g.drawing);
+      return `${before}<img class="gaiji" src="${escapeXml(href)}" alt="${escapeXml(g.drawing.text)}" title="${escapeXml(source)}"/>`;
+    }
+    return before + missingChar(source, st);
+  }
   const text = glyphText(g);
   if (text === GLYPH_PLACEHOLDER) return before + missingChar(source, st);
   const shown = Array.from(text, (ch) => (showsAsIs(ch, st.ctx.drawable) ? escapeXml(ch) : GLYPH_PLACEHOLDER)).join('');
@@ -279,6 +297,8 @@ function renderInline(node: Inline, st: VolumeState): string {
       return renderNote(node, st);
     case 'correction':
       return correctionMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
+    case 'app':
+      return appMarkup(node, node.children.map((c) => renderInline(c, st)).join(''), st.jiao);
     case 'mark':
       if (node.kind === 'ruby') return renderRuby(node, st);
       // 著重號, 圈點, 專名號, 書名號: styled beside the text (styles/epub.css, marks.ts).
@@ -408,6 +428,8 @@ export interface VolumeDocument {
   layers: Set<LayerId>;
   /** Characters shown as 〓, by how the source writes them. */
   missing: MissingChar[];
+  /** Drawn glyphs shown as pictures: each picture's href and the drawing it is made from (the book ships each once). */
+  pictures: Array<{ href: string; drawing: GlyphDrawing }>;
   /** Mark kinds used (marks.ts: the emphasis characters the fonts must draw). */
   marks: ReadonlySet<Mark['kind']>;
   /** Page breaks written. */
@@ -461,6 +483,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
     popupDepth: 0,
     deferred: [],
     missing: new Map(),
+    pictures: new Map(),
     jiao: collationState(id, ctx.collation !== false),
   };
   const title = displayString(volumeLabel(volume, index), ctx.drawable);
@@ -540,7 +563,7 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
   const tail = pendingBreaks(st);
 
   // The 校勘記 in its own document after the volume's, as after the PDF's page breaks past its text.
-  const jiao = collationSection(st.jiao);
+  const jiao = collationSection(st.jiao, tallyLines(volume.collation));
   const blocks = out.map((b) => b.before + b.open + b.inner + b.close).join('\n');
   const section = `<section id="${id}" class="volume" epub:type="chapter" role="doc-chapter" aria-label="${escapeXml(title)}">\n${blocks}${tail}\n</section>`;
   const notesTitle = `${title}　注`;
@@ -552,5 +575,5 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
       }
     : undefined;
   const collation = jiao ? { filename: st.jiao.collationFile, title: `${title}　校勘記`, body: jiao } : undefined;
-  return { filename, title, body: section, ...(notes ? { notes } : {}), ...(collation ? { collation } : {}), toc, layers: st.layers, missing: [...st.missing.values()], marks: st.marks, pageBreaks: st.nextBreak, units, legend: legendSource(volume) };
+  return { filename, title, body: section, ...(notes ? { notes } : {}), ...(collation ? { collation } : {}), toc, layers: st.layers, missing: [...st.missing.values()], pictures: [...st.pictures].map(([href, drawing]) => ({ href, drawing })), marks: st.marks, pageBreaks: st.nextBreak, units, legend: legendSource(volume) };
 }

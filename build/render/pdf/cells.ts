@@ -8,6 +8,8 @@
  * keeps every character with its ordinary code point.
  */
 import type { SideMark } from '../../layout/types.js';
+import type { GlyphDrawing } from '../../tree/types.js';
+import { escapeHtml } from './template.js';
 import { markOf, type ModernStandard, type PunctuationStandard } from '../../punctuation/index.js';
 import type { PageGeometry } from './geometry.js';
 import type { InkTable } from './ink.js';
@@ -27,6 +29,14 @@ export interface CellContext {
   show: (ch: string) => string;
   /** How a label the source prints is drawn (styles/layers.json via the layout's spec): `yinwen` in a black box; bracketed labels are plain characters. */
   label?: 'yinwen' | 'bracket';
+  /** A glyph drawn in its cell (the layout's `drawing`): its picture as a URL, where no font has `ch` (〓 or the list's character); undefined to print `ch`. */
+  draw?: (ch: string, drawing: GlyphDrawing) => DrawnPicture | undefined;
+}
+
+/** A drawn glyph's picture: a data: URL, and whether it is a glyph image of a list (cut to its ink) rather than a composed em square. */
+export interface DrawnPicture {
+  url: string;
+  inkBox: boolean;
 }
 
 export interface SlotsStyle {
@@ -79,6 +89,22 @@ function top(at: number, g: PageGeometry): { cls: string; css: string } {
 
 function element(cls: string, style: string, content: string): string {
   return `<i class="${cls.replace(/\s+/g, ' ').trim()}"${style ? ` style="${style}"` : ''}>${content}</i>`;
+}
+
+/**
+ * A glyph drawn in its cell (a run of one slot): the picture a mask in the
+ * text's colour, at the text's size (the note's in a note), and the
+ * drawing's text in the text layer, invisible, set small enough to stay in
+ * the cell (an IDS, `&KR0433;`), so that search and copy find it once, in
+ * reading order. Undefined where the character itself is printed.
+ */
+export function drawnHtml(slot: Slot, drawing: GlyphDrawing, s: SlotsStyle, ctx: CellContext): string | undefined {
+  const picture = ctx.draw?.(slot.ch, drawing);
+  if (!picture) return undefined;
+  const t = top(slot.at, ctx.g);
+  const length = Array.from(drawing.text).length;
+  const text = length > 1 ? `<span style="font-size:${em(1 / length)}">${escapeHtml(drawing.text)}</span>` : `<span>${escapeHtml(drawing.text)}</span>`;
+  return element(`${s.cls}gi${picture.inkBox ? ' gk' : ''}${t.cls}`, `${t.css}--gi:url(${picture.url});`, text);
 }
 
 /** The HTML of a run's or segment's slots (see the module comment). */
@@ -242,8 +268,19 @@ function ruleHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): stri
 /** The x range of a column or sub-column, in mm from the column's right edge. */
 function lane(s: SlotsStyle, g: PageGeometry): { centre: number; half: number } {
   if (!s.note) return { centre: g.colWidth / 2, half: g.fontSize / 2 };
-  return { centre: s.sub === 'L' ? (3 * g.colWidth) / 4 : g.colWidth / 4, half: g.noteSize / 2 };
+  const shift = g.noteShift;
+  return { centre: s.sub === 'L' ? (3 * g.colWidth) / 4 - shift : g.colWidth / 4 + shift, half: g.noteSize / 2 };
 }
+
+/**
+ * The marks set beside the middle of each character, and their size (em of
+ * the type): 評點本's 圈 ○ and 雙圈 ◎ larger than a 句號's circle, ● (重)
+ * larger than a 讀點's dot, 頓 a sesame dot; the 著重號 dot of modern text.
+ * Each is its own shape at its own size, so that none reads as another.
+ */
+const CIRCLE_MARKS: Partial<Record<SideMark['kind'], number>> = { circle: 0.3, double: 0.36, heavy: 0.22, sesame: 0.22, dot: 0.16 };
+/** How far right of the type the middle of a mark beside it stands (em): clear of a 句讀 mark at the type's corner. */
+const SIDE_MARK_X = 0.26;
 
 /**
  * Marks beside the characters: dots, circles and sesame dots to the right
@@ -258,10 +295,12 @@ function sideMarkHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): 
   const size = 2 * half;
   const cls = `sm${s.note ? ' n' : ''}`;
   if (mark.kind === 'ruby') return rubyHtml(slots, s, ctx);
-  if (mark.kind === 'dot' || mark.kind === 'circle' || mark.kind === 'sesame' || mark.kind === 'double' || mark.kind === 'heavy') {
-    // 評點本's ◎ and ● are a little larger than the 著重號 dot, so that they read as 圈點.
-    const d = (mark.kind === 'sesame' ? 0.14 : mark.kind === 'double' || mark.kind === 'heavy' ? 0.24 : 0.2) * size;
-    const right = centre - half - 0.08 * size - d;
+  const circles = CIRCLE_MARKS[mark.kind];
+  if (circles) {
+    // Beside the middle of each character, in the gutter (SIDE_MARK_X em from the type): apart from a 句讀 mark, which sits
+    // by the character's lower right corner, between it and the next.
+    const d = circles * size;
+    const right = centre - half - SIDE_MARK_X * size - d / 2;
     let out = '';
     for (const x of slots) {
       if (x.advance <= 0 || markOf(x.ch) || x.ch.trim() === '') continue;
@@ -327,8 +366,9 @@ function rubyHtml(slots: readonly Slot[], s: SlotsStyle, ctx: CellContext): stri
   const { g } = ctx;
   const mark = s.mark!;
   const { centre, half } = lane(s, g);
-  const right = s.note ? (s.sub === 'L' ? g.colWidth / 2 : 0) : 0;
-  const gutter = Math.max(0.5, (s.note ? g.colWidth / 2 : g.colWidth) - (centre - right) - half);
+  // The gutter right of the type: to the column's edge, or (the left sub-column) to the column's middle.
+  const right = s.note && s.sub === 'L' ? g.colWidth / 2 : 0;
+  const gutter = Math.max(0.5, centre - half - right);
   // The gutter's middle, from the column's right edge.
   const x = right + gutter / 2;
   const cls = `rb${s.note ? ' n' : ''}`;

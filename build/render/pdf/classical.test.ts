@@ -20,6 +20,7 @@ import { loadEdition } from '../../engine/load.js';
 import { buildPdf, renderOptionsFor } from '../../engine/pdf.js';
 import { layoutBook, pageSpecFor } from '../../layout/index.js';
 import type { BookLayout, Page } from '../../layout/types.js';
+import type { PlannedPage } from './html.js';
 import type { EditionConfig } from '../../tree/edition.js';
 import type { Inline, Parent, Root } from '../../tree/types.js';
 import { cellBox, noteBox, type PageGeometry } from './geometry.js';
@@ -33,6 +34,7 @@ const { work, browser } = chromiumForTests('diaoban-classical-test-');
 
 interface Printed {
   bytes: Uint8Array;
+  planned: PlannedPage[];
   path: string;
   layout: BookLayout;
   pages: Page[];
@@ -43,9 +45,10 @@ interface Printed {
 
 let serial = 0;
 async function print(tree: Root, config: EditionConfig, template = config.meta.template): Promise<Printed> {
-  const c: EditionConfig = { ...config, meta: { ...config.meta, id: `classical-${++serial}`, template } };
+  // The book's own pages (cover, title page, 牌記: book-parts.test.ts) left out: PDF page i is the layout's page i.
+  const c: EditionConfig = { ...config, meta: { ...config.meta, id: `classical-${++serial}`, template }, book: undefined };
   const layout = layoutBook(tree, pageSpecFor(template, c.layout));
-  const { bytes } = await buildPdf(layout, c, { browser });
+  const { bytes, planned } = await buildPdf(layout, c, { browser });
   const path = join(work, `${c.meta.id}.pdf`);
   writeFileSync(path, bytes);
   const { options } = await renderOptionsFor(layout, c);
@@ -54,6 +57,7 @@ async function print(tree: Root, config: EditionConfig, template = config.meta.t
     bytes,
     path,
     layout,
+    planned,
     pages: layout.volumes.flatMap((v) => v.pages),
     text: await readPdfText(bytes),
     g: options.geometry,
@@ -161,9 +165,9 @@ test('六藝綱目: all 27 【附注】 labels in print — 〔附注〕 in the 
   assert.equal(bare.pages.flatMap((pg) => noteGlyphs(pg, bare.g, (s) => s === 'label')).length, 0);
 });
 
-/** The PDF page index of a laid-out page (blank pages may come between). */
+/** The PDF page index of a laid-out page (blank pages, and the book's own, may come between). */
 function planIndex(p: Printed, page: Page): number {
-  return page.number - 1;
+  return p.planned.findIndex((x) => x.page === page);
 }
 
 /** Text items of a PDF page that are `ch`. */

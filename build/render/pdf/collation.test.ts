@@ -18,7 +18,7 @@ import { loadEdition } from '../../engine/load.js';
 import { buildPdf, renderOptionsFor } from '../../engine/pdf.js';
 import type { BookLayout } from '../../layout/types.js';
 import { cellBox, type PageGeometry, type Side } from './geometry.js';
-import { planPages } from './html.js';
+import type { PlannedPage } from './html.js';
 import { chineseNumeral } from './numerals.js';
 import { gridItems, itemBox, centre, readPdfText, type TextItem } from './readback.js';
 
@@ -53,6 +53,8 @@ async function edition(name: string, extra: string): Promise<string> {
 
 interface Built {
   layout: BookLayout;
+  /** The PDF's pages (the book's own cover, title page and 牌記 around the text). */
+  planned: PlannedPage[];
   g: PageGeometry;
   text: TextItem[][];
   fontSize: number;
@@ -63,10 +65,10 @@ async function build(dir: string): Promise<Built> {
   assert.deepEqual(loaded.messages.filter((m) => m.fatal).map(String), []);
   const config = loaded.config!;
   const layout = await editionLayout(loaded.tree, config);
-  const { bytes } = await buildPdf(layout, config, { browser });
+  const { bytes, planned } = await buildPdf(layout, config, { browser });
   await writeFile(path.join(dir, 'out.pdf'), bytes);
   const { options } = await renderOptionsFor(layout, config);
-  return { layout, g: options.geometry, text: await readPdfText(bytes), fontSize: options.geometry.fontSize * PT };
+  return { layout, planned, g: options.geometry, text: await readPdfText(bytes), fontSize: options.geometry.fontSize * PT };
 }
 
 /** Where a printed item is on the grid: the column whose box holds its centre, and the cell. */
@@ -96,7 +98,7 @@ function printedLeaf(items: readonly TextItem[], g: PageGeometry, side: Side): s
 
 test('四庫: each ○ is beside the cell its 校勘記 entry cites, on the leaf, side and line it names', async () => {
   const built = await build(await edition('siku', ''));
-  const planned = planPages(built.layout);
+  const { planned } = built;
   const entries = built.layout.volumes.flatMap((v) => (v.collation ?? []).map((e) => ({ ...e, volume: v.index })));
   assert.equal(entries.length, 4);
   const printed: string[] = [];
@@ -136,7 +138,7 @@ test('四庫: each ○ is beside the cell its 校勘記 entry cites, on the leaf
 
 test('modern: the marks are the entries’ numbers; collation off prints neither marks nor 校勘記', async () => {
   const built = await build(await edition('modern', 'template: modern'));
-  const planned = planPages(built.layout);
+  const { planned } = built;
   const entries = built.layout.volumes.flatMap((v) => (v.collation ?? []).map((e) => ({ ...e, volume: v.index })));
   for (const e of entries) {
     const index = planned.findIndex((p) => p.volume === e.volume && p.page?.pageInVolume === e.page);

@@ -40,9 +40,17 @@ export interface PageGeometry {
   banxin?: Record<Side, { left: number; width: number }>;
   fontSize: number;
   noteSize: number;
+  /**
+   * How far each sub-column of a note is moved from the middle of its half
+   * column towards the column's middle (mm): the pair's gap is the
+   * template's noteGap, less than the space to the columns beside.
+   */
+  noteShift: number;
 }
 
 const NAMED_SIZES: Readonly<Record<string, readonly [number, number]>> = {
+  // A leaf of the 文淵閣四庫全書 as bound, one half (a page): 20 × 31.5 cm (luatex-cn's spread is 40 × 31.5).
+  siku: [200, 315],
   a3: [297, 420],
   a4: [210, 297],
   a5: [148, 210],
@@ -81,7 +89,7 @@ export function parsePageSize(size: string): [number, number] {
     const l = lengthToMm(rest[0]);
     wh = [l, l];
   } else {
-    throw new Error(`page: unknown page size "${size}" (use A5, B5, JIS-B5, A4 … or "148mm 210mm")`);
+    throw new Error(`page: unknown page size "${size}" (use A5, B5, JIS-B5, A4, siku (a 四庫 leaf) … or "148mm 210mm")`);
   }
   if (landscape) wh = [wh[1], wh[0]];
   if (wh[0] < 50 || wh[1] < 50) throw new Error(`page: page size "${size}" is too small`);
@@ -114,6 +122,7 @@ export function computeGeometry(def: TemplateDefinition, spec: PageSpec, size: s
     spec.tracking === undefined
       ? def.charScale * Math.min(cellHeight, colWidth)
       : Math.min(cellHeight / (1 + spec.tracking), def.charScale * colWidth);
+  const noteSize = Math.min(def.noteScale * mainSize, 0.92 * (colWidth / 2), cellHeight);
   const columnRight: Record<Side, number[]> = { recto: [], verso: [] };
   for (let i = 0; i < spec.columns; i++) {
     columnRight.recto.push(round(frame + i * colWidth));
@@ -132,7 +141,8 @@ export function computeGeometry(def: TemplateDefinition, spec: PageSpec, size: s
     gridTop: round(frame),
     columnRight,
     fontSize: round(mainSize),
-    noteSize: round(Math.min(def.noteScale * mainSize, 0.92 * (colWidth / 2), cellHeight)),
+    noteSize: round(noteSize),
+    noteShift: round(Math.max(0, colWidth / 4 - noteSize * (0.5 + (def.noteGap ?? 0.25) / 2))),
   };
   if (def.banxin) {
     geometry.banxin = {
@@ -151,8 +161,11 @@ export function cellBox(g: PageGeometry, side: Side, column: number, cell: numbe
 
 /**
  * The box of a note character in sub-column `sub` beside main cell `cell`:
- * the two sub-columns split the column's width, and each holds one note
- * character per main cell (小字雙行, 字數同).
+ * each sub-column holds one note character per main cell (小字雙行, 字數同),
+ * moved towards the column's middle by noteShift. The box is centred on its
+ * glyphs, as wide as the type and half the space it has to the column's
+ * middle on each side: a mark the other sub-column sets in the gap between
+ * the two (a 專名號 left of the right one) stays outside it.
  */
 export function noteBox(
   g: PageGeometry,
@@ -162,6 +175,9 @@ export function noteBox(
   cell: number,
 ): { x: number; y: number; w: number; h: number } {
   const c = cellBox(g, side, column, cell);
-  const w = c.w / 2;
-  return { x: sub === 'right' ? c.x + w : c.x, y: c.y, w, h: c.h };
+  // The sub-column's middle, from the column's left edge.
+  const middle = sub === 'right' ? c.w - (c.w / 4 + g.noteShift) : c.w / 4 + g.noteShift;
+  const room = c.w / 2 - 2 * g.noteShift;
+  const w = (room + g.noteSize) / 2;
+  return { x: c.x + middle - w / 2, y: c.y, w, h: c.h };
 }

@@ -23,6 +23,7 @@ import {
   setInfo,
   setOutline,
   volumeLabel,
+  partLabel,
   MISSING_GLYPH,
   fontSourcesWithOverrides,
   type RenderOptions,
@@ -159,8 +160,8 @@ test('renderHtml puts every character in its cell class, jiazhu right sub-column
   assert.match(html, /<i class="g r0">大夫<\/i><i class="r2">&#60;<\/i><i class="r3">&#38;<\/i>/);
   assert.match(html, /<i class="n R L-zhu g r4">右一<\/i><i class="n L L-zhu d2 g r4">左<\/i><i class="s r6">臣<\/i>/);
   assert.match(html, /class="pg recto vstart"/);
-  // The 版心 carries the book, the volume and the leaf number.
-  assert.match(html, /禮經本義　卷一/);
+  // The 版心 carries the book, the part (the volume) and the leaf number.
+  assert.match(html, /bx-title">禮經本義<span class="bx-part">卷一<\/span>/);
   assert.match(html, /bx-leaf">一</);
   // Fonts come from local() or file: URLs, never the network.
   assert.match(html, /local\("Noto Serif CJK TC"\)/);
@@ -320,8 +321,8 @@ test("outlineEntries takes each page's bookmarks at its PDF page index, after in
 });
 
 test("an edition's fonts go in front of the stack: files by file: URL, names by local()", () => {
-  const sources = fontSourcesWithOverrides(['/opt/fonts/MyKai.ttf', 'TW-Kai']);
-  assert.deepEqual(sources.slice(0, 2), [{ local: 'TW-Kai' }, { file: '/opt/fonts/MyKai.ttf' }]);
+  const sources = fontSourcesWithOverrides(['/opt/fonts/MyKai.ttf', 'LXGW WenKai']);
+  assert.deepEqual(sources.slice(0, 2), [{ local: 'LXGW WenKai' }, { file: '/opt/fonts/MyKai.ttf' }]);
   assert.deepEqual(sources[2], { local: 'Noto Serif CJK TC' });
   assert.deepEqual(sources.slice(3).map((s) => s.file), ['/usr/share/fonts/truetype/hanazono/HanaMinA.ttf', '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf']);
 });
@@ -330,4 +331,19 @@ test('a collection face named in fonts.main is asked for by its family, as the E
   const sources = fontSourcesWithOverrides(['/opt/fonts/Set.ttc#Foo Serif', 'HanaMinB']);
   assert.deepEqual(sources.slice(0, 3), [{ local: 'Foo Serif' }, { file: '/usr/share/fonts/truetype/hanazono/HanaMinB.ttf' }, { local: 'Noto Serif CJK TC' }]);
   assert.equal(sources.length, 4);
+});
+
+test('the 版心 names the part after the title — 提要, 卷N, 校勘記 — and never says the title twice', () => {
+  const page = (extra: Partial<Page> = {}): Page => ({ number: 1, pageInVolume: 1, leaf: 1, side: 'recto', volume: 0, volumeTitle: '禮經本義卷一', bookmarks: [], columns: [], ...extra });
+  assert.equal(partLabel({ page: page(), volumeTitle: '禮經本義卷一' }, '禮經本義'), '卷一');
+  assert.equal(partLabel({ page: page(), volumeTitle: '禮經本義卷一', front: true }, '禮經本義'), '提要');
+  assert.equal(partLabel({ page: page({ collation: true }), volumeTitle: '禮經本義卷一' }, '禮經本義'), '校勘記');
+  // A work in one volume named as the book: nothing after the title (not 評點岳陽樓記 評點岳陽樓記).
+  assert.equal(partLabel({ page: page(), volumeTitle: '評點岳陽樓記' }, '評點岳陽樓記'), '');
+  // A volume named otherwise keeps its name (control).
+  assert.equal(partLabel({ page: page(), volumeTitle: '鄉射禮' }, '儀禮注疏'), '鄉射禮');
+  // planPages marks the 提要's pages: before the leaves count again.
+  const v = { index: 0, title: '禮經本義卷一', pages: [page(), page({ number: 2, pageInVolume: 2, side: 'verso' }), page({ number: 3, pageInVolume: 3 }), page({ number: 4, pageInVolume: 4, leaf: 1, side: 'verso' })] };
+  const planned = planPages({ spec: pageSpecFor('siku'), volumes: [v] });
+  assert.deepEqual(planned.map((p) => p.front ?? false), [true, true, false, false]);
 });

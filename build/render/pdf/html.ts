@@ -15,8 +15,11 @@
  */
 import { needsNoGlyph } from '../../fonts/index.js';
 import type { BookLayout, NoteChunk, NoteSegment, Page, TextRun } from '../../layout/types.js';
+import { COLLATION_TITLE, workStart } from '../../layout/collation.js';
 import type { PunctuationStandard } from '../../punctuation/index.js';
-import { slotsHtml, slotsOf, type CellContext } from './cells.js';
+import type { GlyphArt } from '../../gaiji/art.js';
+import type { GlyphDrawing } from '../../tree/types.js';
+import { drawnHtml, slotsHtml, slotsOf, type CellContext, type DrawnPicture } from './cells.js';
 import type { PageGeometry, Side } from './geometry.js';
 import type { PdfMeta } from './meta.js';
 import type { InkTable } from './ink.js';
@@ -25,8 +28,11 @@ import { chineseNumeral } from './numerals.js';
 import { pathToFileURL } from 'node:url';
 import { cssString } from '../escape.js';
 import { escapeHtml, fillFields, type Template } from './template.js';
-import { annotationsHtml, drawsOutside, raisedHtml } from './margins.js';
+import { annotationsHtml, raisedHtml } from './margins.js';
 import { sealsHtml, type PlacedSeal } from './seals.js';
+import { bookPartHtml, frontParts, type BookInfo, type BookPart } from './book-parts.js';
+import { lengthToMm } from './geometry.js';
+import type { BookParts } from '../../tree/edition.js';
 
 /** The placeholder for a character no configured font covers. */
 export const MISSING_GLYPH = '〓';
@@ -52,8 +58,14 @@ export interface RenderOptions {
   meta: PdfMeta;
   template: Template;
   geometry: PageGeometry;
-  /** The font stack, first wins. */
+  /** The font stack of the main text (and everything without a face of its own), first wins. */
   fonts: readonly FontSource[];
+  /**
+   * The roles of the text set in faces of their own (edition.yaml `fonts:`,
+   * styles/layers.json `fonts`): `label`, a layer id (zhu, meipi, cepi …),
+   * each with its stack (its faces, then the main text's). Sorted by role.
+   */
+  roleFonts?: ReadonlyArray<{ role: string; fonts: readonly FontSource[] }>;
   /** Whether some configured font draws a code point; uncovered characters print as 〓. */
   covers?: (codePoint: number) => boolean;
   /** CSS bleed (3mm) and crop marks, for print shops (Paged.js draws them). */
@@ -74,6 +86,12 @@ export interface RenderOptions {
   meipiCells?: number;
   /** Seals stamped over pages (seals.ts placeSeals). */
   seals?: readonly PlacedSeal[];
+  /** The picture of a glyph drawn in its cell (gaiji/art.ts); without it a drawn glyph no font has prints as 〓. */
+  glyphArt?: (drawing: GlyphDrawing) => GlyphArt | undefined;
+  /** What the book's own pages (cover, title page, 牌記) print. */
+  book?: BookInfo;
+  /** The ink of the frame, the rules and the 魚尾 (edition.yaml page.frame): red is 朱絲欄. */
+  frame?: 'black' | 'red';
 }
 
 /**
@@ -105,6 +123,10 @@ export interface PlannedPage {
   volume: number;
   volumeTitle: string;
   leaf: number;
+  /** A page of the volume's front matter (提要), before its leaves count again. */
+  front?: boolean;
+  /** A page of the book's own (book-parts.ts): the cover, the title page, the 牌記; its volume is -1 before the text, -2 after it. */
+  part?: BookPart;
 }
 
 export interface RenderedHtml {
@@ -113,15 +135,34 @@ export interface RenderedHtml {
   planned: PlannedPage[];
 }
 
+/** Volume numbers of the book's own pages: before the text and after it. */
+export const FRONT_VOLUME = -1;
+export const BACK_VOLUME = -2;
+
 /**
  * The PDF's pages in order. A volume starts on a recto (an odd page); where a
  * page's side does not match the parity of its place, a blank page of the
- * other side goes before it.
+ * other side goes before it. `parts`: the book's own pages (cover and title
+ * page before the text, each on a recto with a blank verso after it; the
+ * 牌記 on a recto after it); `cover: false` leaves the cover out (printed
+ * apart), `only: 'cover'` gives the cover alone.
  */
-export function planPages(layout: BookLayout): PlannedPage[] {
+export function planPages(layout: BookLayout, parts?: BookParts, options: { cover?: boolean; only?: 'cover' } = {}): PlannedPage[] {
   const out: PlannedPage[] = [];
+  const own = (part: BookPart | undefined, volume: number): void => {
+    out.push({ page: null, side: out.length % 2 === 0 ? 'recto' : 'verso', volume, volumeTitle: '', leaf: 0, ...(part ? { part } : {}) });
+  };
+  if (options.only === 'cover') {
+    if (parts?.cover) own('cover', FRONT_VOLUME);
+    return out;
+  }
+  for (const part of frontParts(parts, options.cover !== false)) {
+    own(part, FRONT_VOLUME);
+    own(undefined, FRONT_VOLUME);
+  }
   for (const volume of layout.volumes) {
-    for (const page of volume.pages) {
+    const start = workStart(volume.pages);
+    for (const [k, page] of volume.pages.entries()) {
       const want: Side = out.length % 2 === 0 ? 'recto' : 'verso';
       if (page.side !== want) {
         const prev = out[out.length - 1];
@@ -133,8 +174,12 @@ export function planPages(layout: BookLayout): PlannedPage[] {
           leaf: prev?.leaf ?? page.leaf,
         });
       }
-      out.push({ page, side: page.side, volume: page.volume, volumeTitle: page.volumeTitle, leaf: page.leaf });
+      out.push({ page, side: page.side, volume: page.volume, volumeTitle: page.volumeTitle, leaf: page.leaf, ...(k < start ? { front: true } : {}) });
     }
+  }
+  if (parts?.colophon) {
+    if (out.length % 2 === 1) own(undefined, BACK_VOLUME);
+    own('colophon', BACK_VOLUME);
   }
   return out;
 }
@@ -146,10 +191,22 @@ export function volumeLabel(volumeTitle: string, bookTitle: string): string {
   return t;
 }
 
+/**
+ * The part of the book a page is in, as the 版心 names it after the title:
+ * 提要 (front matter), 校勘記, or the volume (卷一); nothing when the volume
+ * is the whole work (its title the book's), so that the title is never said twice.
+ */
+export function partLabel(p: Pick<PlannedPage, 'page' | 'volumeTitle' | 'front'>, bookTitle: string): string {
+  if (p.front) return '提要';
+  if (p.page?.collation) return COLLATION_TITLE;
+  const label = volumeLabel(p.volumeTitle, bookTitle);
+  return label === bookTitle.trim() ? '' : label;
+}
+
 const mm = (x: number): string => `${Math.round(x * 1000) / 1000}mm`;
 
 /** The @font-face rules of the stack; the names and paths an edition gives are CSS-escaped (they sit in <style>). */
-function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: string } {
+function fontFaceCss(fonts: readonly FontSource[], prefix = 'diaoban'): { css: string; families: string } {
   const rules: string[] = [];
   const names: string[] = [];
   fonts.forEach((f, i) => {
@@ -157,7 +214,7 @@ function fontFaceCss(fonts: readonly FontSource[]): { css: string; families: str
     if (f.local) src.push(`local(${cssString(f.local)})`);
     if (f.file) src.push(`url(${cssString(pathToFileURL(f.file).href)})`);
     if (src.length === 0) return;
-    const name = `diaoban-${i}`;
+    const name = `${prefix}-${i}`;
     names.push(cssString(name));
     const range = f.unicodeRange ? `unicode-range:${f.unicodeRange};` : '';
     rules.push(`@font-face{font-family:${cssString(name)};src:${src.join(',')};${range}font-display:block}`);
@@ -186,7 +243,7 @@ export function geometryCss(g: PageGeometry, options: Pick<RenderOptions, 'bleed
   out.push(`.col>i.g{height:auto;text-align:start;letter-spacing:${mm(g.cellHeight - g.fontSize)};padding-top:${mm((g.cellHeight - g.fontSize) / 2)}}`);
   out.push(`.col>i.n.g{letter-spacing:${mm(g.cellHeight - g.noteSize)};padding-top:${mm((g.cellHeight - g.noteSize) / 2)}}`);
   for (let c = 0; c < g.cells; c++) out.push(`.r${c}{top:${mm(c * g.cellHeight)}}`);
-  out.push(`:root{--frame:${mm(g.frame)};--col:${mm(g.colWidth)};--cell:${mm(g.cellHeight)};--font:${mm(g.fontSize)};--note:${mm(g.noteSize)}}`);
+  out.push(`:root{--frame:${mm(g.frame)};--col:${mm(g.colWidth)};--cell:${mm(g.cellHeight)};--font:${mm(g.fontSize)};--note:${mm(g.noteSize)};--note-shift:${mm(g.noteShift)}}`);
   return out.join('\n');
 }
 
@@ -215,6 +272,24 @@ export function originCorrectionCss(g: PageGeometry, fonts: readonly FontSource[
 
 type Covers = (cp: number) => boolean;
 
+const pictures = new WeakMap<GlyphArt, string>();
+
+/** The picture of a drawn glyph where no font prints its character (the list's Unicode character a font has is printed). */
+function drawer(covers: Covers | undefined, art: RenderOptions['glyphArt']): CellContext['draw'] {
+  if (!art) return undefined;
+  return (ch: string, drawing: GlyphDrawing): DrawnPicture | undefined => {
+    if (ch !== MISSING_GLYPH && (!covers || covers(ch.codePointAt(0)!))) return undefined;
+    const a = art(drawing);
+    if (!a) return undefined;
+    let url = pictures.get(a);
+    if (url === undefined) {
+      url = `data:${a.mime};base64,${Buffer.from(a.bytes).toString('base64')}`;
+      pictures.set(a, url);
+    }
+    return { url, inkBox: a.type === 'png' };
+  };
+}
+
 function glyph(ch: string, covers: Covers | undefined): string {
   if (covers) {
     const cp = ch.codePointAt(0)!;
@@ -225,6 +300,8 @@ function glyph(ch: string, covers: Covers | undefined): string {
 
 function textRunHtml(run: TextRun, ctx: CellContext): string {
   const style = run.style === 'small' ? 's ' : run.style === 'lacuna' ? 'lac ' : run.style === 'glyph' ? 'gl ' : run.style === 'label' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
+  const drawn = run.drawing && drawnHtml(slotsOf(run.start, run.text, run.advances)[0], run.drawing, { cls: style, note: false, grouped: false }, ctx);
+  if (drawn) return drawn;
   return slotsHtml(slotsOf(run.start, run.text, run.advances), { cls: style, note: false, grouped: run.style !== 'small', style: run.style, mark: run.mark }, ctx);
 }
 
@@ -235,7 +312,8 @@ function segmentsHtml(segments: NoteSegment[], sub: 'R' | 'L', start: number, ct
     const style = seg.style === 'lacuna' ? 'lac ' : seg.style === 'glyph' ? 'gl ' : seg.style === 'label' || seg.style === 'head' ? (ctx.label === 'yinwen' ? 'lb lbw ' : 'lb ') : '';
     const cls = `n ${sub} L-${seg.layer.replace(/[^\w-]/g, '_')}${seg.depth > 1 ? ' d2' : ''} ${style}`;
     const slots = slotsOf(cell, seg.text, seg.advances);
-    out += slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style === 'head' ? 'label' : seg.style, mark: seg.mark }, ctx);
+    const drawn = seg.drawing && drawnHtml(slots[0], seg.drawing, { cls, note: true, sub, grouped: false }, ctx);
+    out += drawn ?? slotsHtml(slots, { cls, note: true, sub, grouped: true, style: seg.style === 'head' ? 'label' : seg.style, mark: seg.mark }, ctx);
     cell = slots.length > 0 ? slots[slots.length - 1].at + slots[slots.length - 1].advance : cell;
   }
   return out;
@@ -247,8 +325,8 @@ function noteHtml(chunk: NoteChunk, ctx: CellContext): string {
 }
 
 /** The grid of one page: columns in reading order, each with its runs. */
-export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation' | 'label'> = {}): string {
-  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers), label: punctuation.label ?? 'yinwen' };
+export function pageGridHtml(page: Page, g: PageGeometry, covers?: Covers, punctuation: Pick<RenderOptions, 'ink' | 'punctuation' | 'label' | 'glyphArt'> = {}): string {
+  const ctx: CellContext = { g, standard: punctuation.punctuation ?? 'none', ink: punctuation.ink ?? {}, show: (ch) => glyph(ch, covers), label: punctuation.label ?? 'yinwen', draw: drawer(covers, punctuation.glyphArt) };
   let out = '';
   for (const column of page.columns) {
     const role = column.role ? ` role-${column.role}` : '';
@@ -276,10 +354,10 @@ export function folioOf(page: Pick<Page, 'leaf' | 'side'>): string {
   return chineseNumeral(2 * page.leaf - (page.side === 'recto' ? 1 : 0));
 }
 
-/** The running head of a page: the volume on a recto, the book on a verso; none on a blank page. */
+/** The running head of a page: the part (volume, 提要, 校勘記) on a recto, the book on a verso (and on a recto of a work in one part); none on a blank page. */
 function runningHead(p: PlannedPage, options: RenderOptions): string {
   if (!p.page) return '';
-  return p.side === 'recto' ? volumeLabel(p.volumeTitle, options.meta.title) : options.meta.title;
+  return p.side === 'recto' ? partLabel(p, options.meta.title) || options.meta.title : options.meta.title;
 }
 
 /** The fields page.html may use (fillFields escapes them). */
@@ -290,6 +368,7 @@ export function pageFields(p: PlannedPage, options: RenderOptions): Record<strin
     author: options.meta.author,
     heading: def.banxin?.heading ?? '',
     volume: volumeLabel(p.volumeTitle, options.meta.title),
+    part: partLabel(p, options.meta.title),
     volumeTitle: p.volumeTitle,
     leaf: chineseNumeral(p.leaf),
     side: p.side,
@@ -298,10 +377,16 @@ export function pageFields(p: PlannedPage, options: RenderOptions): Record<strin
   };
 }
 
-/** The filled inside of one page block: template decoration, rules, grid, correction marks. */
+/** The filled inside of one page block: template decoration, rules, grid, correction marks; a book part's own page. */
 export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
   const def = options.template.definition;
   const g = options.geometry;
+  if (p.part) {
+    const html = options.template.parts?.[p.part];
+    return html && options.book ? bookPartHtml(p.part, html, options.book, g, p.side, options.bleed ? lengthToMm(options.bleed) : 0) : '';
+  }
+  // A blank page of the book's own (behind the cover or the title page) has no frame.
+  if (p.volume < 0) return '';
   const decoration = fillFields(options.template.pageHtml, pageFields(p, options));
   const rules = def.rules ? rulesHtml(g, p.side) : '';
   if (!p.page) return decoration + rules;
@@ -322,7 +407,7 @@ export function pageInnerHtml(p: PlannedPage, options: RenderOptions): string {
 /** The strings of a page's margin boxes — book, volume, folio (the page within the volume, counted by leaves); all empty on a blank page. */
 function marginStrings(p: PlannedPage, options: RenderOptions): { book: string; volume: string; folio: string } {
   if (!p.page) return { book: '', volume: '', folio: '' };
-  return { book: options.meta.title, volume: volumeLabel(p.volumeTitle, options.meta.title), folio: folioOf(p.page) };
+  return { book: options.meta.title, volume: partLabel(p, options.meta.title) || options.meta.title, folio: folioOf(p.page) };
 }
 
 /**
@@ -333,7 +418,7 @@ function marginStrings(p: PlannedPage, options: RenderOptions): { book: string; 
  */
 function placeholderHtml(p: PlannedPage, i: number, options: RenderOptions, first: boolean): string {
   const strings = marginStrings(p, options);
-  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${first ? ' vstart' : ''}${drawsOutside(p.page) ? ' out' : ''}`;
+  const cls = `pg ${p.side}${p.page ? '' : ' blank'}${p.part ? ` part part-${p.part}` : ''}${first ? ' vstart' : ''}`;
   return `<div class="${cls}" data-i="${i}"><span class="rh-book">${escapeHtml(strings.book)}</span><span class="rh-volume">${escapeHtml(strings.volume)}</span><span class="rh-folio">${escapeHtml(strings.folio)}</span></div>`;
 }
 
@@ -378,6 +463,30 @@ export interface RunParts {
   fills: string;
 }
 
+/** The elements a role's face sets: a layer's note characters, 眉批 or 側批, labels (last: a label in a note takes the label's face). */
+export function roleSelector(role: string): string {
+  if (role === 'label') return '.col>i.lb';
+  if (role === 'meipi' || role === 'cepi') return `.pg>i.an-${role}`;
+  return `.col>i.L-${role.replace(/[^\w-]/g, '_')}`;
+}
+
+/** The roles in the order their rules must stand: labels after the layers they sit in. */
+const roleOrder = (a: { role: string }, b: { role: string }): number => Number(a.role === 'label') - Number(b.role === 'label') || (a.role < b.role ? -1 : a.role > b.role ? 1 : 0);
+
+/** The @font-face rules and font-family of each role with a face of its own, and the origin correction of its note-size glyphs. */
+function roleFontCss(options: RenderOptions): string {
+  return [...(options.roleFonts ?? [])]
+    .sort(roleOrder)
+    .map(({ role, fonts }, k) => {
+      const faces = fontFaceCss(fonts, `diaoban-r${k}`);
+      const origin = fonts[0]?.verticalOrigin;
+      const grid = role !== 'meipi' && role !== 'cepi';
+      const up = origin !== undefined && grid ? `translate:0 ${mm(-originDrop(options.geometry.noteSize, origin))};` : '';
+      return `${faces.css}\n${roleSelector(role)}{font-family:${faces.families || 'inherit'};${up}}`;
+    })
+    .join('\n');
+}
+
 /** A run's stylesheet: its fonts, the template's CSS and the geometry (@page size, margins, named pages, bleed and marks). */
 export function runCss(options: RenderOptions): string {
   const fonts = fontFaceCss(options.fonts);
@@ -388,7 +497,37 @@ export function runCss(options: RenderOptions): string {
     geometryCss(options.geometry, options),
     originCorrectionCss(options.geometry, options.fonts),
     options.template.css,
+    roleFontCss(options),
   ].join('\n');
+}
+
+/**
+ * The characters each role with a face of its own prints on these pages
+ * (its stack is subset to them; the main text's stack gets every character
+ * of the run): a layer's note characters, labels, 眉批 and 側批.
+ */
+export function roleCharacters(planned: readonly PlannedPage[], roles: readonly string[]): Map<string, Set<string>> {
+  const out = new Map(roles.map((r) => [r, new Set<string>(['〓'])]));
+  const add = (role: string, text: string): void => {
+    const set = out.get(role);
+    if (set) for (const ch of text) set.add(ch);
+  };
+  for (const p of planned) {
+    for (const column of p.page?.columns ?? []) {
+      for (const run of column.runs) {
+        if (run.type === 'text') {
+          if (run.style === 'label') add('label', run.text);
+          continue;
+        }
+        for (const seg of [...run.right, ...run.left]) {
+          add(seg.layer, seg.text);
+          if (seg.style === 'label' || seg.style === 'head') add('label', seg.text);
+        }
+      }
+    }
+    for (const a of p.page?.annotations ?? []) for (const piece of a.pieces) add(a.kind, piece.text);
+  }
+  return out;
 }
 
 /** A page's filling (pageInnerHtml) and the distinct characters it prints. */
@@ -427,7 +566,7 @@ export function runBody(options: RenderOptions, planned: readonly PlannedPage[],
   });
   const fillJson = jsonForScript(fills);
   const body = `<template id="diaoban-pages">\n${placeholders}\n</template>\n` + `<script type="application/json" id="diaoban-fill">${fillJson}</script>`;
-  return { bodyClass: `tpl-${options.template.definition.name}`, body, chars, placeholders, fills: fillJson };
+  return { bodyClass: `tpl-${options.template.definition.name}${options.frame === 'red' ? ' frame-red' : ''}`, body, chars, placeholders, fills: fillJson };
 }
 
 /** A browser run: its parts (`planned`: its pages). */
@@ -459,7 +598,11 @@ export function renderHtml(layout: BookLayout, given: RenderOptions, planned: Pl
 const FILL_PAGES = `  for (const block of document.querySelectorAll('.pagedjs_page .pg[data-i]')) {
     block.insertAdjacentHTML('beforeend', fills[Number(block.dataset.i)]);
   }
-  await Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));`;
+  await Promise.allSettled([...document.fonts].filter((f) => f.status !== 'loaded' && f.status !== 'error').map((f) => f.load()));
+  // Drawn glyphs' pictures (a mask each: cells.ts drawnHtml) loaded before print, so that none prints blank
+  // (decode() waits for a tab in the foreground: load events do not).
+  const pictures = new Set([...document.querySelectorAll('.pagedjs_page i.gi')].map((e) => e.style.getPropertyValue('--gi').trim().slice(4, -1)));
+  await Promise.all([...pictures].map((url) => new Promise((done) => { const img = new Image(); img.onload = img.onerror = done; img.src = url; })));`;
 
 /**
  * Runs in the browser after paged.js is loaded and a run put in the page:

@@ -6,6 +6,7 @@
 import type { BookLayout } from '../../layout/types.js';
 import { runBody, type PlannedPage, type RenderOptions } from './html.js';
 import type { OutlineEntry } from './postprocess.js';
+import { PART_BOOKMARKS } from './book-parts.js';
 
 export {
   renderHtml,
@@ -14,12 +15,17 @@ export {
   runBody,
   pageFill,
   runCss,
+  roleCharacters,
+  roleSelector,
   withPunctuation,
   planPages,
+  FRONT_VOLUME,
+  BACK_VOLUME,
   pageGridHtml,
   pageInnerHtml,
   geometryCss,
   volumeLabel,
+  partLabel,
   PAGINATE_SCRIPT,
   REPLAY_SCRIPT,
   contentSecurityPolicy,
@@ -53,6 +59,7 @@ export { assemblePdf, type AssembleOptions } from './assemble.js';
 export type { RunPdf } from './concat.js';
 export { correctionMarksHtml, CORRECTION_CIRCLE, type CorrectionMarkStyle } from './marks.js';
 export { placeSeals, sealsHtml, type PlacedSeal } from './seals.js';
+export { bookCounts, bookPartFields, chineseDate, frontParts, PART_BOOKMARKS, type BookInfo, type BookPart } from './book-parts.js';
 export { annotationsHtml, raisedHtml, meipiMetrics, cepiMetrics } from './margins.js';
 export { fontSourceFor, fontSourcesWithOverrides } from './fonts.js';
 export { markInk, type Ink, type InkTable } from './ink.js';
@@ -63,6 +70,8 @@ export { repairRadical, isRadical, ideographsForRadical } from './radicals.js';
 export function outlineEntries(planned: readonly PlannedPage[]): OutlineEntry[] {
   const out: OutlineEntry[] = [];
   planned.forEach((p, pageIndex) => {
+    const part = p.part ? PART_BOOKMARKS[p.part] : undefined;
+    if (part) out.push({ level: 1, title: part, pageIndex });
     for (const b of p.page?.bookmarks ?? []) out.push({ ...b, pageIndex });
   });
   return out;

@@ -86,8 +86,3 @@ export function annotationsHtml(page: Page, g: PageGeometry, side: Side, marginT
   }
   return out;
 }
-
-/** Whether a page draws outside its area (raised columns, 眉批): its block must not clip. */
-export function drawsOutside(page: Page | null): boolean {
-  return page !== null && (page.columns.some((c) => c.raise) || (page.annotations ?? []).some((a) => a.kind === 'meipi'));
-}

@@ -20,7 +20,7 @@ import type { Root } from '../../tree/types.js';
 import type { PageGeometry } from './geometry.js';
 import { cellBox, noteBox } from './geometry.js';
 import { slotsOf } from './cells.js';
-import { decodeGreyPng, gridItems, kinsokuBreaksInPdf, readPdfText, snapshotPng, type GreyImage, type PtBox, type TextItem } from './readback.js';
+import { decodeGreyPng, gridItems, itemBox, kinsokuBreaksInPdf, readPdfText, snapshotPng, type GreyImage, type PtBox, type TextItem } from './readback.js';
 
 const PT = 72 / 25.4;
 /** Rasters: 216 dpi where the ink's place is measured, 144 where only its presence is. */
@@ -233,7 +233,7 @@ const FEATURES = [
 
 /** The cell (from the grid's top, fractional) where a main-text glyph of the text layer starts. */
 function cellOfItem(p: Printed, t: TextItem): number {
-  const top = (t.y - 0.88 * t.size) / PT - p.g.margins.recto.top - p.g.gridTop - (p.g.cellHeight - p.g.fontSize) / 2;
+  const top = itemBox(t).y / PT - p.g.margins.recto.top - p.g.gridTop - (p.g.cellHeight - p.g.fontSize) / 2;
   return top / p.g.cellHeight;
 }
 

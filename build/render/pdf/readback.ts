@@ -14,6 +14,7 @@ import { markOf, type PunctuationStandard } from '../../punctuation/index.js';
 import { slotsOf } from './cells.js';
 import { cellBox, noteBox, type PageGeometry, type Side } from './geometry.js';
 import { MISSING_GLYPH, type PlannedPage } from './html.js';
+import type { GlyphDrawing } from '../../tree/types.js';
 import type { InkTable } from './ink.js';
 
 /** A text item as pdf.js gives it, in points with y measured from the page top. */
@@ -25,6 +26,8 @@ export interface TextItem {
   width: number;
   /** Font size. */
   size: number;
+  /** The embedded font's name without its subset tag (TW-Kai-98_1, NotoSerifCJKtc-Regular), when asked for. */
+  font?: string;
 }
 
 interface PdfJsItem {
@@ -32,13 +35,21 @@ interface PdfJsItem {
   transform: number[];
   width: number;
   height: number;
+  fontName?: string;
 }
 
-/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build. */
-export async function readPdfText(bytes: Uint8Array): Promise<TextItem[][]> {
+interface PdfJsPage {
+  view: number[];
+  getTextContent(): Promise<{ items: PdfJsItem[] }>;
+  getOperatorList(): Promise<unknown>;
+  commonObjs: { get(id: string): { name?: string } | undefined };
+}
+
+/** Each page's text items in content order (empty items dropped), read with pdf.js's legacy Node build, each with its font (`fonts: false`: without, twice as fast). */
+export async function readPdfText(bytes: Uint8Array, options: { fonts?: boolean } = { fonts: true }): Promise<TextItem[][]> {
   const pdfjs = (await import('pdfjs-dist/legacy/build/pdf.mjs')) as unknown as {
     getDocument(src: { data: Uint8Array; disableFontFace: boolean; verbosity: number; isEvalSupported: boolean }): {
-      promise: Promise<{ numPages: number; getPage(n: number): Promise<{ view: number[]; getTextContent(): Promise<{ items: PdfJsItem[] }> }>; destroy(): Promise<void> }>;
+      promise: Promise<{ numPages: number; getPage(n: number): Promise<PdfJsPage>; destroy(): Promise<void> }>;
     };
   };
   const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), disableFontFace: true, verbosity: 0, isEvalSupported: false }).promise;
@@ -47,10 +58,13 @@ export async function readPdfText(bytes: Uint8Array): Promise<TextItem[][]> {
     const page = await doc.getPage(n);
     const height = page.view[3];
     const content = await page.getTextContent();
+    // The operator list loads the page's fonts, whose names the items' fontName keys find.
+    if (options.fonts) await page.getOperatorList();
+    const fontOf = (it: PdfJsItem): string | undefined => (it.fontName ? page.commonObjs.get(it.fontName)?.name?.replace(/^[A-Z]{6}\+/, '') : undefined);
     pages.push(
       content.items
         .filter((it) => typeof it.str === 'string' && it.str.trim() !== '')
-        .map((it) => ({ str: it.str, x: it.transform[4], y: height - it.transform[5], width: it.width, size: it.height })),
+        .map((it) => ({ str: it.str, x: it.transform[4], y: height - it.transform[5], width: it.width, size: it.height, ...(options.fonts ? { font: fontOf(it) } : {}) })),
     );
   }
   await doc.destroy();
@@ -99,6 +113,8 @@ export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number
     const cp = ch.codePointAt(0)!;
     return covers && !needsNoGlyph(cp) && !covers(cp) ? MISSING_GLYPH : ch;
   };
+  // A drawn glyph (cells.ts drawnHtml): its text, small and invisible in its cell, where no font prints its character.
+  const drawnText = (drawing: GlyphDrawing | undefined, ch: string): string[] | undefined => (drawing && shown(ch) === MISSING_GLYPH ? Array.from(drawing.text) : undefined);
   const standard = punctuation.standard;
   const place = (at: number, advance: number, ch: string, size: number): { at: number; dx: number; dy: number } => {
     const row = markOf(ch);
@@ -121,6 +137,11 @@ export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number
         const loose = run.style === 'tcy' || run.style === 'latin';
         for (const slot of slotsOf(run.start, run.text, (run as TextRun).advances)) {
           if (slot.ch.trim() === '') continue;
+          const drawn = drawnText(run.drawing, slot.ch);
+          if (drawn) {
+            for (const char of drawn) out.push({ char, box: toPage(g, page.side, cellAt(column.index, slot.at)), note: false, loose: true });
+            continue;
+          }
           const p = place(slot.at, slot.advance, slot.ch, g.fontSize);
           out.push({ char: shown(slot.ch), box: moved(toPage(g, page.side, cellAt(column.index, p.at)), p.dx, p.dy), note: false, ...(loose ? { loose } : {}) });
         }
@@ -129,7 +150,10 @@ export function expectedGlyphs(page: Page, g: PageGeometry, covers?: (cp: number
           let cell = run.start;
           for (const seg of segments) {
             for (const slot of slotsOf(cell, seg.text, seg.advances)) {
-              if (slot.ch.trim() !== '') {
+              const drawn = drawnText(seg.drawing, slot.ch);
+              if (drawn) {
+                for (const char of drawn) out.push({ char, box: toPage(g, page.side, cellAt(column.index, slot.at, side)), note: true, loose: true });
+              } else if (slot.ch.trim() !== '') {
                 const p = place(slot.at, slot.advance, slot.ch, g.noteSize);
                 out.push({ char: shown(slot.ch), box: moved(toPage(g, page.side, cellAt(column.index, p.at, side)), p.dx, p.dy), note: true });
               }
@@ -157,9 +181,20 @@ export function gridBox(g: PageGeometry, side: Side): PtBox {
   return toPage(g, side, { x: last.x, y: first.y, w: first.x + first.w - last.x, h: last.y + 1.65 * last.h - first.y });
 }
 
-/** The em box of a text item (ideographic: 0.88 em above the baseline, 0.12 below). */
+/**
+ * How far above the baseline an upright glyph's em box starts, in em: the
+ * vertical origin its face's glyphs are pinned at (scripts/cff2ttf.py: VORG,
+ * else the typographic ascender) — TW-Kai 820/1024, HanaMin 880/1024, Noto 0.88.
+ */
+function originOf(font: string | undefined): number {
+  if (font?.startsWith('TW-Kai')) return 820 / 1024;
+  if (font?.startsWith('HanaMin')) return 880 / 1024;
+  return 0.88;
+}
+
+/** The em box of a text item (ideographic: its face's vertical origin above the baseline, the rest below). */
 export function itemBox(item: TextItem): PtBox {
-  return { x: item.x, y: item.y - 0.88 * item.size, w: item.width, h: item.size };
+  return { x: item.x, y: item.y - originOf(item.font) * item.size, w: item.width, h: item.size };
 }
 
 export function inside(inner: PtBox, outer: PtBox, tolerance = 0.5): boolean {
@@ -184,7 +219,8 @@ export function centre(b: PtBox): { x: number; y: number } {
 export function gridItems(items: readonly TextItem[], g: PageGeometry, side: Side, page?: Page): TextItem[] {
   const grid = gridBox(g, side);
   const raised = (page?.columns ?? []).filter((c) => c.raise).map((c) => ({ box: toPage(g, side, cellBox(g, side, c.index, -(c.raise ?? 0))), raise: c.raise ?? 0 }));
-  const small = 0.55 * g.noteSize * PT_PER_MM;
+  // 側批 and ruby are at most ~0.62 of the note size (margins.ts cepiMetrics, cells.ts rubyHtml); notes and 〈臣〉 at it.
+  const small = 0.7 * g.noteSize * PT_PER_MM;
   return items.filter((it) => {
     if (it.size < small) return false;
     const c = centre(itemBox(it));

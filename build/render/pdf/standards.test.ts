@@ -10,7 +10,8 @@ import { PNG } from 'pngjs';
 import { lowResolutionSeals } from './seals.js';
 import assert from 'node:assert/strict';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, decodePDFRawStream } from 'pdf-lib';
-import { CROP_MARK, StandardError, blackPlateContent, cmykContent, toCmyk, cropMarkLines, markArchive, markPrint, removeTransparency, slugOf, toBlackPlate, xmpPacket, type OutputProfile } from './standards.js';
+import { CROP_MARK, SPOT_COLOURS, StandardError, blackPlateContent, cmykContent, toCmyk, cropMarkLines, markArchive, markPrint, removeTransparency, slugOf, toBlackPlate, toSpotColours, xmpPacket, type OutputProfile } from './standards.js';
+import { readFileSync } from 'node:fs';
 
 const PT_PER_MM = 72 / 25.4;
 const INFO = { title: '禮書', author: '宋 陳祥道', language: 'zh-Hant', subject: '卷一百十 <四庫>', date: '2026-01-01', source: 'juan110.txt' };
@@ -173,4 +174,24 @@ test('markPrint for PDF/X-1a: PDF 1.4 without object streams, version PDF/X-1:20
   const info = out.context.lookup(out.context.trailerInfo.Info, PDFDict);
   assert.equal(info.lookup(PDFName.of('GTS_PDFXVersion'), PDFString).decodeText(), 'PDF/X-1:2003');
   assert.equal(info.lookup(PDFName.of('GTS_PDFXConformance'), PDFString).decodeText(), 'PDF/X-1a:2003');
+});
+
+test('朱絲欄: the vermilion of the frame and rules becomes a spot colour (Separation Vermilion) in every content stream, in the resources; other colours stay for CMYK', async () => {
+  const doc = await pdfWith('0 0 0 rg 0 0 10 10 re f .7843 .2157 .1765 RG 0 0 m 5 5 l S .7843 .2157 .1765 rg 1 1 2 2 re f .7 .1 .1 rg 0 0 5 5 re f');
+  const found = toBlackPlate(doc);
+  assert.deepEqual(found.rgb, ['.7 .1 .1', '.7843 .2157 .1765']);
+  const spots = toSpotColours(doc, found.rgb);
+  assert.deepEqual(spots, ['.7843 .2157 .1765']);
+  assert.equal(contentOf(doc), '0 g 0 0 10 10 re f /CSVermilion CS 1 SCN 0 0 m 5 5 l S /CSVermilion cs 1 scn 1 1 2 2 re f .7 .1 .1 rg 0 0 5 5 re f');
+  const res = doc.getPages()[0].node.Resources()!;
+  const space = doc.context.lookup((doc.context.lookup(res.get(PDFName.of('ColorSpace'))) as PDFDict).get(PDFName.of('CSVermilion'))) as PDFArray;
+  assert.deepEqual(space.asArray().slice(0, 3).map(String), ['/Separation', '/Vermilion', '/DeviceCMYK']);
+  // The CSS's vermilion is the table's (styles/base.css body.frame-red).
+  const css = readFileSync(new URL('../../../styles/base.css', import.meta.url), 'utf8');
+  const hex = /body\.frame-red \{ --frame-ink: #([0-9a-f]{6}); \}/.exec(css)?.[1];
+  assert.deepEqual(hex?.match(/../g)?.map((h) => parseInt(h, 16)), [...SPOT_COLOURS[0].rgb]);
+  // Negative control: a book without the vermilion gets no spot colour.
+  const plain = await pdfWith('0 0 0 rg 0 0 10 10 re f .7 .1 .1 rg 0 0 5 5 re f');
+  assert.deepEqual(toSpotColours(plain, toBlackPlate(plain).rgb), []);
+  assert.equal(plain.getPages()[0].node.Resources()!.get(PDFName.of('ColorSpace')), undefined);
 });

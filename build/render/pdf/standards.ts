@@ -120,6 +120,65 @@ export function cmykContent(content: string, cmyk: ReadonlyMap<string, readonly 
   });
 }
 
+/**
+ * Spot colours: an RGB colour the styles print that a print file carries as
+ * an ink of its own (a Separation colour space, with its CMYK for proofs),
+ * not converted to CMYK. Vermilion is the 朱絲欄's (styles/base.css
+ * --frame-ink of body.frame-red).
+ */
+export interface SpotColour {
+  name: string;
+  /** 0–255, as the CSS writes it. */
+  rgb: readonly [number, number, number];
+  /** The alternate CMYK (0–1) of the full tint. */
+  cmyk: readonly [number, number, number, number];
+}
+
+export const SPOT_COLOURS: readonly SpotColour[] = [{ name: 'Vermilion', rgb: [200, 55, 45], cmyk: [0, 0.85, 0.85, 0.1] }];
+
+const spotKey = (s: SpotColour): string => rgbKey(s.rgb[0] / 255, s.rgb[1] / 255, s.rgb[2] / 255);
+
+/**
+ * The spot colours among `rgb` (as toBlackPlate lists the colours left) set
+ * as their Separation colour spaces in every content stream, the space in
+ * every page's and form's resources; returns the RGB colours they took,
+ * which are not converted to CMYK.
+ */
+export function toSpotColours(doc: PDFDocument, rgb: readonly string[], spots: readonly SpotColour[] = SPOT_COLOURS): string[] {
+  const used = spots.filter((s) => rgb.includes(spotKey(s)));
+  if (used.length === 0) return [];
+  const ctx = doc.context;
+  const spaces = new Map(used.map((s) => [spotKey(s), { resource: `CS${s.name}`, ref: ctx.register(ctx.obj([PDFName.of('Separation'), PDFName.of(s.name), PDFName.of('DeviceCMYK'), ctx.obj({ FunctionType: 2, Domain: [0, 1], C0: [0, 0, 0, 0], C1: [...s.cmyk], N: 1 })])) }]));
+  for (const { ref, stream } of contentStreams(doc)) {
+    const text = streamText(stream);
+    let changed = false;
+    const out = text.replace(RGB_OPERATOR, (all, before: string, r: string, g: string, b: string, op: string) => {
+      const space = spaces.get(rgbKey(Number(r), Number(g), Number(b)));
+      if (!space) return all;
+      changed = true;
+      return op === 'rg' ? `${before}/${space.resource} cs 1 scn` : `${before}/${space.resource} CS 1 SCN`;
+    });
+    if (changed) replaceContent(doc, ref, stream, out);
+  }
+  // The spaces in the resources of every page and form (a content stream uses its owner's).
+  const owners: PDFDict[] = doc.getPages().map((p) => p.node.Resources()).filter((r): r is PDFDict => r instanceof PDFDict);
+  for (const [, object] of ctx.enumerateIndirectObjects()) {
+    if (object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Form')) {
+      const res = ctx.lookup(object.dict.get(PDFName.of('Resources')));
+      if (res instanceof PDFDict) owners.push(res);
+    }
+  }
+  for (const res of owners) {
+    let cs = ctx.lookup(res.get(PDFName.of('ColorSpace')));
+    if (!(cs instanceof PDFDict)) {
+      cs = ctx.obj({});
+      res.set(PDFName.of('ColorSpace'), cs as PDFDict);
+    }
+    for (const space of spaces.values()) (cs as PDFDict).set(PDFName.of(space.resource), space.ref);
+  }
+  return [...spaces.keys()];
+}
+
 /** Every content stream's RGB colours as CMYK (cmykContent), in place. */
 export function toCmyk(doc: PDFDocument, cmyk: ReadonlyMap<string, readonly number[]>): void {
   for (const { ref, stream } of contentStreams(doc)) {
@@ -307,7 +366,7 @@ export function removeTransparency(doc: PDFDocument): { invisibleText: number; o
     const dict = object instanceof PDFDict ? object : object instanceof PDFRawStream ? object.dict : undefined;
     if (!dict) continue;
     if (dict.get(PDFName.of('SMask')) instanceof PDFRef || (dict.get(PDFName.of('SMask')) instanceof PDFDict)) {
-      throw new StandardError('PDF/X-1a allows no transparency, and an image (a seal?) has an alpha channel: use pdfx: x-4, or a seal without transparency');
+      throw new StandardError('PDF/X-1a allows no transparency, and an image (a seal, or a glyph drawn in its cell: a KR-Gaiji image, a composition) has an alpha channel: use pdfx: x-4, or a seal without transparency');
     }
     const group = dict.get(PDFName.of('Group'));
     if (group) dict.delete(PDFName.of('Group'));

@@ -30,6 +30,12 @@ export interface TemplateDefinition {
   charScale: number;
   /** Note character size as a fraction of the main character size (capped by half a column's width). */
   noteScale: number;
+  /**
+   * Space between the two sub-columns of a note, em of the note size (0.25):
+   * the pair set closer to each other than to the columns beside, so that
+   * it reads as one column of notes.
+   */
+  noteGap: number;
   /** Running head and folio in the margins (modern). */
   runningHead?: boolean;
   /** How a correction is marked beside its character: ○ (the default) or the number of its 校勘記 entry. */
@@ -44,6 +50,8 @@ export interface Template {
   css: string;
   /** styles/base.css. */
   baseCss: string;
+  /** The book's own pages (templates/<name>/cover.html, title.html, colophon.html; book-parts.ts fills them). */
+  parts?: Partial<Record<'cover' | 'title' | 'colophon', string>>;
 }
 
 function num(value: unknown, what: string, min = 0, max = Infinity): number {
@@ -69,6 +77,7 @@ export function parseTemplateDefinition(json: unknown, name: string): TemplateDe
     },
     charScale: num(o.charScale ?? 0.9, 'charScale', 0.3, 1),
     noteScale: num(o.noteScale ?? 0.9, 'noteScale', 0.3, 1),
+    noteGap: num(o.noteGap ?? 0.25, 'noteGap', 0, 1),
   };
   if (o.frame !== undefined) {
     const f = o.frame as Record<string, unknown>;

@@ -109,6 +109,8 @@ test('the grid CSS lifts pinned glyphs by what Chromium rounds off, only for a p
 test('a printed PDF has no Type 3 font: Noto is embedded as CID TrueType (pdffonts)', async () => {
   const config = defaultEdition('test-ttf', []);
   config.meta = { ...config.meta, title: '禮經本義', author: '蔡德晉', template: 'siku', date: '2026-01-01' };
+  // The 四庫 template's own face is TW-Kai (TrueType already): Noto's CFF is what must be converted.
+  config.fonts = { main: ['Noto Serif CJK TC'] };
   const { bytes } = await buildPdf(syntheticLayout(pageSpecFor('siku'), 2), config, { browser, fontCache: join(work, 'cache') });
   const path = join(work, 'book.pdf');
   writeFileSync(path, bytes);
