@@ -4,7 +4,7 @@
  * are commentary and in which layer — written from the source before the tool
  * was run on it, and the measure of the tool against it: each text right or
  * misread (and why), flagged by the verdict or not. The test
- * (read-texts.test.ts) and the corpus table (scripts/corpus-table.ts) read it.
+ * (read-texts.slow.ts) and the corpus table (scripts/corpus-table.ts) read it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -110,3 +110,25 @@ test('verse lines set one cell down are verse, not the 注 the indentation readi
   const roles = new Set(read(verse).volumes.flatMap((v) => v.children.map((b) => (b.type === 'paragraph' ? b.role : b.type))));
   assert.deepEqual([...roles], ['text']);
 });
+
+test('a front-matter file (JUAN 0, JUAN 提要) opens no volume at its 卷N lines: they list the contents', () => {
+  // (No 目録 line over them: the contents rule of any text is not what is tested.)
+  const body = '欽定四庫全書¶\n　　巻一¶\n　　天文　　地理¶\n　　巻二¶\n　　人物　　風俗¶\n　　巻三¶\n　　物產　　古蹟¶\n';
+  const front = (juan: string) => parseSource(fileOf(`# -*- mode: mandoku-view; -*-\n#+TITLE: 某書\n#+PROPERTY: JUAN ${juan}\n${body}`, 't.txt'), '', 'kanripo').volumes;
+  for (const juan of ['0', '提要']) {
+    const volumes = front(juan);
+    assert.equal(volumes.length, 1, juan);
+    assert.ok(blocks(volumes).map((b) => b.replace(/¶/gu, '')).includes('front: 巻二'), juan);
+  }
+  // Negative control: a juan's own file (JUAN 1, JUAN 卷一) opens a volume at each.
+  assert.equal(front('1').length, 3);
+  assert.equal(front('卷一').length, 3);
+});
+
+test('a title with the number of the volume open, not its own, is a chapter of it; its own title again closes it', () => {
+  const { volumes } = read('某子内篇卷之一(二同/卷)¶\n　　　暢玄卷第一¶\n某子曰玄者自然之始祖¶\n¶\n某子内篇卷之一¶\n');
+  assert.equal(volumes.length, 1);
+  assert.deepEqual(blocks(volumes).filter((b) => /^h2|^title/u.test(b)).map((b) => b.replace(/¶/gu, '')), ['title: 某子内篇卷之一(zhu:二同卷)', 'h2: 暢玄卷第一', 'title: 某子内篇卷之一']);
+  // Negative control: the next number opens the next volume.
+  assert.equal(read('某子内篇卷之一¶\n某子曰玄者¶\n某子内篇卷之二¶\n某子曰道者¶\n').volumes.length, 2);
+});

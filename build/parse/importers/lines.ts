@@ -733,6 +733,20 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
         previous = 'title';
         continue;
       }
+      // A front-matter file (Kanripo's #+PROPERTY: JUAN 0, or JUAN 提要, 目録, 序: what stands before 卷一) holds no juan: its
+      // 卷N lines list the work's contents (新安志, 駱丞集), front matter.
+      if (meta.juan === 0 || (meta.data.juan !== undefined && !/[卷巻]/u.test(meta.data.juan))) {
+        add(paragraph(src, 'front', line.start, line.end, headOptions));
+        previous = 'title';
+        continue;
+      }
+      // Another title with the number of the volume open, not its own (抱朴子内篇卷之一, then 暢玄卷第一 over its text): a
+      // chapter of that volume, its heading.
+      if (!atEnd && number !== null && builder.isOpen(number) && !builder.isClosingTitle(name)) {
+        add(heading(src, 2, line.start, line.end, headOptions));
+        previous = 'heading';
+        continue;
+      }
       if (builder.isClosingTitle(name) || (atEnd && builder.isOpen(number))) {
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         builder.close();
