@@ -132,3 +132,20 @@ test('a title with the number of the volume open, not its own, is a chapter of i
   // Negative control: the next number opens the next volume.
   assert.equal(read('某子内篇卷之一¶\n某子曰玄者¶\n某子内篇卷之二¶\n某子曰道者¶\n').volumes.length, 2);
 });
+
+test('a title over two columns, the second one cell further down, is one heading; a 提要 credit is none', () => {
+  const title = '　莊公問威當世服天下時耶晏子對以行也¶\n　　第一¶\n';
+  const { volumes } = read(`${COLUMNS}\n${title}莊公問晏子曰威當世而服天下時耶晏子對曰行也公曰何行¶\n`);
+  const heads = blocks(volumes).filter((b) => b.startsWith('h')).map((b) => b.replace(/¶/gu, ''));
+  assert.deepEqual(heads, ['h2: 莊公問威當世服天下時耶晏子對以行也第一']);
+  // Negative control: the credits' two columns (總纂官(臣/)…, 總校官…) are no title.
+  const credit = read(`${COLUMNS}\n　總纂官(臣/)紀昀(臣/)陸錫熊(臣/)孫士毅¶\n　　總校官(臣/)陸費墀¶\n莊公問晏子曰威當世而服天下時耶晏子對曰行也公曰何行¶\n`);
+  assert.ok(!blocks(credit.volumes).some((b) => b.startsWith('h') && b.includes('總纂官')));
+});
+
+test('a short column two cells down that ends as a sentence does (…一年事也) is no heading; one that names is', () => {
+  const heads = (column: string) => blocks(read(`${COLUMNS}\n　　${column}¶\n莊公問晏子曰威當世而服天下時耶晏子對曰行也公曰何行¶\n`).volumes).filter((b) => b.startsWith('h')).map((b) => b.replace(/¶/gu, ''));
+  assert.deepEqual(heads('之成整整一年事也'), []);
+  // Negative control: a name there is a heading.
+  assert.deepEqual(heads('州郡沿革'), ['h2: 州郡沿革']);
+});

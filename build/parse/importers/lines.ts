@@ -288,6 +288,12 @@ export function labelToEnd(src: Source, children: Inline[], labels: ReadonlyArra
 }
 
 
+/** A column that ends as a sentence does. */
+const SENTENCE_END = /[也矣焉哉耳]$/u;
+
+/** The 提要's credits (總纂官(臣)紀昀(臣)陸錫熊…): officials named, no title. */
+const CREDIT = /[(（]臣\/?[)）]/u;
+
 /** ●目录, or the work's contents with its name (●孝经注疏目录). */
 const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*[^\s\u3000，。；]{0,20}?目[录錄録]$/u;
 
@@ -445,6 +451,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   // nor the first of a list of such (a tune's name 哨遍(秋水/觀), a lemma 方秉蕳兮, a section 州郡沿革). Layout alone:
   // the reading is said, with its count and its first place.
   const columnHeadings = new Set<number>();
+  /** A heading's first column → its last (a title over two columns). */
+  const titleColumns = new Map<number, number>();
   if (sourceColumns) {
     const body = lines.filter((l) => l.content && !isData(l.content) && !ANCHORS_ONLY.test(l.content));
     const cellsOf = (l: PhysicalLine) => lineCells(l.content, inline.notes[0].open, inline.notes[0].close, inline.split);
@@ -452,9 +460,18 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     const short = (l: PhysicalLine) => cellsOf(l) <= 12 && (typical === 0 || cellsOf(l) < typical - 2);
     const mainCells = (l: PhysicalLine) => Array.from(l.content.replace(/\([^()]*\)?|<[^<>]*>|¶/gu, '')).length;
     for (const [k, l] of body.entries()) {
+      const prev = body[k - 1];
+      // A title's second column, one cell further down under its full first (晏子春秋: 　莊公問威當世服天下時耶晏子對㠯行也 /
+      // 　　第一): the two columns are the heading, not the second alone.
+      if (prev && short(l) && !contents.has(l.number) && /^\p{Script=Han}/u.test(l.content) && depthOf(prev) >= 1 && depthOf(prev) === depthOf(l) - 1 && !short(prev) && /^\p{Script=Han}/u.test(prev.content) && !isHeadLike(prev.content) && !contents.has(prev.number) && !CREDIT.test(prev.content)) {
+        columnHeadings.add(prev.number);
+        titleColumns.set(prev.number, l.number);
+        continue;
+      }
       // A column with gaps inside is a row of items (論君道一　論政體二, a juan's contents), not a heading.
       if (contents.has(l.number) || !/^\p{Script=Han}/u.test(l.content) || depthOf(l) < 2 || !(short(l) || (mainCells(l) <= 6 && /\)¶?$/u.test(l.content))) || isHeadLike(l.content) || /\p{Script=Han}\u3000+\p{Script=Han}/u.test(l.content)) continue;
-      const prev = body[k - 1];
+      // A sentence's end (…之成整整一年事也, …可謂應運矣): no name a heading gives.
+      if (SENTENCE_END.test(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶').replace(/\([^()]*\)$/u, ''))) continue;
       const next = body[k + 1];
       if (prev && depthOf(prev) === depthOf(l) && !short(prev) && /^\p{Script=Han}/u.test(prev.content)) continue;
       // A heading heads something: not the file's last line, nor the first of a list of short columns.
@@ -838,6 +855,10 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       flush();
       // Its note runs on over the next columns (又(趙昌父之祖…)¶ / 　　　(鑿池築亭…)¶): the heading's.
       let last = full;
+      for (let n = full.number + 1; n <= (titleColumns.get(full.number) ?? 0); n++) {
+        last = lines[n - 1];
+        consumed.add(n);
+      }
       while (/\)¶?$/u.test(last.content) && /^\(/u.test(lines[last.number]?.content ?? '')) {
         last = lines[last.number];
         consumed.add(last.number);
