@@ -79,7 +79,9 @@ function withoutVolume(title: string): string {
  * A byline: `漢鄭氏注　唐陸德明音義　賈公彦疏`, `（清）某某撰`, `〔漢〕某某 撰 〔唐〕某某 注`,
  * `汉某某注、唐某某疏`. Null when the text is not one.
  */
-export function parseByline(text: string): Contributor[] | null {
+export function parseByline(input: string): Contributor[] | null {
+  // 鳩摩羅什奉　詔譯: the gap before 詔 is the print's honour to the emperor (擡頭), no gap between names.
+  const text = input.replace(/奉[\s\u3000]+(?=[詔诏勑敕勅])/gu, '奉');
   // 目录 (書名目录) ends in 录, a role, but names no one.
   if (/目[录錄録]$/u.test(text.replace(SPACE, ''))) return null;
   // Names that share the last one's role (晋李轨、宋宋咸、吴秘注): each is given it.
@@ -143,7 +145,7 @@ export function parseByline(text: string): Contributor[] | null {
       .slice(0, rest.length - role[1].length)
       .replace(/等$/u, '')
       // 北周漢中郡守前司隸臣甄鸞 (重述), 唐朝議大夫…臣李淳風等奉勑 (注釋): the offices before 臣, and 奉勑, are no name.
-      .replace(/(?:等)?奉[勑敕勅]$/u, '')
+      .replace(/(?:等)?奉[勑敕勅詔诏]$/u, '')
       .replace(/^\p{Script=Han}{2,24}臣(?=\p{Script=Han}{2,4}$)/u, '')
       .replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|\p{Script=Han}{0,8}?(?:沙門|沙门))(?=\p{Script=Han}{2})/u, '')
       .replace(/^\p{Script=Han}{0,6}?[釋释](?=\p{Script=Han}{2,3}$)/u, '')
@@ -275,7 +277,10 @@ function sameLineByline(line: string, title: string): Contributor[] | null {
 function bylinesUnder(lines: readonly string[], at: number, bylineAt: (l: string) => Contributor[] | null): Contributor[] {
   const out: Contributor[] = [];
   for (let k = at + 1; k < Math.min(lines.length, at + 4); k++) {
-    const b = bylineAt(lines[k]);
+    // (Or one over two columns, with its dynasty: 後秦龜茲國三藏法師 / 鳩摩羅什奉　詔譯.)
+    const two = k + 1 < lines.length && bare(lines[k]) !== '' && !/[，。；：]/u.test(lines[k]) ? bylineAt(bare(lines[k]) + bare(lines[k + 1])) : null;
+    const b = bylineAt(lines[k]) ?? (two?.[0]?.dynasty ? two : null);
+    if (b && b === two) k++;
     if (b) out.push(...b);
     else if (out.length > 0 || (bare(lines[k]) !== '' && !HEADER_LINE.test(lines[k].trim()))) break;
   }
@@ -360,7 +365,14 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
     const near = own.length > 0 ? own : at >= 0 ? [...(sameLineByline(lines[at], meta) ?? []), ...bylinesUnder(lines, at, bylineAt)] : [];
     const tiyao = lines.map((l) => TIYAO.exec(l.replace(/[¶\s\u3000]/gu, ''))).find((m) => m !== null);
     const described = !near.length && !metaLine.contributors.length && tiyao ? tiyaoByline(tiyao.input.slice((tiyao.index ?? 0) + tiyao[0].length)) : null;
-    const found = near.length ? near : metaLine.contributors.length ? metaLine.contributors : (described ?? lines.map(bylineAt).find((b) => b !== null && b[0].dynasty !== undefined));
+    // Anywhere, with its dynasty, but not under another's preface (《妙法蓮華經》弘傳序 / 唐終南山釋道宣述: the preface's author;
+    // under 鬻子序, the work's own, 唐 逄行珪 注 is the work's byline).
+    const prefaced = (k: number): boolean => {
+      const heading = bare(lines.slice(0, k).reverse().find((l) => bare(l) !== '') ?? '');
+      return /[序敘叙]$/u.test(heading) && heading.slice(0, -1) !== meta;
+    };
+    const far = lines.map((l, k) => (prefaced(k) ? null : bylineAt(l))).find((b) => b !== null && b[0].dynasty !== undefined);
+    const found = near.length ? near : metaLine.contributors.length ? metaLine.contributors : (described ?? far);
     return { title: meta, from: 'metadata', contributors: found ?? [], ...(described ? { bylineFromTiyao: true as const } : {}) };
   }
   for (const [i, line] of lines.entries()) {

@@ -723,6 +723,16 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'title';
       continue;
     }
+    // A byline over two columns under its title (後秦龜茲國三藏法師 / 鳩摩羅什奉　詔譯), with its dynasty: one byline.
+    const below = lines[full.number];
+    const twoColumns = previous === 'title' && below?.content && !/[，。；：(（]/u.test(content) && Array.from(content).length <= 16 && parseByline(content) === null ? parseByline(content + withoutTrailingAnchors(below.content, anchor ?? '¶')) : null;
+    if (twoColumns?.[0]?.dynasty) {
+      flush();
+      add(paragraph(src, 'byline', line.start, below.end, { ...headOptions, notes: [] }));
+      consumed.add(below.number);
+      previous = 'byline';
+      continue;
+    }
     // The byline under a title line: its (南朝梁) is the byline's, not a note.
     if (previous === 'title' && parseByline(content) !== null) {
       flush();
