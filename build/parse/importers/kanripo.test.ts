@@ -149,3 +149,10 @@ test('a short column two cells down that ends as a sentence does (…一年事�
   // Negative control: a name there is a heading.
   assert.deepEqual(heads('州郡沿革'), ['h2: 州郡沿革']);
 });
+
+test('a category one cell down right over a piece\'s title two down is a heading; a paragraph\'s last column there is not', () => {
+  const heads = (above: string) => blocks(read(`${COLUMNS}\n${above}　　靈泉頌¶\n維大唐之聖神靈泉出於庭中其味甘寒日汲不乏縣人異之¶\n`).volumes).filter((b) => b.startsWith('h')).map((b) => b.replace(/¶/gu, ''));
+  assert.deepEqual(heads('　頌¶\n'), ['h2: 頌', 'h2: 靈泉頌']);
+  // Negative control: the last column of a paragraph set one cell down (…國之大才) stays its text.
+  assert.deepEqual(heads('　其詩發調既清修辭亦秀雜以鶯啼燕語誠可謂¶\n　國之大才¶\n'), ['h2: 靈泉頌']);
+});

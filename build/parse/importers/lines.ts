@@ -478,8 +478,17 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       if (!next || (depthOf(next) === depthOf(l) && short(next) && /^\p{Script=Han}/u.test(next.content))) continue;
       columnHeadings.add(l.number);
     }
+    // A category one cell down right over a piece's heading two down (陶淵明集: 　雜文 / 　　桃花源記(…); 駱丞集: 　頌 / 　　靈泉頌):
+    // a heading of its own, not the first of a list.
+    for (const [k, l] of body.entries()) {
+      const next = body[k + 1];
+      const prev = body[k - 1];
+      // (Not a paragraph's last column at its depth: …人不及也 over a poem's title.)
+      if (prev && depthOf(prev) === depthOf(l) && /^\p{Script=Han}/u.test(prev.content)) continue;
+      if (next && columnHeadings.has(next.number) && !columnHeadings.has(l.number) && !SENTENCE_END.test(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶')) && depthOf(l) >= 1 && depthOf(l) === depthOf(next) - 1 && /^\p{Script=Han}{1,4}$/u.test(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶')) && !contents.has(l.number) && !isHeadLike(l.content)) columnHeadings.add(l.number);
+    }
     if (columnHeadings.size > 0) {
-      const first = lines[[...columnHeadings][0] - 1];
+      const first = lines[[...columnHeadings].sort((a, b) => a - b)[0] - 1];
       src.report('info', `short columns set two cells down or more read as headings (${columnHeadings.size}; the layout alone says so): a tune's, a poem's or a section's name`, first.start, first.end, 'heading-by-depth');
     }
   }
