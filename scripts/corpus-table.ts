@@ -5,7 +5,9 @@
  * in docs/corpus-table.tsv, in a stable order and with no timings, so that
  * `git diff docs/corpus-table.tsv` shows which texts a change moved.
  *   npm run corpus [-- --out FILE] [-- --corpora DIR]
- * The verdict counts by corpus go to stdout.
+ * The texts read against their sources (build/parse/read-texts.yaml) are
+ * measured too, in docs/read-texts.tsv: right or misread (and why), and the
+ * verdict. The verdict counts by corpus, and the read texts' tally, go to stdout.
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { loadEdition } from '../build/engine/load.js';
 import { importReports } from '../build/cli/import-reports.js';
 import type { ImportReport } from '../build/parse/import-report.js';
 import { layerLabel } from '../build/tree/layers.js';
+import { measureRead, readTexts, tally, type ReadResult } from '../build/parse/read-texts.test-util.js';
 
 const arg = (name: string, fallback: string): string => {
   const at = process.argv.indexOf(name);
@@ -20,6 +23,8 @@ const arg = (name: string, fallback: string): string => {
 };
 const CORPORA = arg('--corpora', '../shared/corpora');
 const OUT = arg('--out', 'docs/corpus-table.tsv');
+/** The read texts measured against what their reader says (build/parse/read-texts.yaml). */
+const READ_OUT = arg('--read-out', 'docs/read-texts.tsv');
 
 /** The texts, as paths relative to the corpora's folder: single files, dev/, kanripo/ work by work. */
 export async function corpusTexts(root: string): Promise<string[]> {
@@ -74,12 +79,16 @@ const HEADER = ['text', 'format', 'title (from)', 'author', 'volumes', 'headings
 
 async function main(): Promise<void> {
   const texts = await corpusTexts(CORPORA);
+  const read = new Map(readTexts().map((t) => [t.file, t]));
+  const measured: ReadResult[] = [];
   const lines = [HEADER.join('\t')];
   const verdicts = new Map<string, Record<string, number>>();
   for (const text of texts) {
     const loaded = await loadEdition(path.join(CORPORA, text));
     const reports = importReports(loaded);
     const r = reports[0];
+    const expected = read.get(text);
+    if (expected) measured.push(await measureRead(expected, loaded));
     const group = text.includes('/') ? text.slice(0, text.indexOf('/')) : 'single';
     const tally = verdicts.get(group) ?? { ok: 0, check: 0, wrong: 0, unread: 0 };
     if (!r) {
@@ -93,11 +102,15 @@ async function main(): Promise<void> {
     lines.push(row(text, r).join('\t'));
   }
   await writeFile(OUT, lines.join('\n') + '\n');
+  const readLines = ['text\treader\tverdict\treasons\tmisreadings', ...measured.map((m) => [m.file, m.misread.length ? 'misread' : 'right', m.verdict, m.reasons || '-', m.misread.join('; ') || '-'].map(cell).join('\t'))];
+  await writeFile(READ_OUT, readLines.join('\n') + '\n');
   const sum = { ok: 0, check: 0, wrong: 0, unread: 0 };
   for (const [group, t] of verdicts) {
     process.stdout.write(`${group}: ok ${t.ok}, check ${t.check}, wrong ${t.wrong}${t.unread ? `, unread ${t.unread}` : ''}\n`);
     for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += t[k];
   }
+  const t = tally(measured);
+  process.stdout.write(`read ${measured.length}: right ${t.right}, right but flagged ${t.rightFlagged}, misread and flagged ${t.misreadFlagged}, misread and not flagged ${t.misreadUnflagged} → ${READ_OUT}\n`);
   process.stdout.write(`all ${texts.length}: ok ${sum.ok}, check ${sum.check}, wrong ${sum.wrong}${sum.unread ? `, unread ${sum.unread}` : ''} → ${OUT}\n`);
 }
 

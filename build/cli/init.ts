@@ -14,7 +14,7 @@ import path from 'node:path';
 import { VFile } from 'vfile';
 import { describeSource, parseSource, workTitle, type ParsedSource } from '../parse/index.js';
 import { conventionsOf } from '../parse/formats.js';
-import { parseByline } from '../parse/title.js';
+import { authorOf, parseByline } from '../parse/title.js';
 import { convertPlain } from '../transform/script.js';
 import type { Inline, Script } from '../tree/types.js';
 import { Document, type Scalar } from 'yaml';
@@ -89,10 +89,13 @@ export function editionYamlFor(sources: ParsedSource | readonly ParsedSource[], 
   const title = found?.title ?? '無題';
   const blocks = all.flatMap((s) => s.volumes.flatMap((v) => v.children));
   const byline = blocks.find((b) => b.type === 'paragraph' && b.role === 'byline');
-  const firstContributor = found?.contributors[0];
+  // The author, never a commentator the byline names (周易 王弼注: 未詳, the contributors in the comment).
+  const firstContributor = found ? authorOf(found.title, found.contributors) : undefined;
   const credit = firstContributor
     ? { author: firstContributor.name, dynasty: firstContributor.dynasty }
-    : ((byline && bylineAuthor(plain(byline.children))) ?? (source.meta.author ? { author: source.meta.author } : null));
+    : found?.contributors.length
+      ? null
+      : ((byline && bylineAuthor(plain(byline.children))) ?? (source.meta.author ? { author: source.meta.author } : null));
   const where = found ? `found in ${found.from}${found.line ? ` (${all.length > 1 && found.file ? `${path.basename(found.file)}:` : 'line '}${found.line})` : ''}` : 'the text names no work: fill in';
   const script = sourceScript(text);
   const punctuated = (text.match(/[，。、；：？！]/gu)?.length ?? 0) / Math.max(1, text.length) > 0.02;

@@ -229,19 +229,30 @@ test('pandoc-like text: ~gloss~ in small type, *name* with a proper-name mark; a
   assert.match(mainText(lone.volumes), /甲乙\*丙丁/u);
 });
 
-test('sub-column order: measured from the whole text, reported; conventions: subcolumns: left-first swaps the parts', () => {
+test('sub-column order: measured from the whole text, reported; reversed beyond doubt swapped and said so; conventions: subcolumns decides', () => {
   // Notes whose part after / starts with the words just before the note: reversed-looking.
   const rows: string[] = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶'];
   const words = ['筵', '几', '尊', '洗', '席', '豆', '籩', '俎', '鼎', '爵', '觶', '篚'];
   for (const w of words) rows.push(`主人設${w}(之處也/${w}者某物)賓入¶`, '');
   const text = rows.join('\n');
+  // Twelve of twelve read left first: swapped, the reading said, nothing to check.
   const s = parsed(text);
   const r = reportOf(s);
-  assert.ok(r.anomalies.some((a) => a.kind === 'reversed-subcolumns'), JSON.stringify(r.anomalies));
-  assert.ok(r.readings.some((x) => x.rule === 'subcolumn-order'));
-  const swapped = parsed(text, { conventions: { subcolumns: 'left-first' } });
-  assert.equal(plain(notes(swapped.volumes)[0].children), '筵者某物之處也');
-  assert.ok(!reportOf(swapped).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
+  assert.equal(plain(notes(s.volumes)[0].children), '筵者某物之處也');
+  assert.ok(r.readings.some((x) => x.rule === 'subcolumn-order' && /left first/u.test(x.reading)), JSON.stringify(r.readings));
+  assert.ok(!r.anomalies.some((a) => a.kind === 'reversed-subcolumns'));
+  // The edition keeps them as written: then they look reversed, and the report says so.
+  const kept = parsed(text, { conventions: { subcolumns: 'right-first' } });
+  assert.equal(plain(notes(kept.volumes)[0].children), '之處也筵者某物');
+  assert.ok(reportOf(kept).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
+  // Reversed-looking but not beyond doubt (nine of twelve, three in order): reported, not swapped.
+  const mixed = parsed(text.split('\n').map((l, k) => ([5, 9, 13].includes(k) ? l.replace(/\((之處也)\/(\S+?)\)/u, '($2/$1)') : l)).join('\n'));
+  assert.equal(plain(notes(mixed.volumes)[0].children), '之處也筵者某物');
+  assert.ok(reportOf(mixed).anomalies.some((a) => a.kind === 'reversed-subcolumns'), JSON.stringify(reportOf(mixed).anomalies));
+  // A 反切 written (反/扶又) reads 扶又反 only left first; (扶又/反) right first.
+  const fanqie = (order: (a: string) => string) => parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', ...Array.from({ length: 12 }, (_, k) => `某某某${'甲乙丙丁戊己庚辛壬癸子丑'[k]}${order('扶又')}某某¶`)].join('\n'));
+  assert.equal(plain(notes(fanqie((x) => `(反/${x})`).volumes)[0].children), '扶又反');
+  assert.equal(plain(notes(fanqie((x) => `(${x}/反)`).volumes)[0].children), '扶又反');
   // Negative control: notes in order (the gloss first) are not flagged.
   const inOrder = parsed(text.replace(/\((之處也)\/(\S+?)\)/gu, '($2/$1)'));
   assert.ok(!reportOf(inOrder).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
@@ -321,7 +332,9 @@ test('Kanripo lines as the print\'s columns: a column at another depth starts a 
   const prose = Array.from({ length: 22 }, (_, k) => (k === 5 ? `${col(k)}¶<md:KR0000_HFL_001-1b>¶` : `${col(k)}¶`));
   const s = parsed([...head, ...prose, '　　某某詩二首¶', '甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉¶', '　　某某賦¶', '甲天乙天丙天丁天　　　　戊帝己帝庚帝辛帝¶', '壬天癸天子天丑天　　　　寅帝卯帝辰帝巳帝¶', '某某某某某某某某某某某某某某某某某某某某¶', '某某某某。¶', ''].join('\n'));
   const paragraphs = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text').map((b) => plain(b.children).replace(/¶/gu, ''));
-  assert.deepEqual(paragraphs.slice(1), ['某某詩二首', '甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉', '某某賦', '甲天乙天丙天丁天　　　　戊帝己帝庚帝辛帝', '壬天癸天子天丑天　　　　寅帝卯帝辰帝巳帝', '某某某某某某某某某某某某某某某某某某某某某某某某。']);
+  assert.deepEqual(paragraphs.slice(1), ['甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉', '甲天乙天丙天丁天　　　　戊帝己帝庚帝辛帝', '壬天癸天子天丑天　　　　寅帝卯帝辰帝巳帝', '某某某某某某某某某某某某某某某某某某某某某某某某。']);
+  // A piece's title, a short column two cells down over its text, is a heading (issue 33).
+  assert.deepEqual(s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'heading').map((b) => plain(b.children).replace(/¶/gu, '')), ['某某詩二首', '某某賦']);
   assert.equal(paragraphs[0], prose.map((_, k) => col(k)).join(''), 'the prose one paragraph, all its columns');
   // Negative control: where ¶ does not end the file's lines (they are not the print's columns), lines at another depth run on.
   const loose = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某集', ...Array.from({ length: 22 }, (_, k) => `某某某¶某某某某${k}某某某`), '　　某某詩二首', '甲乙丙丁', ''].join('\n'));

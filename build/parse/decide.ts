@@ -13,7 +13,7 @@
  */
 import type { Inline, Note, Paragraph, Text, Volume } from '../tree/types.js';
 import type { FormatConventions } from './formats.js';
-import { subcolumnOrder } from './import-report.js';
+import { clearlyReversed, subcolumnOrder } from './import-report.js';
 import type { Source } from './source.js';
 
 const HAN_OR_RADICAL = /^[\p{Script=Han}\u2e80-\u2fdf]$/u;
@@ -99,8 +99,20 @@ export function linkNumberedCommentary(src: Source, volumes: Volume[]): Volume[]
     const markers: Marker[] = [];
     const byNode = new Map<Text, Marker[]>();
     const kept: Volume['children'] = [];
+    const collect = (children: readonly Inline[]) => {
+      for (const node of children) {
+        if (node.type !== 'text') continue;
+        for (const mm of node.value.matchAll(MARKER)) {
+          const marker = { n: mm[1], node, at: mm.index ?? 0 };
+          markers.push(marker);
+          byNode.set(node, [...(byNode.get(node) ?? []), marker]);
+        }
+      }
+    };
     for (const block of volume.children) {
       if (block.type !== 'paragraph') {
+        // A heading may carry a marker too (序致第一〔一〕): its note is the chapter's.
+        if (block.type === 'heading') collect(block.children);
         kept.push(block);
         continue;
       }
@@ -112,7 +124,8 @@ export function linkNumberedCommentary(src: Source, volumes: Volume[]): Volume[]
         const offset = (head.position.start.offset ?? 0) + m[0].length;
         const children: Inline[] = [...(rest ? [{ type: 'text' as const, value: rest, position: src.position(offset, offset + rest.length) }] : []), ...block.children.slice(1)];
         if (marker) {
-          marker.note = { type: 'note', layer: 'zhu', children, position: block.position };
+          // Its own parentheses (（以下简称通录）) are the note's words, no note inside the note.
+          marker.note = { type: 'note', layer: 'zhu', children: children.map((c) => (c.type === 'note' && c.layer === 'zhu' && src.text[c.position.start.offset ?? -1] === '（' ? asWritten(src, c) : c)), position: block.position };
           linked++;
           firstAt ??= head.position.start.offset;
           continue;
@@ -121,19 +134,12 @@ export function linkNumberedCommentary(src: Source, volumes: Volume[]): Volume[]
         kept.push({ ...block, role: 'commentary', layer: 'zhu', label: m[1], children });
         continue;
       }
-      for (const node of block.children) {
-        if (node.type !== 'text') continue;
-        for (const mm of node.value.matchAll(MARKER)) {
-          const marker = { n: mm[1], node, at: mm.index ?? 0 };
-          markers.push(marker);
-          byNode.set(node, [...(byNode.get(node) ?? []), marker]);
-        }
-      }
+      collect(block.children);
       kept.push(block);
     }
     // Each marker a paragraph was linked to becomes its note, where the marker stood.
     for (const block of kept) {
-      if (block.type !== 'paragraph') continue;
+      if (block.type !== 'paragraph' && block.type !== 'heading') continue;
       block.children = block.children.flatMap((node) => (node.type === 'text' && byNode.has(node) ? splitAtMarkers(src, node, byNode.get(node) as Marker[]) : [node]));
     }
     volume.children = kept;
@@ -142,6 +148,13 @@ export function linkNumberedCommentary(src: Source, volumes: Volume[]): Volume[]
     src.report('info', `numbered commentary: ${linked} paragraphs 〔N〕　… set as notes at their markers 〔N〕${unlinked ? `, ${unlinked} with no marker before them kept as commentary paragraphs` : ''}`, firstAt ?? 0, (firstAt ?? 0) + 1, 'numbered-commentary');
   }
   return volumes;
+}
+
+/** A node as the source writes it, brackets and all: a text node. */
+function asWritten(src: Source, node: Inline): Text {
+  const start = node.position.start.offset ?? 0;
+  const end = node.position.end.offset ?? start;
+  return { type: 'text', value: src.text.slice(start, end), position: src.position(start, end) };
 }
 
 function splitAtMarkers(src: Source, node: Text, markers: ReadonlyArray<{ n: string; at: number; note?: Note }>): Inline[] {
@@ -167,10 +180,11 @@ export function decideSubcolumns(src: Source, conv: FormatConventions, volumes: 
   const order = subcolumnOrder(volumes);
   if (order.split < 10 && !forced) return volumes;
   const reversedLooking = order.reversed >= 5 && order.reversed > 2 * order.inOrder;
-  const reading = forced ?? 'right-first';
+  // Left first beyond doubt (貞觀政要's 戈直 notes: (作損/擾亦) reads 擾亦作損): swapped, and said so.
+  const reading = forced ?? (clearlyReversed(order) ? 'left-first' : 'right-first');
   src.report(
     'info',
-    `sub-columns read ${reading === 'right-first' ? 'right first (the text before / first)' : 'left first (the text after / first)'}${forced ? ', as conventions: subcolumns says' : ''}: of ${order.split} notes split by ${conv.inline.split}, ${order.inOrder} start before it with the words they gloss, ${order.reversed} after it${reversedLooking && reading === 'right-first' ? ' — they look reversed; conventions: subcolumns: left-first swaps them' : ''}`,
+    `sub-columns read ${reading === 'right-first' ? 'right first (the text before / first)' : 'left first (the text after / first)'}${forced ? ', as conventions: subcolumns says' : ''}: of ${order.split} notes split by ${conv.inline.split}, ${order.inOrder} start before it with the words they gloss (or a sound's gloss), ${order.reversed} after it${reversedLooking && reading === 'right-first' ? ' — they look reversed; conventions: subcolumns: left-first swaps them' : ''}${!forced && reading === 'left-first' ? '; conventions: subcolumns: right-first keeps them as written' : ''}`,
     0,
     0,
     'subcolumn-order',

@@ -46,7 +46,8 @@ test('import escapes what the convention would read: a chtxt text comes back wit
   const after = tree(markdown, 'markdown');
   assert.equal(rootText(after as never), rootText(before as never), markdown);
   assert.deepEqual(census(after as never), census(before as never), markdown);
-  assert.equal(census(before as never).note, 1, 'the chtxt note (注文) is a note on both sides');
+  // chtxt's notes: (注文), and 【玄黃】, 【玉出崑岡】 (九經字樣's 【凡…】, 敦煌歌辭's 【上闕】).
+  assert.equal(census(before as never).note, 3, 'the chtxt notes (注文) 【玄黃】 【玉出崑岡】 are notes on both sides');
   assert.ok(!census(after as never).mark && !census(after as never).raise);
 });
 

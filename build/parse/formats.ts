@@ -15,6 +15,8 @@ export interface HeadingRule {
   /** Group 1: the heading's text; group 2 (optional): a byline after it. */
   pattern: TextPattern;
   depth: 1 | 2 | 3;
+  /** Group 2 is the author whatever it reads as (chtxt's `○ 題 / 作者`: a poem's title, its poet after the slash). */
+  byline?: boolean;
   /** A top heading whose text has 卷N opens a volume, unless the corpus's files are its volumes (false: Kanripo's org headings name sections). */
   volumes?: false;
 }
@@ -120,8 +122,8 @@ export const FORMATS: readonly FormatConventions[] = [
       runLabels: [{ text: '注', layer: 'zhu', label: '注' }],
     },
     // `@fw…`: forme-work (the 版心's text) of a 道藏輯要 transcription: the source's layout, not text.
-    // `No. 235`: a CBETA text's number in the Taishō canon, data.
-    metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^(No)\.[ \t]*(\d+\S*)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(-\*-)[ \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
+    // `No. 235`, `No. 7 [No. 1(2), Nos. 5, 6]`: a CBETA text's number in the Taishō canon (and its parallels), data.
+    metadata: [/^@(fw)\S*[ \t:：]*(.*)$/u, /^(No)\.[ \t]*(\d+\S*(?:[ \t]+\[[^\]\n]*\])?)$/u, /^#\+([A-Z_]+):?[ \t]*(.*)$/u, /^#[ \t]+(src|dating|-\*-)[: \t]*(.*)$/u, /^#(-\*-)[ \t]*(.*)$/u, /^#(?:[ \t]+(\S*)[ \t]*(.*))?$/u, /^:(PROPERTIES|END):$/u],
     paragraphs: 'blank',
     // CBETA-derived texts (KR6): org verse blocks, tables and tab-set transliterations of a term.
     verseBlocks: { begin: /^#\+BEGIN_VERSE\b/iu, end: /^#\+END_VERSE\b/iu },
@@ -142,15 +144,29 @@ export const FORMATS: readonly FormatConventions[] = [
       { pattern: /^【(?:集解|索隱|正義)】/mu, weight: 4 },
       { pattern: /[\p{Script=Han}，。]\([^()\n]{2,500}\)/u, weight: 3 },
     ],
-    // `○ ䷀乾(1)`: numbering in parentheses is text.
-    inline: { notes: [{ open: '(', close: ')' }], smallWords: new Set(), innerLabels: SANJIA_LABELS, numbering: /\(\d{1,3}\)/y },
+    // `○ ䷀乾(1)`: numbering in parentheses is text. Notes in ASCII and full-width parentheses (金史's （…）) and in 【】
+    // (九經字樣's 【凡一十四字】, 敦煌歌辭's 【上闕】), but not （刪）〔補〕 nor a short （曰）, an editor's corrections; a commentator's label alone in 【】 or 〔〕 (【按語】, 【野王案】) opens
+    // that layer to the paragraph's end; 〔…〕 otherwise is the text's (an editor's insertion: 韓詩外傳).
+    inline: { notes: [{ open: '(', close: ')' }, { open: '（', close: '）', notBefore: '〔', minLength: 4 }, { open: '【', close: '】' }], smallWords: new Set(), innerLabels: SANJIA_LABELS, numbering: /\(\d{1,3}\)/y, labelBrackets: [['〔', '〕']] },
     numberedCommentary: true,
     // The file header (`#下載最新版本，請訪問: https://…`, `#創建日期: …`), bare URL lines and the end mark 〔全文完〕: data, never text.
     // An org-style `#+TITLE:` header line keeps its key (TITLE), as in Kanripo's files.
     metadata: [/^#\+?(?![#\s+])([^:：\n]{1,40})[:：][ \t]*(.*)$/u, /^()(https?:\/\/\S+)$/u, /^〔(全文完)〕()$/u],
     paragraphs: 'auto',
     midLineLabels: [{ text: '【案】', layer: 'an', label: '案' }, { text: '【按】', layer: 'an', label: '按' }],
-    headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
+    // `○ 題`: a section, a joke's or a poem's title (its poet after a slash: `○ 木蘭花 / 錢惟演`, `○ 百志詩/〔魏晉〕干寶`), a
+    // numbered entry; `〔守虛〕` alone on its line: a sub-section's title.
+    headings: [
+      { pattern: /^#[ \t]+(\S.*)$/u, depth: 1 },
+      { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 },
+      { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 },
+      { pattern: /^○[ \t\u3000]*(\S.*?)[ \t\u3000]*[/／][ \t\u3000]*(\S.*)$/u, depth: 2, byline: true },
+      // Without a poet: a ○ line whose colon opens its text (○ ䷀乾(1)：元亨利貞。) is an entry of text, not a heading.
+      { pattern: /^○[ \t\u3000]*((?:[^\s：:(（【]|[(（【][^)）】]*[)）】]|[ \t\u3000])+?)$/u, depth: 2 },
+      { pattern: /^〔([^〔〕，。；：、！？\s]{1,10})〕$/u, depth: 3 },
+      // A chapter's name alone (序致第一, with its numbered note's marker 〔一〕: 顏氏家訓集解).
+      { pattern: new RegExp(`^([^\\s\\u3000，。；：、！？「」【】()（）〔〕]{1,12}[第弟][${NUMERAL}]+(?:〔[${NUMERAL}]+〕)?)$`, 'u'), depth: 2 },
+    ],
     labelledParagraphs: true,
   },
   {
@@ -170,7 +186,11 @@ export const FORMATS: readonly FormatConventions[] = [
       { pattern: /^◎[\s\u3000]*(\S.*)$/u, depth: 2 },
       { pattern: new RegExp(`^([^\\s\\u3000●◎，。；：、！？（）“”「」]{1,12}第[${NUMERAL}]+)$`, 'u'), depth: 2 },
     ],
-    commentaryBlocks: [{ start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' }],
+    // A ○ line that glosses a sound (○正月，音征…; ○陆曰：…反) is the 音義 after the 經 line, not the 疏's.
+    commentaryBlocks: [
+      { start: /^(○)(?=陆曰|陸曰|陆氏《音义》|陸氏《音義》|[^\s，。○]{1,8}[，,](?:音|[^\s，。]{2}反))/u, continues: /$^/u, layer: 'yinyi' },
+      { start: /^(\[疏\])/u, continues: /^○/u, layer: 'shu' },
+    ],
   },
   {
     format: 'wikisource-md',
@@ -184,6 +204,22 @@ export const FORMATS: readonly FormatConventions[] = [
     ],
     inline: { notes: [{ open: '〔', close: '〕' }], smallWords: new Set(), compositions: [['{', '}']] },
     commentaryLines: [['〔', '〕'], ['〈', '〉']],
+  },
+  {
+    // Wikisource texts as sites publish them (Hugo, Jekyll pages; pandoc's Wikisource HTML): front matter with its
+    // title, `##` headings, 目录 lists; the author's notes inline in （…） or 〔…〕 (but 「嚴」〔莊〕 is an editor's
+    // correction, and a one-character （石） a variant, text); a paragraph wholly in （…） a note of its own (陸績注,
+    // （原註：…）).
+    format: 'site-md',
+    name: 'Wikisource Markdown of a site (Hugo, Jekyll, pandoc)',
+    extensions: /\.(md|markdown)$/i,
+    signs: [
+      { pattern: /^---\r?\n(?:[^\n]*\n){0,12}?(?:weight|layout|showToc|draft):/u, weight: 6 },
+      { pattern: /^##[ \t]+目[录錄]\s*\n\s*\n-[ \t]+\d+[ \t]/mu, weight: 6 },
+      { pattern: /\{%[ \t]*(?:include|capture)\b/u, weight: 3 },
+    ],
+    inline: { ...DEFAULT_INLINE, notes: [{ open: '（', close: '）', minLength: 2 }, { open: '〔', close: '〕', notAfter: '」' }], tags: false },
+    commentaryLines: [['（', '）']],
   },
   {
     format: 'bracketed',
@@ -207,14 +243,24 @@ export const FORMATS: readonly FormatConventions[] = [
       // pandoc's title block: `% 書名` as the file's first line (then `% 作者`, `% 日期`).
       { pattern: /^% \p{Script=Han}/u, weight: 3 },
     ],
-    inline: { ...DEFAULT_INLINE, spans: [{ open: '~', close: '~', as: 'small' }, { open: '*', close: '*', as: 'proper' }] },
-    // The title block's lines are data (title.ts reads the work and its byline from them), never text.
-    metadata: [/^%()[ \t]+(.*)$/u],
+    // pandoc's inline footnote ^[「糧」，或本作「囊」。] (讀經本's collation notes): a note of the 校 layer, the ^ its mark.
+    inline: { ...DEFAULT_INLINE, notes: [...DEFAULT_INLINE.notes, { open: '[', close: ']' }], noteLabels: [{ text: '^', layer: 'jiao', label: '' }], spans: [{ open: '~', close: '~', as: 'small' }, { open: '**', close: '**', as: 'proper' }, { open: '*', close: '*', as: 'proper' }] },
+    // The title block's lines are data (title.ts reads the work and its byline from them), never text; so are HTML
+    // comments (<!--% 孟子 … -->, <!--# 孟子-->, a title block hidden in one) and `---` rules.
+    metadata: [/^%()[ \t]+(.*)$/u, /^<!--()(.*?)(?:-->)?$/u, /^()(.*?)-->$/u, /^(-{3,})()$/u],
     paragraphs: 'auto',
     headings: [{ pattern: /^#[ \t]+(\S.*)$/u, depth: 1 }, { pattern: /^##[ \t]+(\S.*)$/u, depth: 2 }, { pattern: /^###+[ \t]+(\S.*)$/u, depth: 3 }],
   },
   // The 四庫 banner alone on its line (Kanripo's ends in ¶) marks a 四庫 text as these corpora write it.
-  { format: 'daizhige', name: '殆知閣 (四庫全書)', signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /^[ \t\u3000]*(?:欽定四庫全書|钦定四库全书)[ \t\u3000]*$/mu, weight: 3 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }], inline: DEFAULT_INLINE },
+  {
+    format: 'daizhige',
+    name: '殆知閣 (四庫全書)',
+    signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /^[ \t\u3000]*(?:欽定四庫全書|钦定四库全书)[ \t\u3000]*$/mu, weight: 3 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }],
+    // 【…】 notes, and （…） (音释 徐闰切，病也; a 注) and ASCII […] (物理小識's [暄曰…], 脂批) where the texts write them
+    // so; （臣） is small text, （二十四） an editor's note number, text; 〔一〕 numbered commentary.
+    inline: { ...DEFAULT_INLINE, notes: [...DEFAULT_INLINE.notes, { open: '（', close: '）' }, { open: '[', close: ']' }], numbering: /（[〇一二三四五六七八九十百]{1,4}）/y },
+    numberedCommentary: true,
+  },
   { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },
   { format: 'verse', name: 'verse with commentary', signs: [{ pattern: /^【附[注註]】/mu, weight: 6 }], inline: DEFAULT_INLINE },
   { format: 'docsify', name: 'docsify Markdown', extensions: /\.(md|markdown)$/i, signs: [{ pattern: /^\u3000/mu, weight: 1 }], inline: DEFAULT_INLINE },

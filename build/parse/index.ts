@@ -16,12 +16,12 @@ import { detectFormatScored, type Detection } from './detect.js';
 import { conventionsOf, withOverrides, type FormatConventions } from './formats.js';
 import { importDaizhige, importWikisource, type ImportResult, type SourceMeta } from './importers/corpus.js';
 import { importLines } from './importers/lines.js';
-import { importDocsify, importMarkdown, importWikisourceMarkdown } from './importers/markdown.js';
+import { importDocsify, importMarkdown, importSiteMarkdown, importWikisourceMarkdown } from './importers/markdown.js';
 import { importVerse } from './importers/verse.js';
 import { isPrivateUse } from './inline.js';
 import { createSource, type Source } from './source.js';
 import { nameTable, own } from '../tree/append.js';
-import { findTitle, isTitle, type Contributor, type TitleFinding } from './title.js';
+import { authorOf, findTitle, isTitle, type Contributor, type TitleFinding } from './title.js';
 
 export { detectFormat, detectFormatScored, type Detection } from './detect.js';
 export { defaultEdition, parseCharmap, parseEditionYaml } from './edition.js';
@@ -36,6 +36,7 @@ const IMPORTERS: Record<SourceFormat, Importer> = {
   bracketed: importLines,
   'pandoc-txt': importLines,
   'wikisource-md': importWikisourceMarkdown,
+  'site-md': importSiteMarkdown,
   daizhige: importDaizhige,
   wikisource: importWikisource,
   docsify: importDocsify,
@@ -191,13 +192,15 @@ export function workTitle(sources: readonly ParsedSource[]): WorkTitle | undefin
   const first = sources.find((s) => s.titleFinding);
   if (first?.titleFinding) {
     const found = { ...first.titleFinding, file: first.file.path };
-    if (found.contributors.length > 0) return found;
-    const byline = sources.find((s) => s.titleFinding?.title === found.title && s.titleFinding.contributors.length > 0);
+    // The 提要's description of the work (臣等謹案…宋蔡沈撰) only where no juan has its own byline.
+    if (found.contributors.length > 0 && !found.bylineFromTiyao) return found;
+    const byline = sources.find((s) => s.titleFinding?.title === found.title && s.titleFinding.contributors.length > 0 && !s.titleFinding.bylineFromTiyao);
     return byline?.titleFinding ? { ...found, contributors: byline.titleFinding.contributors, bylineFile: byline.file.path, ...(byline.titleFinding.line ? { bylineLine: byline.titleFinding.line } : {}) } : found;
   }
   // A chapter's name (五帝本紀第一) or a category is no work's name: better none, and `check` says so.
   const title = titleFromSources(sources);
-  return title && isTitle(title) ? { title, from: 'volume', contributors: [] } : undefined;
+  // Nor a chapter with its part (志第三十六 百官一, from 卷五十五·志第三十六 百官一).
+  return title && isTitle(title) && !/[\s\u3000]|第[〇零一二三四五六七八九十百千]+/u.test(title) ? { title, from: 'volume', contributors: [] } : undefined;
 }
 
 /**
@@ -210,8 +213,12 @@ export function titleFromSources(sources: readonly ParsedSource[]): string | und
     for (const v of s.volumes) {
       const named = /^(.+?)[·・]/u.exec(v.title);
       if (named && !/[卷巻]/u.test(named[1])) return named[1];
+      // A heading names the work only where no other heading stands beside it at its depth (百志詩 of 408 poems names one).
+      const depths = new Map<number, number>();
+      for (const b of v.children) if (b.type === 'heading') depths.set(b.depth, (depths.get(b.depth) ?? 0) + 1);
       for (const b of v.children) {
         if (b.type !== 'heading' && !(b.type === 'paragraph' && b.role === 'title')) continue;
+        if (b.type === 'heading' && (depths.get(b.depth) ?? 0) > 1) continue;
         if (/^(?:欽定四庫全書|钦定四库全书)/u.test(plainOf(b.children))) continue;
         const text = plainOf(b.children).replace(/^(?:[^·・]*[·・])?(?:[卷巻]第?[〇零一二三四五六七八九十百千]+)?[\s\u3000·・]*/u, '');
         if (text) return text.replace(/^(.+?)[卷巻]第?[〇零一二三四五六七八九十百千]+$/u, '$1');
@@ -235,7 +242,8 @@ export function fromText(meta: Readonly<EditionConfig['meta']>, sources: readonl
   const taken: Partial<EditionConfig['meta']> = {};
   const found = !meta.title || !meta.author ? workTitle(sources) : undefined;
   if (!meta.title) taken.title = found?.title ?? '無題';
-  const first = found?.contributors[0];
+  // The author, not a commentator the byline names first (周易 王弼注 has none).
+  const first = found ? authorOf(found.title, found.contributors) : undefined;
   // A byline found under another title names another work's author.
   if (!meta.author && first && (!meta.title || found?.title === meta.title)) {
     taken.author = first.name;

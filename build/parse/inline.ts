@@ -11,7 +11,7 @@
  */
 import type { Anchor, Glyph, Inline, LayerId, Note, Small, Text } from '../tree/types.js';
 import { parseFormula } from '../gaiji/composition.js';
-import { DEFAULT_LAYER, footnoteLayer, readLayerTag } from '../tree/layers.js';
+import { DEFAULT_LAYER, footnoteLayer, layerFromTag, readLayerTag } from '../tree/layers.js';
 import type { Source } from './source.js';
 import { append } from '../tree/append.js';
 
@@ -25,12 +25,18 @@ export interface NoteBracket {
    * cites a book; it stays text, brackets and all, and is no note.
    */
   citation?: boolean;
+  /** A pair closed right before this character is no note: （子卿遠）〔子遠，卿〕, the words an editor deletes, then his. */
+  notBefore?: string;
+  /** A pair around fewer characters is no note: 說（文）云, 毛更生（曰）整理, an editor's deletion marks. */
+  minLength?: number;
+  /** A pair opened right after this character is no note: 「嚴」〔莊〕, the word an editor corrects, then his. */
+  notAfter?: string;
 }
 
 export interface InlineOptions {
   /** Bracket pairs that enclose a note. */
   notes: ReadonlyArray<NoteBracket>;
-  /** Contents of 〈…〉 that are small text, not commentary (〈臣〉). */
+  /** Contents of a note's brackets that are small text, not commentary (〈臣〉, （臣）). */
   smallWords: ReadonlySet<string>;
   /** `{音義}` at a note's head names its layer (the Markdown convention, the 四庫 corpora). */
   tags?: boolean;
@@ -68,7 +74,30 @@ export interface InlineOptions {
   footnotes?: ReadonlyMap<string, FootnoteDefinition>;
   /** The Markdown convention's escape: `\【` is the character 【, never markup (isEscapable says which characters). */
   escape?: boolean;
+  /**
+   * Pairs that, around a commentator's label alone (〔注〕, 【按語】, 【野王案】: commentaryLabel),
+   * are that label though they make no note: what follows, to the paragraph's end or the next label, is its layer.
+   * The row's note brackets are read so too.
+   */
+  labelBrackets?: ReadonlyArray<readonly [string, string]>;
 }
+
+/**
+ * A commentator's label, as a source writes it alone in brackets: a layer's
+ * name (注, 疏, 集解, 附注 …: layers.ts), or 案/按/按語 (an editor's or the
+ * author's remark) or 注/註/解/箋/評 after a name of up to three characters
+ * (野王案, 郭注). Undefined for anything else (【唐】, 〔闕文〕, 〔守虛〕).
+ */
+export function commentaryLabel(content: string): { layer: LayerId; label: string } | undefined {
+  if (!/^\p{Script=Han}{1,4}$/u.test(content)) return undefined;
+  const named = layerFromTag(content);
+  if (named && !ANNOTATION_IDS.has(named)) return { layer: named, label: content };
+  if (/^\p{Script=Han}{0,3}(?:案|按|按語|按语)$/u.test(content)) return { layer: 'an', label: content };
+  if (/^\p{Script=Han}{0,2}(?:注|註|解|箋|笺|評|评)$/u.test(content)) return { layer: 'zhu', label: content };
+  return undefined;
+}
+
+const ANNOTATION_IDS = new Set(['meipi', 'cepi']);
 
 /** The characters the Markdown convention reads as markup — its brackets and tags, and ASCII punctuation as CommonMark — which a backslash makes text. */
 export const MARKUP_CHARACTERS = '【】〈〉〖〗{}';
@@ -219,15 +248,9 @@ export function parseInline(src: Source, start: number, end: number, options: In
       return;
     }
     const only = content.length === 1 && content[0].type === 'text' ? content[0].value : null;
-    if (only !== null && options.smallWords.has(only) && frame.open === '〈') {
+    if (only !== null && options.smallWords.has(only)) {
       const small: Small = { type: 'small', children: [content[0] as Text], position: src.position(frame.start, endOffset) };
       top().children.push(small);
-      return;
-    }
-    // 【附注】: a label, not a note: the rest of the paragraph is a note of that layer.
-    const labelLayer = frame.close !== null && frame.layer === undefined && only !== null ? labelOnly(only) : undefined;
-    if (labelLayer !== undefined) {
-      stack.push({ open: frame.open, close: null, start: frame.start, layer: labelLayer, label: only!, children: [] });
       return;
     }
     const note: Note = {
@@ -307,6 +330,18 @@ export function parseInline(src: Source, start: number, end: number, options: In
     return n.length >= 2 && n.length <= 3 && n.every((c) => /[\p{Script=Han}\u2e80-\u2fdf]/u.test(c));
   };
 
+  // Labels stand in square and lenticular brackets; a note in round ones, (注) or （疏）, is a note.
+  const labelPairs = new Map<string, string>([...options.notes.map((n): [string, string] => [n.open, n.close]), ...(options.labelBrackets ?? [])].filter(([open]) => open !== '(' && open !== '（'));
+  /** A label alone in a note's or a label's brackets at `i`: its layer and where it ends. */
+  const labelAt = (at: number, ch: string): { layer: LayerId; label: string; end: number } | undefined => {
+    const close = labelPairs.get(ch);
+    if (close === undefined || options.innerLabels?.some((l) => text.startsWith(l.text, at))) return undefined;
+    const stop = text.indexOf(close, at + ch.length);
+    if (stop < 0 || stop >= end || stop - at > 8) return undefined;
+    const found = commentaryLabel(text.slice(at + ch.length, stop));
+    return found ? { ...found, end: stop + close.length } : undefined;
+  };
+
   let i = start;
   while (i < end) {
     const cp = text.codePointAt(i) as number;
@@ -322,15 +357,19 @@ export function parseInline(src: Source, start: number, end: number, options: In
       textStart = i;
       continue;
     }
-    const span = options.spans?.find((sp) => sp.open === ch);
+    const span = options.spans?.find((sp) => text.startsWith(sp.open, i));
     if (span) {
-      const stop = text.indexOf(span.close, next);
-      const inner = stop < 0 ? '' : text.slice(next, stop);
-      if (stop >= 0 && stop < end && /^[^\s~*<>]{1,30}$/u.test(inner) && /\p{Script=Han}/u.test(inner)) {
+      const from = i + span.open.length;
+      const stop = text.indexOf(span.close, from);
+      const inner = stop < 0 ? '' : text.slice(from, stop);
+      // A proper name may hold a gloss (*大~太~王*: 大王, its 大 read 太).
+      const glossed = span.as === 'proper' && /^(?:[^\s~*<>]|~[^\s~*<>]{1,10}~){1,30}$/u.test(inner) && inner.includes('~');
+      if (stop >= 0 && stop < end && (/^[^\s~*<>]{1,30}$/u.test(inner) || glossed) && /\p{Script=Han}/u.test(inner)) {
         flush(i);
-        const t: Text = { type: 'text', value: inner, position: src.position(next, stop) };
+        const t: Text = { type: 'text', value: inner, position: src.position(from, stop) };
         const after = stop + span.close.length;
-        top().children.push(span.as === 'small' ? { type: 'small', children: [t], position: src.position(i, after) } : { type: 'mark', kind: 'proper', children: [t], position: src.position(i, after) });
+        const parts: Inline[] = glossed ? glossParts(src, from, inner) : [t];
+        top().children.push(span.as === 'small' ? { type: 'small', children: [t], position: src.position(i, after) } : { type: 'mark', kind: 'proper', children: parts, position: src.position(i, after) });
         columnChars += inner.length;
         i = after;
         textStart = i;
@@ -347,7 +386,24 @@ export function parseInline(src: Source, start: number, end: number, options: In
         continue;
       }
     }
+    // 〔注〕, 【按語】: a commentator's label alone in its brackets, not a note (a label inside a note, 【集解】, is the note's).
+    const label = labelAt(i, ch);
+    if (label) {
+      flush(i);
+      if (stack.length > 1 && top().close === null && top().label !== undefined && !top().untilNote) closeFrame(stack.pop() as Frame, i);
+      stack.push({ open: ch, close: null, start: i, layer: label.layer, label: label.label, children: [] });
+      i = label.end;
+      textStart = i;
+      continue;
+    }
     let bracket = opens.get(ch);
+    // 【集解】, 【案】: an inner label (a note's part, or a mid-line label the importer reads) stays text, brackets and all.
+    const inner = bracket ? options.innerLabels?.find((l) => text.startsWith(l.text, i)) : undefined;
+    if (inner) {
+      columnChars += inner.text.length;
+      i += inner.text.length;
+      continue;
+    }
     if (bracket && options.numbering) {
       options.numbering.lastIndex = i;
       const m = options.numbering.exec(text);
@@ -359,6 +415,14 @@ export function parseInline(src: Source, start: number, end: number, options: In
       }
     }
     if (bracket && compositionOpens.has(ch) && describedAt(i + ch.length, compositionOpens.get(ch) as string)) bracket = undefined;
+    // （子卿遠）〔子遠，卿〕: the words an editor deletes, before the words put in their place, are text.
+    // （子卿遠）〔子遠，卿〕, 說（文）云: an editor's deletion before his correction, or a short one, is text, brackets and all.
+    const closedAt = bracket && (bracket.notBefore || bracket.minLength || bracket.notAfter) ? text.indexOf(bracket.close, next) : -1;
+    if (bracket && closedAt >= 0 && closedAt < end && !text.slice(next, closedAt).includes(ch) && ((bracket.notBefore !== undefined && text[closedAt + bracket.close.length] === bracket.notBefore) || (bracket.notAfter !== undefined && text[i - 1] === bracket.notAfter) || Array.from(text.slice(next, closedAt)).length < (bracket.minLength ?? 0))) {
+      columnChars += closedAt + bracket.close.length - i;
+      i = closedAt + bracket.close.length;
+      continue;
+    }
     if (bracket) {
       // A label before the bracket names the note's layer (not when the note is flattened: then it stays text).
       const named = stack.length <= MAX_DEPTH ? options.noteLabels?.find((l) => i - l.text.length >= textStart && text.startsWith(l.text, i - l.text.length)) : undefined;
@@ -658,10 +722,6 @@ function findOpen(stack: Frame[], close: string): number {
   return -1;
 }
 
-/** Labels that, alone in brackets, open a layer for the rest of the paragraph. */
-function labelOnly(content: string): LayerId | undefined {
-  return content === '附注' || content === '附註' ? 'fuzhu' : undefined;
-}
 
 /**
  * A note whose text holds labelled parts (`【集解】…【索隱】…`) → one note a
@@ -714,4 +774,19 @@ function slicePoint(node: Text, index: number) {
 function textSlice(node: Text, from: number, to: number): Text {
   if (from === 0 && to === node.value.length) return node;
   return { type: 'text', value: node.value.slice(from, to), position: { file: node.position.file, start: slicePoint(node, from), end: slicePoint(node, to) } };
+}
+
+/** A proper name's text with its ~gloss~ parts in small type. */
+function glossParts(src: Source, start: number, inner: string): Inline[] {
+  const out: Inline[] = [];
+  let at = 0;
+  for (const m of inner.matchAll(/~([^~]+)~/gu)) {
+    const k = m.index ?? 0;
+    if (k > at) out.push({ type: 'text', value: inner.slice(at, k), position: src.position(start + at, start + k) });
+    const t: Text = { type: 'text', value: m[1], position: src.position(start + k + 1, start + k + 1 + m[1].length) };
+    out.push({ type: 'small', children: [t], position: src.position(start + k, start + k + m[0].length) });
+    at = k + m[0].length;
+  }
+  if (at < inner.length) out.push({ type: 'text', value: inner.slice(at), position: src.position(start + at, start + inner.length) });
+  return out;
 }

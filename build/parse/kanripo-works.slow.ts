@@ -74,6 +74,7 @@ test('the 44 works read whole: titled, witnessed, authored from their text, no b
   assert.deepEqual(markup, [], 'no org markup left as text');
   // 論語集解義疏's 疏 open on 531 lines and close on later ones (律呂新書, 廣雅, 三國遺事 and the 華嚴經音義 have such notes too).
   assert.ok(spanning >= 500, `論語集解義疏's notes over lines: ${spanning}`);
-  // Measured: 28 of 44 (the rest name no author in a byline the text gives: 貞觀政要, 晏子春秋, SBCK prints without one).
-  assert.ok(authored >= 28, `authored: ${authored}`);
+  // Measured: 26 of 44 (the rest name no author in a byline the text gives: 貞觀政要, 晏子春秋, SBCK prints without one; 周易,
+  // 逸周書 and 周髀算經 name only their commentator, 王弼注, 孔晁注, 趙君卿注, who is not the author: title.ts authorOf).
+  assert.ok(authored >= 26, `authored: ${authored}`);
 });

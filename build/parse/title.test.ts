@@ -138,3 +138,12 @@ test('a preface named after the work with a dynasty\'s name in it (周易略例�
   assert.deepEqual(parseByline('宋釋惠洪撰'), [{ dynasty: '宋', name: '惠洪', role: '撰' }]);
   assert.deepEqual(parseByline('釋名撰'), [{ name: '釋名', role: '撰' }]);
 });
+
+test('a translator\'s byline with the 擡頭 gap before 詔, over two columns, is read; a preface\'s author under another\'s preface is not the work\'s', () => {
+  assert.deepEqual(parseByline('後秦龜茲國三藏法師鳩摩羅什奉　詔譯'), [{ dynasty: '後秦', name: '鳩摩羅什', role: '譯' }]);
+  assert.equal(found('#+TITLE: 妙法蓮華經\n《妙法蓮華經》卷第二¶\n¶\n後秦龜茲國三藏法師¶\n鳩摩羅什奉　詔譯¶\n爾時舍利弗踊躍歡喜¶\n', '妙法蓮華經'), '妙法蓮華經|metadata|後秦 鳩摩羅什 譯');
+  assert.equal(found('#+TITLE: 妙法蓮華經\n* 《妙法蓮華經》弘傳序¶\n¶\n唐終南山釋道宣述¶\n妙法蓮華經者統諸佛降靈之本致也¶\n', '妙法蓮華經'), '妙法蓮華經|metadata|');
+  // Negative controls: under the work's own preface the byline is the work's; two lines of text are no byline.
+  assert.equal(found('#+TITLE: 某子\n某子序¶\n　　唐　某甲　注¶\n', '某子'), '某子|metadata|唐 某甲 注');
+  assert.equal(found('#+TITLE: 某經\n某經卷第二¶\n爾時舍利弗¶\n踊躍歡喜即起合掌¶\n', '某經'), '某經|metadata|');
+});

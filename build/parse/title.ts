@@ -10,15 +10,15 @@ import { NUMERAL } from './formats.js';
 
 /** Dynasties as bylines write them (both scripts); longer names first so that 後漢 is not 漢. */
 export const DYNASTIES = [
-  '中華民國', '民國', '民国', '春秋', '戰國', '战国', '三國', '三国', '姚秦', '前秦', '後秦', '后秦', '南朝宋', '南朝齊', '南朝梁', '南朝陳', '北魏', '北齊', '北齐', '北周', '西漢', '西汉', '東漢', '东汉', '前漢', '前汉', '後漢', '后汉',
+  '中華民國', '民國', '民国', '先秦', '魏晉', '魏晋', '南北朝', '春秋', '戰國', '战国', '三國', '三国', '姚秦', '前秦', '後秦', '后秦', '南朝宋', '南朝齊', '南朝梁', '南朝陳', '北魏', '北齊', '北齐', '北周', '西漢', '西汉', '東漢', '东汉', '前漢', '前汉', '後漢', '后汉',
   '蜀漢', '蜀汉', '東晉', '东晋', '西晉', '西晋', '後魏', '后魏', '五代', '後唐', '后唐', '南唐', '後周', '后周', '北宋', '南宋',
   '周', '秦', '漢', '汉', '魏', '吳', '吴', '呉', '蜀', '晉', '晋', '宋', '齊', '齐', '梁', '陳', '陈', '隋', '唐', '遼', '辽', '金', '元', '明', '清',
 ];
 
 /** What a contributor did, as a byline says it (longest first). */
 export const ROLES = [
-  '御注', '御註', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '義疏', '义疏', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
-  '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序', '譯', '译',
+  '御注', '御註', '重修', '重述', '注釋', '注释', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '義疏', '义疏', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '傳',
+  '撰', '譔', '注', '註', '疏', '箋', '笺', '传', '述', '輯', '辑', '編', '编', '著', '着', '纂', '校', '訂', '订', '解', '評', '评', '錄', '录', '序', '譯', '译',
 ];
 
 export interface Contributor {
@@ -35,17 +35,19 @@ export interface TitleFinding {
   /** 1-based line of the text it was found on (none for metadata). */
   line?: number;
   contributors: Contributor[];
+  /** The contributors were read from the 提要's 臣等謹案 (a description of the work), not from a byline of the text. */
+  bylineFromTiyao?: true;
 }
 
 const alt = (list: readonly string[]) => list.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
-const BRACKETED_DYNASTY = new RegExp(`^[（(〔［\\[【]\\s*(${alt(DYNASTIES)})\\s*[）)〕］\\]】]`, 'u');
+const BRACKETED_DYNASTY = new RegExp(`^[（(〔［\\[【﹝]\\s*(${alt(DYNASTIES)})\\s*[）)〕］\\]】﹞]`, 'u');
 const BARE_DYNASTY = new RegExp(`^(${alt(DYNASTIES)})`, 'u');
 const ROLE_AT_END = new RegExp(`(${alt(ROLES)})$`, 'u');
 const SPACE = /[\s\u3000]+/gu;
 const DYNASTY_ALONE = new RegExp(`^(?:${alt(DYNASTIES)})$`, 'u');
 const ROLE_ALONE = new RegExp(`^等?(?:${alt(ROLES)})$`, 'u');
 const BYLINE_PARTS = new RegExp(
-  `[、，,；;]|[\\s\\u3000]+(?=[（(〔［\\[【])|(?<=[^\\s\\u3000])[\\s\\u3000]+(?=\\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校|譯|译))|(?<=[\\s\\u3000](?:${alt(ROLES)}))[\\s\\u3000]+`,
+  `[、，,；;]|[\\s\\u3000]+(?=[（(〔［\\[【])|(?<=\\S)(?=[（(〔［\\[【﹝](?:${alt(DYNASTIES)})[）)〕］\\]】﹞])|(?<=[^\\s\\u3000])[\\s\\u3000]+(?=\\S+?(?:撰|譔|注|註|疏|音義|音义|集解|正義|索隱|箋|傳|述|輯|編|著|纂|校|譯|译))|(?<=[\\s\\u3000](?:${alt(ROLES)}))[\\s\\u3000]+`,
   'u',
 );
 
@@ -62,7 +64,7 @@ const NOT_A_TITLE: readonly RegExp[] = [
 
 /** Markup around a title line: heading marks, 國學導航's ●, full-width indents, the 《》 around a title that opens it. */
 function bare(line: string): string {
-  return line.replace(/^(?:[#＃]+|%)\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').replace(/^《([^《》]{1,20})》/u, '$1').trim();
+  return line.replace(/^<!--\s*/u, '').replace(/\s*-->\s*$/u, '').replace(/^(?:[#＃]+|%)\s*/u, '').replace(/^[\s\u3000]*[●○◎]?/u, '').replace(/[¶\s\u3000]+$/u, '').replace(/^《([^《》]{1,20})》/u, '$1').trim();
 }
 
 /** The volume in a title (書名卷一, 書名·卷一, 書名卷上): what stands before it is the work. */
@@ -77,7 +79,9 @@ function withoutVolume(title: string): string {
  * A byline: `漢鄭氏注　唐陸德明音義　賈公彦疏`, `（清）某某撰`, `〔漢〕某某 撰 〔唐〕某某 注`,
  * `汉某某注、唐某某疏`. Null when the text is not one.
  */
-export function parseByline(text: string): Contributor[] | null {
+export function parseByline(input: string): Contributor[] | null {
+  // 鳩摩羅什奉　詔譯: the gap before 詔 is the print's honour to the emperor (擡頭), no gap between names.
+  const text = input.replace(/奉[\s\u3000]+(?=[詔诏勑敕勅])/gu, '奉');
   // 目录 (書名目录) ends in 录, a role, but names no one.
   if (/目[录錄録]$/u.test(text.replace(SPACE, ''))) return null;
   // Names that share the last one's role (晋李轨、宋宋咸、吴秘注): each is given it.
@@ -119,16 +123,33 @@ export function parseByline(text: string): Contributor[] | null {
         rest = rest.slice(bareDynasty[0].length);
       }
     }
+    // 汉·赵岐 注: a dot between the dynasty and the name.
+    rest = rest.replace(/^[·・]/u, '');
     const role = ROLE_AT_END.exec(rest);
-    if (!role) return null;
+    if (!role) {
+      // No role, but a dynasty set apart before a name (〔唐〕慧能, 清 王仕云, 汉·赵岐): the byline of a title line
+      // that leaves the role out. A bare dynasty glued to what follows (唐詩三百首) is no byline.
+      // A bracketed dynasty sets the name apart enough for a longer one (〔魏晉〕廬山夫人女婉); a bare one, a name
+      // with no gap inside (明 帝 荀 朂 is a row of a list).
+      if (!(bracketed || new RegExp(`^(?:${alt(DYNASTIES)})[\\s\\u3000·・]+\\S+$`, 'u').test(part.trim())) || !(bracketed ? /^\p{Script=Han}{2,6}$/u : /^\p{Script=Han}{2,5}$/u).test(rest)) return null;
+      // 唐 王冰次: arranged (and annotated) by, a role only so placed (廄庫為次 is a sentence).
+      const arranged = /^(\p{Script=Han}{2,4})次$/u.exec(rest);
+      out.push({ ...(dynasty ? { dynasty } : {}), name: arranged ? arranged[1] : rest, role: arranged ? '次注' : '' });
+      continue;
+    }
     // 賈公彦等撰: the 等 (and others) is not part of the name.
     // 天竺三藏鳩摩羅什譯, 沙門某譯: a translator's title before the name is not the name.
     // 平陽沙門釋法顯譯, 京兆府靜法寺沙門慧菀述, 終南山釋道宣述: a monk's place, temple and 釋 before his name are not his name.
+    // 上陽子陳觀吾註: a sobriquet ending in 子 before the name is not the name either.
     const name = rest
       .slice(0, rest.length - role[1].length)
       .replace(/等$/u, '')
+      // 北周漢中郡守前司隸臣甄鸞 (重述), 唐朝議大夫…臣李淳風等奉勑 (注釋): the offices before 臣, and 奉勑, are no name.
+      .replace(/(?:等)?奉[勑敕勅詔诏]$/u, '')
+      .replace(/^\p{Script=Han}{2,24}臣(?=\p{Script=Han}{2,4}$)/u, '')
       .replace(/^(?:\p{Script=Han}{0,4}?三藏(?:法師|法师)?|\p{Script=Han}{0,8}?(?:沙門|沙门))(?=\p{Script=Han}{2})/u, '')
       .replace(/^\p{Script=Han}{0,6}?[釋释](?=\p{Script=Han}{2,3}$)/u, '')
+      .replace(/^\p{Script=Han}{1,2}子(?=\p{Script=Han}{2,4}$)/u, '')
       // 梁通事舍人東莞劉勰, 唐四門助敎邢璹: after a dynasty, an office (and the place after it) before the name are not the
       // name; without one the line is more likely a title (送某學士奉詔歸省序, 某陽刺史挽詞某註).
       .replace(dynasty ? OFFICE_BEFORE_NAME : /^$/u, '');
@@ -161,22 +182,38 @@ function authorLine(line: string): Contributor[] | null {
 }
 const CHAPTER_THEN_GAP = new RegExp(`^\\S{1,12}第[${NUMERAL}]+[\\s\\u3000]+`, 'u');
 
-/** A title line, perhaps with its byline: `書名　（清）某某撰`, `书名汉某某注、唐某某疏`. */
+/**
+ * The work's name in a title part: without a separator left at its end (春秋繁露| of chtxt's `書名|〔漢〕某 撰`)
+ * or the other name in brackets after it (文子〔通玄真經〕, 原本玉篇(殘卷)).
+ */
+function titlePart(part: string): string {
+  const t = withoutVolume(part.replace(/[\s\u3000|｜/／\\\-－—:：]+$/u, ''));
+  const alias = /^(\p{Script=Han}{2,20}?)[\s\u3000]*(?:〔[^〔〕]{1,12}〕|（[^（）]{1,12}）|\([^()]{1,12}\))$/u.exec(t);
+  return alias && isTitle(alias[1]) ? alias[1] : t;
+}
+
+/** An author and the work in 〈〉 or 《》 after the name (司馬相如〈上林賦〉, a page's title). */
+const NAME_THEN_WORK = /^(\p{Script=Han}{2,4})[〈《]([^〈〉《》]{1,20})[〉》]$/u;
+
+/** A title line, perhaps with its byline: `書名　（清）某某撰`, `书名汉某某注、唐某某疏`, `書名|〔漢〕某某 撰`. */
 export function splitTitleLine(line: string): { title: string; contributors: Contributor[] } | null {
   const text = bare(line);
   if (!text || Array.from(text).length > 60) return null;
+  const named = NAME_THEN_WORK.exec(text);
+  if (named && isTitle(named[2])) return { title: named[2], contributors: [{ name: named[1], role: '' }] };
   // The byline begins at the first place the rest of the line reads as one.
   const chars = Array.from(text);
   for (let i = 1; i < chars.length; i++) {
     const rest = chars.slice(i).join('');
-    if (!/^[\s\u3000（(〔［\[【]/u.test(rest) && !BARE_DYNASTY.test(rest)) continue;
-    const contributors = parseByline(rest.trim());
+    const separated = /^[|｜]/u.test(rest);
+    if (!separated && !/^[\s\u3000（(〔［\[【﹝]/u.test(rest) && !BARE_DYNASTY.test(rest)) continue;
+    const contributors = parseByline((separated ? rest.slice(1) : rest).trim());
     if (contributors) {
-      const title = withoutVolume(chars.slice(0, i).join('').trim());
+      const title = titlePart(chars.slice(0, i).join('').trim());
       return isTitle(title) ? { title, contributors } : null;
     }
   }
-  const title = withoutVolume(text);
+  const title = titlePart(text);
   return isTitle(title) ? { title, contributors: [] } : null;
 }
 
@@ -199,7 +236,58 @@ function tiyaoByline(after: string): Contributor[] | null {
   return null;
 }
 
-const TIYAO = /(?:【?臣】?等[謹谨][案按])[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
+/** Lines that are no text: org and chtxt header lines (#+TITLE, #下載…), property drawers, a line of page markers. */
+const HEADER_LINE = /^#[+ ]|^#$|^#[^#\s]|^:|^<[^>]*>[¶]?$/u;
+
+/** How many lines of the text are headings of each kind: `#`, `##` … by level, chtxt's `○`. */
+export function headingKinds(text: string): Map<string, number> {
+  const kinds = new Map<string, number>();
+  for (const l of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const h = /^(#{1,6})\s|^[\s\u3000]*(○)/u.exec(l);
+    if (h) kinds.set(h[1] ?? h[2], (kinds.get(h[1] ?? h[2]) ?? 0) + 1);
+  }
+  return kinds;
+}
+
+/**
+ * Whether a heading line at the head names the work: one of a kind the text
+ * repeats (## 第一章 … ## 第二章, ○ 題/作者 a poem) names a part, unless its
+ * byline, not after a slash, shows it is the work's (## 周書〔唐〕令狐德棻).
+ */
+export function namesTheWorkHere(line: string, hasByline: boolean, kinds: ReadonlyMap<string, number>): boolean {
+  const kind = /^(#{1,6})\s|^[\s\u3000]*(○)/u.exec(line);
+  if (!kind) return true;
+  const repeated = (kinds.get(kind[1] ?? kind[2]) ?? 0) >= (kind[2] ? 3 : 2);
+  return !repeated || (hasByline && !/[/／]/u.test(line));
+}
+
+/** The work in a page's title that joins it to its part: 管子-形勢解, 紅樓夢．第一回, 徐霞客游记 楚游日记. */
+function workOf(title: string): string {
+  const parts = title.trim().split(/[\s\u3000]*[-－—|｜．]+[\s\u3000]*|[\s\u3000]+/u);
+  return parts.length > 1 && Array.from(parts[0]).length >= 2 && isTitle(parts[0]) ? parts[0] : title;
+}
+
+/** A byline after the volume on the line that names the work (蒙求集註卷上　　唐　李　瀚　撰). */
+function sameLineByline(line: string, title: string): Contributor[] | null {
+  const m = new RegExp(`[卷巻](?:[第之]?[${NUMERAL}]+|[上中下])[\\s\\u3000]+(\\S.*)$`, 'u').exec(bare(line));
+  return m ? bylineOf(m[1], title) : null;
+}
+
+/** The byline lines right under a line (宋　徐子光　註 under 唐　李瀚　撰), up to the first that is none. */
+function bylinesUnder(lines: readonly string[], at: number, bylineAt: (l: string) => Contributor[] | null): Contributor[] {
+  const out: Contributor[] = [];
+  for (let k = at + 1; k < Math.min(lines.length, at + 4); k++) {
+    // (Or one over two columns, with its dynasty: 後秦龜茲國三藏法師 / 鳩摩羅什奉　詔譯.)
+    const two = k + 1 < lines.length && bare(lines[k]) !== '' && !/[，。；：]/u.test(lines[k]) ? bylineAt(bare(lines[k]) + bare(lines[k + 1])) : null;
+    const b = bylineAt(lines[k]) ?? (two?.[0]?.dynasty ? two : null);
+    if (b && b === two) k++;
+    if (b) out.push(...b);
+    else if (out.length > 0 || (bare(lines[k]) !== '' && !HEADER_LINE.test(lines[k].trim()))) break;
+  }
+  return out;
+}
+
+const TIYAO = /(?:[【(（]?臣\/?[】)）]?等[謹谨][案按])[，,]?[《〈]?([^\s\u3000，。《》〈〉]{1,20}?)[》〉]?(?:[一二三四五六七八九十百]+卷|，|。)/u;
 const CONTENTS = /^(.{1,20}?)[\s\u3000]*目[录錄録]$/u;
 const VOLUME_LINE = new RegExp(`^(\\p{Script=Han}{1,16}?)[卷巻][第之]?[${NUMERAL}]+$`, 'u');
 const SIKU_PATH = /^<[經经史子集]部[,，][^<>\n]*[,，]([^,，<>\n]+)>$/u;
@@ -255,25 +343,37 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
     // its dynasty: a line of text that ends in a role's character (解说此敬述) or a row of a contents list (相魯　始誅　王言解) is none.
     return lines.map((l, k) => (k === i ? null : bylineOf(bare(l), title))).find((b) => b !== null && b[0].dynasty !== undefined) ?? [];
   };
-  // An importer's title may be a first line 書名目录: the work is what stands before 目录.
-  const meta = metaTitle ? withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle) : undefined;
+  // An importer's title may be a first line 書名目录: the work is what stands before 目录; a page's title may join the
+  // work and its part (管子-形勢解, 徐霞客游记 楚游日记), or the author and the work (司馬相如〈上林賦〉).
+  const metaLine = metaTitle ? splitTitleLine(workOf(withoutVolume(CONTENTS.exec(metaTitle)?.[1] ?? metaTitle))) : null;
+  const meta = metaLine?.title;
   if (meta && isTitle(meta)) {
-    // Under a line that names the work (某傳卷第一), else anywhere with its dynasty; not the title's own line (尔雅注疏
+    // On the line that names the work (某傳卷第一　　宋　某某　撰) and right under it, else under the text's first line
+    // (a heading, then 王弼注), else the 提要's, else anywhere with its dynasty; not the title's own line (尔雅注疏
     // reads as a name, 尔雅, and a role, 注疏).
     const names = (l: string): boolean => withoutVolume(bare(l)) === meta;
     const bylineAt = (l: string): Contributor[] | null => (names(l) ? null : bylineOf(bare(l), meta));
     const named = lines.findIndex(names);
-    // A volume's title line with its byline after a gap (書經集傳卷一　　宋　蔡沈　撰, as 四庫 texts write it).
+    const first = lines.findIndex((l) => bare(l) !== '' && !HEADER_LINE.test(l.trim()));
+    // A volume's title line with its byline after a gap (書經集傳卷一　　宋　蔡沈　撰, as 四庫 texts write it), and a second
+    // contributor's line under it (魏　何晏　集解, then 梁　皇侃　義疏).
     const ownAt = lines.findIndex((l) => volumeByline(bare(l), meta) !== null);
-    const own = ownAt >= 0 ? volumeByline(bare(lines[ownAt]), meta)! : [];
-    const near = named >= 0 ? lines.slice(named + 1, named + 4).map(bylineAt).find((b) => b !== null) : undefined;
-    // A byline set low under the text's first line, a chapter's title (周易上經乾傳第一 / 　　　　　　王弼注), as prints set it.
-    const first = lines.findIndex((l) => bare(l) !== '' && !/^#[+ ]|^#$|^:|^<[^>]*>[¶]?$/u.test(l.trim()));
-    const low = first >= 0 && /^\u3000{4,}/u.test(lines[first + 1] ?? '') ? bylineAt(lines[first + 1]!) : null;
-    const far = lines.map(bylineAt).find((b) => b !== null && b[0].dynasty !== undefined);
-    // …and a second contributor's line under it (魏　何晏　集解, then 梁　皇侃　義疏).
-    const found = own.length > 0 ? (ownAt === named && near ? [...own, ...near] : own) : (near ?? low ?? far);
-    return { title: meta, from: 'metadata', contributors: found ?? [] };
+    const own = ownAt >= 0 ? [...volumeByline(bare(lines[ownAt]), meta)!, ...bylinesUnder(lines, ownAt, bylineAt)] : [];
+    // Under the line that names the work; else under the text's first line (a chapter's title) only when set low, as prints set
+    // a byline (周易上經乾傳第一 / 　　　　　　王弼注): a line of text there ending in a role's character is none.
+    const at = named >= 0 ? named : first >= 0 && /^\u3000{4,}/u.test(lines[first + 1] ?? '') ? first : -1;
+    const near = own.length > 0 ? own : at >= 0 ? [...(sameLineByline(lines[at], meta) ?? []), ...bylinesUnder(lines, at, bylineAt)] : [];
+    const tiyao = lines.map((l) => TIYAO.exec(l.replace(/[¶\s\u3000]/gu, ''))).find((m) => m !== null);
+    const described = !near.length && !metaLine.contributors.length && tiyao ? tiyaoByline(tiyao.input.slice((tiyao.index ?? 0) + tiyao[0].length)) : null;
+    // Anywhere, with its dynasty, but not under another's preface (《妙法蓮華經》弘傳序 / 唐終南山釋道宣述: the preface's author;
+    // under 鬻子序, the work's own, 唐 逄行珪 注 is the work's byline).
+    const prefaced = (k: number): boolean => {
+      const heading = bare(lines.slice(0, k).reverse().find((l) => bare(l) !== '') ?? '');
+      return /[序敘叙]$/u.test(heading) && heading.slice(0, -1) !== meta;
+    };
+    const far = lines.map((l, k) => (prefaced(k) ? null : bylineAt(l))).find((b) => b !== null && b[0].dynasty !== undefined);
+    const found = near.length ? near : metaLine.contributors.length ? metaLine.contributors : (described ?? far);
+    return { title: meta, from: 'metadata', contributors: found ?? [], ...(described ? { bylineFromTiyao: true as const } : {}) };
   }
   for (const [i, line] of lines.entries()) {
     const m = SIKU_PATH.exec(line.trim());
@@ -295,11 +395,14 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
       if (found) return { ...found, from: 'siku header', line: k + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(k, found.title) };
     }
   }
-  // The first line of text, or the first heading.
-  const first = lines.findIndex((l) => bare(l) !== '' && !/^#[+ ]|^#$|^:|^<[^>]*>[¶]?$/u.test(l.trim()));
+  // The first line of text, or the first heading: one of a level that other headings share (## 第一章 … ## 第二章) only
+  // with its byline (## 周書〔唐〕令狐德棻), else it names a part, not the work.
+  const first = lines.findIndex((l) => bare(l) !== '' && !HEADER_LINE.test(l.trim()));
+  const kinds = headingKinds(text);
   for (const [i, line] of lines.entries()) {
     if (i !== first && !/^#{1,3}\s/u.test(line)) continue;
     const found = splitTitleLine(line.replace(/<[^>]*>/gu, ''));
+    if (found && !namesTheWorkHere(line, found.contributors.length > 0, kinds)) continue;
     if (found) return { ...found, from: /^#/u.test(line) ? 'heading' : 'first line', line: i + 1, contributors: found.contributors.length ? found.contributors : contributorsNear(i, found.title) };
   }
   // Last, a volume line that names its work (墨子卷之二, 某書卷第三) where nothing else does.
@@ -308,4 +411,32 @@ export function findTitle(text: string, metaTitle?: string): TitleFinding | null
     if (m && isTitle(m[1])) return { title: m[1], from: 'volume line', line: i + 1, contributors: contributorsNear(i, m[1]) };
   }
   return null;
+}
+
+/** Roles of a commentator, an editor or a collator: who has one of them did not write the work. */
+const COMMENTARY_ROLES = new Set(['重述', '注釋', '注释', '注', '註', '疏', '箋', '笺', '傳', '传', '解', '集解', '集注', '集註', '集傳', '集传', '音義', '音义', '正義', '正义', '索隱', '索隐', '補注', '补注', '章句', '釋文', '释文', '校注', '校勘', '箋注', '笺注', '注疏', '御注', '御註', '次注', '次', '校', '訂', '订', '評', '评', '重修', '序']);
+/** A title that names a commentary (儀禮注疏, 楚辭集注, 難經本義): its commentator is its author. */
+const COMMENTARY_WORK = /(?:注|註|疏|箋|笺|解|傳|传|章句|音義|音义|正義|正义|本義|本义|集說|集说|通解|考證|考证|評|评)$/u;
+
+/**
+ * Who wrote the work, of the byline's contributors: the first whose role is an
+ * author's (撰, 著, 編, 譯, or none given); where all are commentators, the
+ * first of them only when the title names the commentary itself (周易 王弼注:
+ * no author named; 楚辭集注 朱子集註: 朱子).
+ */
+export function authorOf(title: string, contributors: readonly Contributor[]): Contributor | undefined {
+  return contributors.find((c) => !COMMENTARY_ROLES.has(c.role)) ?? (COMMENTARY_WORK.test(title) ? contributors[0] : undefined);
+}
+
+/** Where the byline of a title line starts (the index in the line), when the line is a title and its byline. */
+export function bylineStartIn(content: string): number | undefined {
+  const found = splitTitleLine(content);
+  if (!found?.contributors.length) return undefined;
+  const at = content.indexOf(found.title);
+  if (at < 0) return undefined;
+  for (let i = at + found.title.length; i < content.length; i++) {
+    if (/[\s\u3000]/u.test(content[i])) continue;
+    if (parseByline(content.slice(i).trim())) return i;
+  }
+  return undefined;
 }

@@ -46,7 +46,7 @@ export interface Indent {
   rest: number;
 }
 
-export type SourceFormat = 'kanripo' | 'chtxt' | 'guoxue' | 'wikisource-md' | 'bracketed' | 'pandoc-txt' | 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
+export type SourceFormat = 'kanripo' | 'chtxt' | 'guoxue' | 'wikisource-md' | 'site-md' | 'bracketed' | 'pandoc-txt' | 'daizhige' | 'wikisource' | 'docsify' | 'verse' | 'markdown';
 
 export interface LayoutOverrides {
   columns?: number;

@@ -18,12 +18,16 @@ import {
   VolumeBuilder,
   chineseNumber,
   contentLines,
+  contentsLines,
   heading,
+  physicalLines,
+  reportContents,
   paragraph,
   textWithLabels,
   type Line,
 } from '../blocks.js';
 import type { Source } from '../source.js';
+import { bylineStartIn } from '../title.js';
 import type { FormatConventions } from '../formats.js';
 import { DEFAULT_INLINE, type InlineOptions } from '../inline.js';
 
@@ -76,8 +80,14 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, in
   const builder = new VolumeBuilder(src);
   let previous: Previous = 'start';
   let seenContent = false;
+  const contents = contentsLines(physicalLines(src.text));
+  reportContents(src, physicalLines(src.text), contents);
   for (const line of contentLines(src.text)) {
     const { content } = line;
+    if (contents.has(line.number)) {
+      builder.add(paragraph(src, 'front', line.start, line.end, inline));
+      continue;
+    }
     if (CATEGORY_LINE.test(content)) {
       src.report('info', `catalogue line left out (data about the work, not its text): ${content}`, line.start, line.end, 'catalogue-line');
       continue;
@@ -87,6 +97,16 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, in
       continue;
     }
     seenContent = true;
+    // The first line a title and its byline (物理小识　﹝明﹞方以智撰, 《公孙龙子注》（清）陈澧注): each a paragraph of its role.
+    const bylineAt = previous === 'start' ? bylineStartIn(content) : undefined;
+    if (bylineAt !== undefined) {
+      const titleText = content.slice(0, bylineAt).trimEnd();
+      const open = /^《/u.test(titleText) && /》$/u.test(titleText) ? 1 : 0;
+      builder.add(paragraph(src, 'title', line.start + open, line.start + titleText.length - open, { ...inline, notes: [] }));
+      builder.add(paragraph(src, 'byline', line.start + bylineAt, line.end, { ...inline, notes: [] }));
+      previous = 'byline';
+      continue;
+    }
     if (SIKU_BANNER.test(content)) {
       builder.add(paragraph(src, 'title', line.start, line.end));
       previous = 'title';
@@ -110,7 +130,7 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, in
       previous = byline ? 'byline' : 'title';
       continue;
     }
-    if ((previous === 'start' || previous === 'title') && BYLINE.test(content)) {
+    if ((previous === 'start' || previous === 'title' || previous === 'heading') && BYLINE.test(content)) {
       builder.add(paragraph(src, 'byline', line.start, line.end));
       previous = 'byline';
       continue;
@@ -130,35 +150,59 @@ function importCorpus(src: Source, fallbackTitle: string, handlers: Handlers, in
 
 /** `conv`: the row as parseSource decided it (〈…〉 as described characters, decide.ts); its inline options set the text. */
 /** The 四庫 head's category lines (子部一, 儒家類, 雜家類一) and the 提要's heading. */
-const SIKU_CATEGORY = /^[\s\u3000]*(?:[經经史子集]部[〇一二三四五六七八九十]*|\p{Script=Han}{1,6}[類类][〇一二三四五六七八九十]*|提要)[\s\u3000]*$/u;
-/** A chapter's name alone on its line (孟春紀第一). */
-const CHAPTER_LINE = /^[\s\u3000]*[^\s\u3000，。；：、！？【】〈〉]{1,12}第[〇一二三四五六七八九十百]+[\s\u3000]*$/u;
+const SIKU_CATEGORY = /^[\s\u3000]*(?:[經经史子集]部[〇一二三四五六七八九十]*|\p{Script=Han}{1,6}[類类][〇一二三四五六七八九十]*|\p{Script=Han}{0,12}提要)[\s\u3000]*$/u;
+/** A chapter's name alone on its line (孟春紀第一; 玉清境上清經　第一; 白马论弟二, 迹府弟一（一）: 弟 for 第, the editor's note number after). */
+const CHAPTER_LINE = /^[\s\u3000]*[^\s\u3000，。；：、！？【】〈〉]{1,12}[\s\u3000]*[第弟][〇一二三四五六七八九十百]+(?:[（〔][〇一二三四五六七八九十百]+[）〕])?[\s\u3000]*$/u;
 
 export function importDaizhige(src: Source, fallbackTitle: string, conv?: FormatConventions): ImportResult {
   // The 四庫 head (banner, category, the work's name, 提要 and its text) is front matter up to the first volume title or chapter.
   let head = false;
-  return importCorpus(src, fallbackTitle, {
+  const all = contentLines(src.text);
+  // The lines around: a 冊's works (公孙龙子　鬼谷子) over their 提要 are the head too; a head starts under the banner.
+  const next = new Map(all.map((l, k) => [l.number, all[k + 1]?.content ?? '']));
+  const before = new Map(all.map((l, k) => [l.number, all[k - 1]?.content ?? '']));
+  let byLength = 0;
+  let firstByLength: Line | undefined;
+  const heads = (line: Line, start: number, end: number, depth: 1 | 2 = 2): { blocks: Block[]; kind: 'heading' } => ({ blocks: [heading(src, depth, start, end, conv?.inline)], kind: 'heading' });
+  const result = importCorpus(src, fallbackTitle, {
     line(line, previous) {
       const { content } = line;
-      if (previous === 'byline' || previous === 'text' || previous === 'heading') head = false;
-      if (previous === 'title' && SIKU_CATEGORY.test(content)) head = true;
+      const above = before.get(line.number) ?? '';
+      // A head ends at the next banner (the 冊's second head, over the work's own text).
+      if (previous === 'byline' || previous === 'text' || previous === 'heading' || SIKU_BANNER.test(above)) head = false;
+      if (previous === 'title' && (head || SIKU_BANNER.test(above)) && (SIKU_CATEGORY.test(content) || /提要[\s\u3000]*$/u.test(next.get(line.number) ?? ''))) head = true;
+      if (head && /提要[\s\u3000]*$/u.test(content)) return { blocks: [paragraph(src, 'front', line.start, line.end, conv?.inline)], kind: 'title' };
       if (CHAPTER_LINE.test(content)) {
         head = false;
-        return { blocks: [heading(src, 2, line.start, line.end, conv?.inline)], kind: 'heading' };
+        return heads(line, line.start, line.end);
       }
       if (head) return { blocks: [paragraph(src, 'front', line.start, line.end, conv?.inline)], kind: 'title' };
       if (SECTION_LABEL.test(content)) return null;
+      // 《楔子》, 《第一折》: a piece's or an act's name alone in 《》; ○宫殿规制: a section.
+      const marked = /^(?:《([^《》]{1,10})》|[○◎]([^\s，。；：、！？「」『』○]{1,12}))$/u.exec(content);
+      if (marked) {
+        const at = line.start + (marked[1] !== undefined ? 1 : 1);
+        return heads(line, at, at + (marked[1] ?? marked[2]).length);
+      }
       // 鄉射禮    嘉禮十四: a part heading with its place in the 五禮.
       if ((previous === 'byline' || previous === 'title') && hasSpace(content) && bareLength(content) <= 16 && !content.includes('【')) {
-        return { blocks: [heading(src, 1, line.start, line.end, conv?.inline)], kind: 'heading' };
+        return heads(line, line.start, line.end, 1);
       }
-      // 鹿中, 兕中, 經【…】: short item headings.
-      if (!hasSpace(content) && bareLength(content) <= 4) {
-        return { blocks: [heading(src, 2, line.start, line.end, conv?.inline)], kind: 'heading' };
+      // A short line over a long one, no phrase in it (一宇宇者道也, 重过圣女祠, 天类, 鹿中): a heading, as the line's
+      // length alone says (said, with its count).
+      const length = bareLength(content);
+      if (!hasSpace(content) && /^\p{Script=Han}/u.test(content) && !/[，。；：、！？「」『』,.;:!?]/u.test(content) && length >= 1 && (length <= 4 || (length <= 16 && bareLength(next.get(line.number) ?? '') >= Math.max(12, 2 * length)))) {
+        if (length > 4) {
+          byLength++;
+          firstByLength ??= line;
+        }
+        return heads(line, line.start, line.end);
       }
       return null;
     },
   }, conv?.inline);
+  if (firstByLength) src.report('info', `${byLength} short lines over longer ones read as headings (the line's length alone says so): a section's, a poem's or an entry's name`, firstByLength.start, firstByLength.end, 'heading-by-length');
+  return result;
 }
 
 export function importWikisource(src: Source, fallbackTitle: string): ImportResult {

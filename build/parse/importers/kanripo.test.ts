@@ -110,3 +110,49 @@ test('verse lines set one cell down are verse, not the 注 the indentation readi
   const roles = new Set(read(verse).volumes.flatMap((v) => v.children.map((b) => (b.type === 'paragraph' ? b.role : b.type))));
   assert.deepEqual([...roles], ['text']);
 });
+
+test('a front-matter file (JUAN 0, JUAN 提要) opens no volume at its 卷N lines: they list the contents', () => {
+  // (No 目録 line over them: the contents rule of any text is not what is tested.)
+  const body = '欽定四庫全書¶\n　　巻一¶\n　　天文　　地理¶\n　　巻二¶\n　　人物　　風俗¶\n　　巻三¶\n　　物產　　古蹟¶\n';
+  const front = (juan: string) => parseSource(fileOf(`# -*- mode: mandoku-view; -*-\n#+TITLE: 某書\n#+PROPERTY: JUAN ${juan}\n${body}`, 't.txt'), '', 'kanripo').volumes;
+  for (const juan of ['0', '提要']) {
+    const volumes = front(juan);
+    assert.equal(volumes.length, 1, juan);
+    assert.ok(blocks(volumes).map((b) => b.replace(/¶/gu, '')).includes('front: 巻二'), juan);
+  }
+  // Negative control: a juan's own file (JUAN 1, JUAN 卷一) opens a volume at each.
+  assert.equal(front('1').length, 3);
+  assert.equal(front('卷一').length, 3);
+});
+
+test('a title with the number of the volume open, not its own, is a chapter of it; its own title again closes it', () => {
+  const { volumes } = read('某子内篇卷之一(二同/卷)¶\n　　　暢玄卷第一¶\n某子曰玄者自然之始祖¶\n¶\n某子内篇卷之一¶\n');
+  assert.equal(volumes.length, 1);
+  assert.deepEqual(blocks(volumes).filter((b) => /^h2|^title/u.test(b)).map((b) => b.replace(/¶/gu, '')), ['title: 某子内篇卷之一(zhu:二同卷)', 'h2: 暢玄卷第一', 'title: 某子内篇卷之一']);
+  // Negative control: the next number opens the next volume.
+  assert.equal(read('某子内篇卷之一¶\n某子曰玄者¶\n某子内篇卷之二¶\n某子曰道者¶\n').volumes.length, 2);
+});
+
+test('a title over two columns, the second one cell further down, is one heading; a 提要 credit is none', () => {
+  const title = '　莊公問威當世服天下時耶晏子對以行也¶\n　　第一¶\n';
+  const { volumes } = read(`${COLUMNS}\n${title}莊公問晏子曰威當世而服天下時耶晏子對曰行也公曰何行¶\n`);
+  const heads = blocks(volumes).filter((b) => b.startsWith('h')).map((b) => b.replace(/¶/gu, ''));
+  assert.deepEqual(heads, ['h2: 莊公問威當世服天下時耶晏子對以行也第一']);
+  // Negative control: the credits' two columns (總纂官(臣/)…, 總校官…) are no title.
+  const credit = read(`${COLUMNS}\n　總纂官(臣/)紀昀(臣/)陸錫熊(臣/)孫士毅¶\n　　總校官(臣/)陸費墀¶\n莊公問晏子曰威當世而服天下時耶晏子對曰行也公曰何行¶\n`);
+  assert.ok(!blocks(credit.volumes).some((b) => b.startsWith('h') && b.includes('總纂官')));
+});
+
+test('a short column two cells down that ends as a sentence does (…一年事也) is no heading; one that names is', () => {
+  const heads = (column: string) => blocks(read(`${COLUMNS}\n　　${column}¶\n莊公問晏子曰威當世而服天下時耶晏子對曰行也公曰何行¶\n`).volumes).filter((b) => b.startsWith('h')).map((b) => b.replace(/¶/gu, ''));
+  assert.deepEqual(heads('之成整整一年事也'), []);
+  // Negative control: a name there is a heading.
+  assert.deepEqual(heads('州郡沿革'), ['h2: 州郡沿革']);
+});
+
+test('a category one cell down right over a piece\'s title two down is a heading; a paragraph\'s last column there is not', () => {
+  const heads = (above: string) => blocks(read(`${COLUMNS}\n${above}　　靈泉頌¶\n維大唐之聖神靈泉出於庭中其味甘寒日汲不乏縣人異之¶\n`).volumes).filter((b) => b.startsWith('h')).map((b) => b.replace(/¶/gu, ''));
+  assert.deepEqual(heads('　頌¶\n'), ['h2: 頌', 'h2: 靈泉頌']);
+  // Negative control: the last column of a paragraph set one cell down (…國之大才) stays its text.
+  assert.deepEqual(heads('　其詩發調既清修辭亦秀雜以鶯啼燕語誠可謂¶\n　國之大才¶\n'), ['h2: 靈泉頌']);
+});

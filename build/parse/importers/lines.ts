@@ -6,12 +6,12 @@
  * line of nothing but page markers goes to the head of the next block.
  */
 import type { Block, Inline, Note, Paragraph, Volume } from '../../tree/types.js';
-import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, heading, paragraph, physicalLines, type Line } from '../blocks.js';
+import { BYLINE, SIKU_BANNER, VOLUME_TITLE, VolumeBuilder, chineseNumber, contentsLines, heading, paragraph, physicalLines, reportContents, type Line } from '../blocks.js';
 export { physicalLines } from '../blocks.js';
 import type { FormatConventions } from '../formats.js';
 import { parseInline, splitLabelledNote, type InlineOptions, type LayerLabel } from '../inline.js';
 import type { Source } from '../source.js';
-import { parseByline, splitTitleLine } from '../title.js';
+import { bylineStartIn, headingKinds, namesTheWorkHere, parseByline, splitTitleLine } from '../title.js';
 import { execWithIndices } from '../pattern.js';
 import type { ImportResult, SourceMeta } from './corpus.js';
 import { append, nameTable } from '../../tree/append.js';
@@ -249,7 +249,10 @@ export function decideParagraphs(lines: readonly PhysicalLine[], isData: (conten
     }
   }
   const many = joined >= 10 || (joined >= 4 && complete >= joined * 0.9);
-  return { mode: many && joined > 2 * parted ? 'line' : 'blank', joined, parted };
+  // Lines that run on to the next nearly always at a sentence's end are paragraphs a line, blank lines or not (顏氏家訓集解:
+  // a paragraph, its 〔N〕 notes each a line, a blank line now and then); prose wrapped mid-sentence is not.
+  const whole = joined >= 10 && complete >= joined * 0.9;
+  return { mode: (many && joined > 2 * parted) || whole ? 'line' : 'blank', joined, parted };
 }
 
 /**
@@ -284,23 +287,46 @@ export function labelToEnd(src: Source, children: Inline[], labels: ReadonlyArra
   return children;
 }
 
-/** Where the byline of a title line starts (the index in the line), when the line is a title and its byline. */
-function bylineStart(content: string): number | undefined {
-  const found = splitTitleLine(content);
-  if (!found?.contributors.length) return undefined;
-  const at = content.indexOf(found.title);
-  if (at < 0) return undefined;
-  for (let i = at + found.title.length; i < content.length; i++) {
-    if (/[\s\u3000]/u.test(content[i])) continue;
-    if (parseByline(content.slice(i).trim())) return i;
-  }
-  return undefined;
-}
+
+/** A column that ends as a sentence does. */
+const SENTENCE_END = /[也矣焉哉耳]$/u;
+
+/** The 提要's credits (總纂官(臣)紀昀(臣)陸錫熊…): officials named, no title. */
+const CREDIT = /[(（]臣\/?[)）]/u;
 
 /** ●目录, or the work's contents with its name (●孝经注疏目录). */
 const CONTENTS_LINE = /^[\s\u3000]*[●○◎]?[\s\u3000]*[^\s\u3000，。；]{0,20}?目[录錄録]$/u;
 
-const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)/u;
+/** The head of a numbered note's paragraph (decide.ts linkNumberedCommentary). */
+const NUMBERED_NOTE = /^〔[〇一二三四五六七八九十百]+〕/u;
+
+/** 卷一, 卷第一, and 第一卷 (笑林廣記's `## 第一卷·古艷部`). */
+const VOLUME_IN_HEADING = /[卷巻]第?([〇零一二三四五六七八九十百千]+)|第([〇零一二三四五六七八九十百千]+)[卷巻]/u;
+
+/**
+ * The work's title line at the head, written as a heading (`# 書名|〔漢〕某 撰`, `## 周書〔唐〕某`, `○ 經名 〔唐〕某 譯`,
+ * `# 書名`): where its title and its byline stand, the markup (#, ○, the separator) left out. A heading of a kind the
+ * text repeats names a part instead (title.ts namesTheWorkHere).
+ */
+function titleHeading(line: PhysicalLine, conv: FormatConventions, kinds: ReadonlyMap<string, number>): { title: [number, number]; byline?: [number, number] } | undefined {
+  const { content } = line;
+  // A heading that names a volume (## 宋書·卷十四 志第四) opens it.
+  if (!conv.headings?.some((h) => h.pattern.test(content)) || VOLUME_IN_HEADING.test(content)) return undefined;
+  const found = splitTitleLine(content);
+  if (!found || !namesTheWorkHere(content, found.contributors.length > 0, kinds)) return undefined;
+  const at = content.indexOf(found.title);
+  if (at < 0) return undefined;
+  let bylineAt: number | undefined;
+  for (let i = at + found.title.length; found.contributors.length > 0 && i < content.length; i++) {
+    const rest = content.slice(i).replace(/^[|｜/／\s\u3000]+/u, '');
+    if (rest && parseByline(rest.trim())) {
+      bylineAt = content.length - rest.length;
+      break;
+    }
+  }
+  const titleEnd = content.slice(0, bylineAt ?? content.length).replace(/[\s\u3000|｜/／]+$/u, '').length;
+  return { title: [line.start + at, line.start + Math.max(titleEnd, at + found.title.length)], ...(bylineAt !== undefined ? { byline: [line.start + bylineAt, line.end] as [number, number] } : {}) };
+}
 
 export function importLines(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
   const { text } = src;
@@ -345,33 +371,15 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     );
   }
 
+  // Cells a line stands down from the column's head: a paragraph's columns in a print all start at one depth.
+  const depthOf = (l: PhysicalLine): number => {
+    let k = l.start;
+    while (k > 0 && text[k - 1] === '\u3000') k--;
+    return l.start - k;
+  };
   // 注 by indentation (四庫 texts that set the 注 one cell below the 經): decided from the whole text.
   const isIndented = (l: PhysicalLine) => text[l.start - 1] === '\u3000' && !/[\u3000 \t]/u.test(text[l.start - 2] ?? '\n') && /^\p{Script=Han}/u.test(l.content);
   const isHeadLike = (c: string) => VOLUME_TITLE.test(c) || SIKU_BANNER.test(c) || BYLINE.test(c) || Boolean(conv.headings?.some((h) => h.pattern.test(withoutTrailingAnchors(c, inline.lineAnchor ?? '¶'))));
-  let indentLayer: string | undefined;
-  if (conv.indentedCommentary) {
-    // A verse block's lines (set one cell down as verse is) are verse, not 注.
-    const verse = new Set<number>();
-    if (conv.verseBlocks) {
-      let inside = false;
-      for (const [i, l] of lines.entries()) {
-        if ((inside ? conv.verseBlocks.end : conv.verseBlocks.begin).test(l.content)) inside = !inside;
-        else if (inside) verse.add(i);
-      }
-    }
-    const body = lines.filter((l, i) => l.content && !verse.has(i) && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
-    const indented = body.filter(isIndented).length;
-    // A 注 follows the text it glosses, again and again: runs of indented lines, each after a line of text. A list or a
-    // postscript set one cell down (a 道藏 text's titles bound together, its closing sayings) is a run or two.
-    const runs = body.filter((l, k) => isIndented(l) && k > 0 && !isIndented(body[k - 1])).length;
-    if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5) indentLayer = conv.indentedCommentary;
-    if (indented > 0) {
-      const first = body.find(isIndented);
-      const why = indented >= 10 && runs < 5 ? `in ${runs} run${runs === 1 ? '' : 's'} only, none a 注 after its text` : 'only';
-      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines ${why})`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
-    }
-  }
-
   // Titles, headings and bylines name things: a run label there (儀禮注疏) is part of the name.
   const headOptions: InlineOptions = inlineOptions.runLabels ? { ...inlineOptions, runLabels: undefined } : inlineOptions;
 
@@ -403,6 +411,88 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
   }
 
+  let indentLayer: string | undefined;
+  /** Line numbers of entries' names, where the lines one cell down are each entry's text. */
+  const entryNames = new Set<number>();
+  // Only in a print's columns (Kanripo's ¶ ending them): a CBETA text's verse set one cell down is no 注.
+  if (conv.indentedCommentary && sourceColumns) {
+    // Lines inside an org block (a CBETA gāthā's #+BEGIN_VERSE … #+END_VERSE) are set out by it, not by a 注's indent.
+    // (And a convention's own verse blocks, conv.verseBlocks.)
+    const inBlock = new Set<number>();
+    let open = false;
+    for (const l of lines) {
+      if (/^#\+BEGIN_/iu.test(l.content) || (!open && conv.verseBlocks?.begin.test(l.content))) open = true;
+      else if (/^#\+END_/iu.test(l.content) || (open && conv.verseBlocks?.end.test(l.content))) open = false;
+      else if (open) inBlock.add(l.number);
+    }
+    const body = lines.filter((l) => l.content && !inBlock.has(l.number) && !isData(l.content) && !/^[<#(]/u.test(l.content) && !isHeadLike(l.content));
+    const indented = body.filter(isIndented).length;
+    // A 注 follows the text it glosses, again and again: runs of indented lines, each after a line of text. A list or a
+    // postscript set one cell down (a 道藏 text's titles bound together, its closing sayings) is a run or two.
+    const leads = body.filter((l, k) => !isIndented(l) && k + 1 < body.length && isIndented(body[k + 1]));
+    const runs = leads.length;
+    // An entry's name at the column's head and its text one cell down under it (事物紀原: 元氣, then what 高承 says of
+    // it): the lines the runs follow are names, not a text a 注 glosses — short, no phrase of a 經.
+    const named = leads.filter((l) => Array.from(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶')).length <= 6).length;
+    const entriesRead = runs >= 5 && named >= runs * 0.8;
+    if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5 && !entriesRead) indentLayer = conv.indentedCommentary;
+    if (entriesRead) for (const l of leads) entryNames.add(l.number);
+    if (indented > 0) {
+      const first = body.find(isIndented);
+      const why = entriesRead ? `each run under a name of six characters or fewer (${named} of ${runs}): an entry's text under its name, the names headings` : indented >= 10 && runs < 5 ? `in ${runs} run${runs === 1 ? '' : 's'} only, none a 注 after its text` : 'only';
+      src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines ${why})`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
+    }
+  }
+
+  const contents = contentsLines(lines, isData);
+  reportContents(src, lines, contents);
+
+  // The print's headings: a short column set two cells down or more, not the last column of a paragraph at its depth
+  // nor the first of a list of such (a tune's name 哨遍(秋水/觀), a lemma 方秉蕳兮, a section 州郡沿革). Layout alone:
+  // the reading is said, with its count and its first place.
+  const columnHeadings = new Set<number>();
+  /** A heading's first column → its last (a title over two columns). */
+  const titleColumns = new Map<number, number>();
+  if (sourceColumns) {
+    const body = lines.filter((l) => l.content && !isData(l.content) && !ANCHORS_ONLY.test(l.content));
+    const cellsOf = (l: PhysicalLine) => lineCells(l.content, inline.notes[0].open, inline.notes[0].close, inline.split);
+    // Its own characters: a tune's name with a long note on it (又(趙昌父之祖…)) is a short heading.
+    const short = (l: PhysicalLine) => cellsOf(l) <= 12 && (typical === 0 || cellsOf(l) < typical - 2);
+    const mainCells = (l: PhysicalLine) => Array.from(l.content.replace(/\([^()]*\)?|<[^<>]*>|¶/gu, '')).length;
+    for (const [k, l] of body.entries()) {
+      const prev = body[k - 1];
+      // A title's second column, one cell further down under its full first (晏子春秋: 　莊公問威當世服天下時耶晏子對㠯行也 /
+      // 　　第一): the two columns are the heading, not the second alone.
+      if (prev && short(l) && !contents.has(l.number) && /^\p{Script=Han}/u.test(l.content) && depthOf(prev) >= 1 && depthOf(prev) === depthOf(l) - 1 && !short(prev) && /^\p{Script=Han}/u.test(prev.content) && !isHeadLike(prev.content) && !contents.has(prev.number) && !CREDIT.test(prev.content)) {
+        columnHeadings.add(prev.number);
+        titleColumns.set(prev.number, l.number);
+        continue;
+      }
+      // A column with gaps inside is a row of items (論君道一　論政體二, a juan's contents), not a heading.
+      if (contents.has(l.number) || !/^\p{Script=Han}/u.test(l.content) || depthOf(l) < 2 || !(short(l) || (mainCells(l) <= 6 && /\)¶?$/u.test(l.content))) || isHeadLike(l.content) || /\p{Script=Han}\u3000+\p{Script=Han}/u.test(l.content)) continue;
+      // A sentence's end (…之成整整一年事也, …可謂應運矣): no name a heading gives.
+      if (SENTENCE_END.test(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶').replace(/\([^()]*\)$/u, ''))) continue;
+      const next = body[k + 1];
+      if (prev && depthOf(prev) === depthOf(l) && !short(prev) && /^\p{Script=Han}/u.test(prev.content)) continue;
+      // A heading heads something: not the file's last line, nor the first of a list of short columns.
+      if (!next || (depthOf(next) === depthOf(l) && short(next) && /^\p{Script=Han}/u.test(next.content))) continue;
+      columnHeadings.add(l.number);
+    }
+    // A category one cell down right over a piece's heading two down (陶淵明集: 　雜文 / 　　桃花源記(…); 駱丞集: 　頌 / 　　靈泉頌):
+    // a heading of its own, not the first of a list.
+    for (const [k, l] of body.entries()) {
+      const next = body[k + 1];
+      const prev = body[k - 1];
+      // (Not a paragraph's last column at its depth: …人不及也 over a poem's title.)
+      if (prev && depthOf(prev) === depthOf(l) && /^\p{Script=Han}/u.test(prev.content)) continue;
+      if (next && columnHeadings.has(next.number) && !columnHeadings.has(l.number) && !SENTENCE_END.test(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶')) && depthOf(l) >= 1 && depthOf(l) === depthOf(next) - 1 && /^\p{Script=Han}{1,4}$/u.test(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶')) && !contents.has(l.number) && !isHeadLike(l.content)) columnHeadings.add(l.number);
+    }
+    if (columnHeadings.size > 0) {
+      const first = lines[[...columnHeadings].sort((a, b) => a - b)[0] - 1];
+      src.report('info', `short columns set two cells down or more read as headings (${columnHeadings.size}; the layout alone says so): a tune's, a poem's or a section's name`, first.start, first.end, 'heading-by-depth');
+    }
+  }
+
   // Notes that open on one line and close on a later one: their lines run on, whatever they look like.
   const insideNote = paragraphMode === 'blank' && inline.notes[0] ? linesInsideNotes(lines, inline.notes[0].open, inline.notes[0].close, isData) : [];
   let noteRunsOn = false;
@@ -424,17 +514,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       ? texts[0]
       : null;
   // A first line that is a title with its byline (周礼正义　（清）孙诒让撰, 仪礼注疏汉郑玄注、唐贾公彦疏): where the byline starts.
-  const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStart(texts[0].content) : undefined;
+  const titleByline = texts[0] && !conv.headings?.some((h) => h.pattern.test(texts[0].content)) ? bylineStartIn(texts[0].content) : undefined;
+  // A first line written as a heading that names the work (# 書名|〔漢〕某 撰): a title and its byline.
+  const headTitle = texts[0] ? titleHeading(texts[0], conv, headingKinds(text)) : undefined;
 
   let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number } | null = null;
   /** Right after a heading, until a line stands less than three cells down. */
   let underHeading = false;
-  // Cells a line stands down from the column's head: a paragraph's columns in a print all start at one depth.
-  const depthOf = (l: PhysicalLine): number => {
-    let k = l.start;
-    while (k > 0 && text[k - 1] === '\u3000') k--;
-    return l.start - k;
-  };
   let pendingAnchors: Inline[] = [];
   let pendingData: Record<string, string> = nameTable();
   let previous: 'start' | 'title' | 'byline' | 'heading' | 'text' = 'start';
@@ -501,9 +587,11 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     else append(pendingAnchors, anchors);
     tail = null;
   };
+  /** Lines a heading took in (its note's next columns). */
+  const consumed = new Set<number>();
   for (const full of lines) {
     addTail();
-    if (full.number <= skipTo) continue;
+    if (consumed.has(full.number) || full.number <= skipTo) continue;
     let line = full;
     if (anchor && full.content.endsWith(anchor) && !ANCHORS_ONLY.test(full.content)) {
       const bare = withoutTrailingAnchors(full.content, anchor);
@@ -587,6 +675,12 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     block = null;
+    // A contents list found by the names it lists (blocks.ts contentsLines): front matter, no volume, no heading.
+    if (contents.has(line.number)) {
+      flush();
+      add(paragraph(src, 'front', line.start, line.end, headOptions));
+      continue;
+    }
     // A table row, over as many lines as it takes to its closing mark.
     if (conv.tableRows && content.startsWith(conv.tableRows.mark)) {
       flush();
@@ -614,6 +708,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       continue;
     }
     inContents = false;
+    if (line === texts[0] && headTitle) {
+      flush();
+      add(paragraph(src, 'title', headTitle.title[0], headTitle.title[1], headOptions));
+      if (headTitle.byline) add(paragraph(src, 'byline', headTitle.byline[0], headTitle.byline[1], { ...headOptions, notes: [] }));
+      previous = headTitle.byline ? 'byline' : 'title';
+      continue;
+    }
     if (line === texts[0] && titleByline !== undefined) {
       // Its (清) is the byline's, not a note.
       const plain = { ...headOptions, notes: [] };
@@ -631,6 +732,16 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'title';
       continue;
     }
+    // A byline over two columns under its title (後秦龜茲國三藏法師 / 鳩摩羅什奉　詔譯), with its dynasty: one byline.
+    const below = lines[full.number];
+    const twoColumns = previous === 'title' && below?.content && !/[，。；：(（]/u.test(content) && Array.from(content).length <= 16 && parseByline(content) === null ? parseByline(content + withoutTrailingAnchors(below.content, anchor ?? '¶')) : null;
+    if (twoColumns?.[0]?.dynasty) {
+      flush();
+      add(paragraph(src, 'byline', line.start, below.end, { ...headOptions, notes: [] }));
+      consumed.add(below.number);
+      previous = 'byline';
+      continue;
+    }
     // The byline under a title line: its (南朝梁) is the byline's, not a note.
     if (previous === 'title' && parseByline(content) !== null) {
       flush();
@@ -638,16 +749,40 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'byline';
       continue;
     }
-    const title = VOLUME_TITLE.exec(content);
+    // A volume title with its note after it (周髀算經卷上(南陵徐乃昌/校勘經籍記), 隐公卷一（起元年，尽元年）): the note is the title's.
+    const titleNote = /(?:\([^()]*\)|（[^（）]*）)$/u.exec(content);
+    const titled = titleNote ? content.slice(0, titleNote.index).trimEnd() : content;
+    const title = VOLUME_TITLE.exec(titled);
     // 某經註卷上 has no number to tell it from a column of text ending in 卷上: a title at the head of the text, or one more 卷 of a work already so titled.
     const unnumbered = title && !title[2] ? title[1].replace(/[卷巻][上中下]$/u, '') : undefined;
-    if (title && !/^[#*●]/u.test(content) && !/[()（）【】〈〉〔〕，。]/u.test(content) && (unnumbered === undefined || previous !== 'text' || unnumberedWorks.has(unnumbered))) {
+    if (title && !/^[#*●]/u.test(titled) && !/[()（）【】〈〉〔〕，。]/u.test(titled) && (unnumbered === undefined || previous !== 'text' || unnumberedWorks.has(unnumbered))) {
       flush();
       const [, name, numeral, byline] = title;
       if (unnumbered !== undefined) unnumberedWorks.add(unnumbered);
-      const titleEnd = line.start + name.length;
+      const titleEnd = titleNote && !byline ? line.end : line.start + name.length;
       const number = numeral ? chineseNumber(numeral) : null;
       const atEnd = lines.slice(full.number).every((l) => !l.content || ANCHORS_ONLY.test(l.content) || isData(l.content));
+      // The end title (周易卷第二(經二千四十七字/注四千七十四字) as a juan file's last line) with no volume open and no text
+      // waiting for it: it closes nothing, opens nothing.
+      if (atEnd && !builder.isOpen() && !builder.waiting) {
+        add(paragraph(src, 'title', line.start, titleEnd, headOptions));
+        previous = 'title';
+        continue;
+      }
+      // A front-matter file (Kanripo's #+PROPERTY: JUAN 0, or JUAN 提要, 目録, 序: what stands before 卷一) holds no juan: its
+      // 卷N lines list the work's contents (新安志, 駱丞集), front matter.
+      if (meta.juan === 0 || (meta.data.juan !== undefined && !/[卷巻]/u.test(meta.data.juan))) {
+        add(paragraph(src, 'front', line.start, line.end, headOptions));
+        previous = 'title';
+        continue;
+      }
+      // Another title with the number of the volume open, not its own (抱朴子内篇卷之一, then 暢玄卷第一 over its text): a
+      // chapter of that volume, its heading.
+      if (!atEnd && number !== null && builder.isOpen(number) && !builder.isClosingTitle(name)) {
+        add(heading(src, 2, line.start, line.end, headOptions));
+        previous = 'heading';
+        continue;
+      }
       if (builder.isClosingTitle(name) || (atEnd && builder.isOpen(number))) {
         add(paragraph(src, 'title', line.start, titleEnd, headOptions));
         builder.close();
@@ -661,6 +796,13 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       }
       if (byline) add(paragraph(src, 'byline', line.start + content.indexOf(byline, name.length), line.end, headOptions));
       previous = byline ? 'byline' : 'title';
+      continue;
+    }
+    // 卷上 alone after text (周髀音義's part for the words of 卷上): a heading, not the column's end of a sentence.
+    if (title && unnumbered === '' && previous === 'text' && titled === title[1]) {
+      flush();
+      add(heading(src, 2, line.start, line.end, headOptions));
+      previous = 'heading';
       continue;
     }
     // Headings and volumes.
@@ -680,7 +822,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const headText = text.slice(main[0], main[1]);
       const volume = VOLUME_IN_HEADING.exec(headText);
       if (volume && headingRule.volumes !== false && (headingRule.depth === 1 || conv.format === 'chtxt')) {
-        builder.open(headText, chineseNumber(volume[1]), line.start, line.end);
+        builder.open(headText, chineseNumber(volume[1] ?? volume[2]), line.start, line.end);
         add(paragraph(src, 'title', main[0], main[1], headOptions));
       } else {
         // A title line in brackets (〔《鬼谷子》卷上〕〈捭闔〉第一): its brackets are the title's, not notes.
@@ -689,7 +831,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const after = span(m, line, 2);
       if (after) {
         const afterText = text.slice(after[0], after[1]);
-        if (BYLINE.test(afterText) || /[注註疏撰箋笺]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
+        if (headingRule.byline) add(paragraph(src, 'byline', after[0], after[1], { ...headOptions, notes: [] }));
+        else if (BYLINE.test(afterText) || /[注註疏撰箋笺]$/u.test(afterText) || parseByline(afterText)) add(paragraph(src, 'byline', after[0], after[1], headOptions));
         else add(heading(src, 2, after[0], after[1], headOptions));
       }
       previous = 'heading';
@@ -702,8 +845,9 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'title';
       continue;
     }
-    // …and a second contributor's line under a byline (魏　何晏　集解, then 梁　皇侃　義疏).
-    if ((previous === 'start' || previous === 'title' || previous === 'heading' || previous === 'byline') && BYLINE.test(content) && !/[(（【〔]/u.test(content)) {
+    // (Or one the byline rules read, its offices before the name: 北周漢中郡守前司隸臣甄鸞重述, under a title or a byline;
+    // …and a second contributor's line under a byline: 魏　何晏　集解, then 梁　皇侃　義疏.)
+    if ((previous === 'start' || previous === 'title' || previous === 'heading' || previous === 'byline') && (BYLINE.test(content) || ((previous === 'title' || previous === 'byline') && parseByline(content) !== null)) && !/[(（【〔]/u.test(content)) {
       flush();
       add(paragraph(src, 'byline', line.start, line.end, headOptions));
       previous = 'byline';
@@ -725,6 +869,25 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       previous = 'text';
       continue;
     }
+    // (Not a 篇題注's last column, three cells down right under its chapter's title.)
+    if ((columnHeadings.has(line.number) && !(indentLayer !== undefined && underHeading && depthOf(line) >= 3)) || entryNames.has(line.number)) {
+      flush();
+      // Its note runs on over the next columns (又(趙昌父之祖…)¶ / 　　　(鑿池築亭…)¶): the heading's.
+      let last = full;
+      for (let n = full.number + 1; n <= (titleColumns.get(full.number) ?? 0); n++) {
+        last = lines[n - 1];
+        consumed.add(n);
+      }
+      while (/\)¶?$/u.test(last.content) && /^\(/u.test(lines[last.number]?.content ?? '')) {
+        last = lines[last.number];
+        consumed.add(last.number);
+      }
+      if (last !== full) tail = null;
+      add(heading(src, 2, line.start, last === full ? line.end : last.end, headOptions));
+      previous = 'heading';
+      underHeading = true;
+      continue;
+    }
     previous = 'text';
     tail = null;
     if (paragraphMode === 'blank') {
@@ -737,7 +900,9 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       // The print's columns (Kanripo ¶): a column that starts at another depth starts another paragraph (a section title set
       // four cells down, a table under it).
       const depth = sourceColumns ? depthOf(line) : undefined;
-      if (para && (Boolean(para.indented) !== indented || para.depth !== depth)) flush();
+      // A numbered note's paragraph (〔一〕六朝以前…) starts on its own line, a blank line before it or not.
+      const numbered = conv.numberedCommentary === true && NUMBERED_NOTE.test(content);
+      if (para && (Boolean(para.indented) !== indented || para.depth !== depth || numbered)) flush();
       if (para) para.end = full.end;
       else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}), ...(depth !== undefined ? { depth } : {}) };
       noteRunsOn = insideNote[full.number - 1] ?? false;

@@ -505,3 +505,89 @@ export function importDocsify(src: Source, fallbackTitle: string): ImportResult 
   }
   return finishMarkdown(src, prepared, builder, prepared.inline, comments, fallbackTitle);
 }
+
+/** A paragraph that opens with a commentator's name and 曰 (任氏曰：): his commentary, where the text writes five or more. */
+const COMMENTATOR_SAYS = /^\p{Script=Han}{1,2}氏曰[：:]/u;
+
+/**
+ * Wikisource texts as sites publish them (Hugo, Jekyll, pandoc): front matter
+ * (its title, work and part: title.ts reads it), `##` headings, a `## 目录`
+ * and its list (contents: front matter), notes in （…） and 〔…〕, liquid
+ * tags (data). Readings from the whole text, each said: a paragraph wholly in
+ * （…） is commentary (陸績注, （原註：…）) where the text writes two or more;
+ * paragraphs opening 某氏曰： are a commentator's where five or more do; and
+ * where the `>` quotes are the text and the plain paragraphs after each its
+ * 集注 (quotes short, each followed by longer plain paragraphs, five times or
+ * more), the quotes are text and those paragraphs commentary.
+ */
+export function importSiteMarkdown(src: Source, fallbackTitle: string, conv: FormatConventions): ImportResult {
+  const builder = new VolumeBuilder(src);
+  const prepared = prepareMarkdown(src, conv.inline);
+  const inline = prepared.inline;
+  const comments: Comments = { count: 0 };
+  const nodes = prepared.tree.children;
+  const lengthOf = (node: Content) => {
+    const where = span(node);
+    return where ? Array.from(src.text.slice(where[0], where[1]).replace(/[\s>]/gu, '')).length : 0;
+  };
+  // The quotes' reading: each quote followed by plain paragraphs longer than it.
+  let quotes = 0;
+  let glossed = 0;
+  for (let k = 0; k < nodes.length; k++) {
+    if (nodes[k].type !== 'blockquote') continue;
+    quotes++;
+    let after = 0;
+    for (let j = k + 1; j < nodes.length && nodes[j].type === 'paragraph'; j++) after += lengthOf(nodes[j]);
+    if (after > lengthOf(nodes[k])) glossed++;
+  }
+  const quotesAreText = quotes >= 5 && glossed >= quotes * 0.8;
+  const firstQuote = nodes.find((n) => n.type === 'blockquote');
+  if (quotes > 0) {
+    const at = span(firstQuote as Content) ?? [0, 0];
+    src.report('info', quotesAreText ? `> quotes read as the text and the plain paragraphs after them as its commentary (${glossed} of ${quotes} quotes followed by longer paragraphs)` : `> quotes read as commentary (${glossed} of ${quotes} followed by longer plain paragraphs)`, at[0], at[1], 'quote-reading');
+  }
+  const decisions = decideBracketLines(physicalLines(src.text), conv.commentaryLines ?? []);
+  const wholeNote = decisions.find((d) => d.reading === 'commentary');
+  for (const d of decisions) if (d.wholeLines + d.citations > 0) src.report('info', d.reading === 'commentary' ? `${d.open}…${d.close}: ${d.wholeLines} whole paragraphs read as commentary on the text before` : `${d.open}…${d.close}: whole paragraphs read as text (${d.wholeLines})`, 0, 0, 'bracket-reading');
+  const says = nodes.filter((n) => n.type === 'paragraph' && COMMENTATOR_SAYS.test(src.text.slice(span(n)?.[0] ?? 0, (span(n)?.[0] ?? 0) + 6))).length;
+  if (says > 0) src.report('info', says >= 5 ? `${says} paragraphs opening 某氏曰： read as that commentator's commentary` : `${says} paragraphs opening 某氏曰： read as text (fewer than five)`, 0, 0, 'commentator-reading');
+  let contents = false;
+  for (const node of nodes) {
+    const where = span(node);
+    if (!where) continue;
+    if (node.type === 'heading') {
+      const hs = headingSpan(node);
+      if (!hs) continue;
+      const title = src.text.slice(hs[0], hs[1]);
+      // `## 目录` and the list under it: the contents, front matter.
+      contents = /^目[录錄録]$/u.test(title.trim());
+      builder.add(contents ? paragraph(src, 'front', hs[0], hs[1], inline) : heading(src, Math.min(3, Math.max(1, node.depth - 1)) as 1 | 2 | 3, hs[0], hs[1], inline));
+      continue;
+    }
+    if (node.type === 'list' && contents) {
+      for (const line of blockLines(src, where[0], where[1])) {
+        const item = /^[-*+]\s+(?:\d+\s+)?/u.exec(line.content);
+        builder.add(paragraph(src, 'front', line.start + (item?.[0].length ?? 0), line.end, inline));
+      }
+      continue;
+    }
+    contents = false;
+    if (node.type === 'paragraph') {
+      const text = src.text.slice(where[0], where[1]).trim();
+      // Liquid's tags ({% capture main_text %}, {% include … %}): the site's, not the text's.
+      if (/^\{%[^\n]*%\}$/u.test(text)) continue;
+      const whole = wholeNote && text.startsWith(wholeNote.open) && text.endsWith(wholeNote.close) && text.indexOf(wholeNote.close) === text.length - wholeNote.close.length;
+      if (whole) builder.add(paragraph(src, 'commentary', where[0] + wholeNote.open.length, where[1] - wholeNote.close.length, inline, 'zhu'));
+      else if (quotesAreText || (says >= 5 && COMMENTATOR_SAYS.test(text))) builder.add(paragraph(src, 'commentary', where[0], where[1], inline, 'zhu'));
+      else for (const block of textWithLabels(src, where[0], where[1], 'text', inline)) builder.add(block);
+      continue;
+    }
+    if (node.type === 'blockquote') {
+      for (const line of blockLines(src, where[0], where[1])) builder.add(paragraph(src, quotesAreText ? 'text' : 'commentary', line.start, line.end, inline, quotesAreText ? undefined : 'zhu'));
+      continue;
+    }
+    if (node.type === 'thematicBreak') continue;
+    otherBlock(src, node, where, builder, inline, comments);
+  }
+  return finishMarkdown(src, prepared, builder, inline, comments, fallbackTitle);
+}
