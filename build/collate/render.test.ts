@@ -31,7 +31,7 @@ test('the collation marks the base text without changing it: every entry located
   const located = (volume.collation ?? []).filter((e) => e.kind === '校');
   assert.equal(located.length, entries.length);
   for (const e of located) {
-    assert.match(e.locator, /^葉[一二三四五六七八九十〇百]+[ab] 第[一二三四五六七八九十]+行$/u);
+    assert.match(e.locator, /^(?:提要)?葉[一二三四五六七八九十〇百]+[ab] 第[一二三四五六七八九十]+行$/u);
     assert.ok(e.text && e.text.includes('四庫本'));
   }
   // The marks on the text's pages, one an entry; the section's pages after them end with the tally.
