@@ -6,8 +6,6 @@
  * and the reading of a worker's strace: every path it touched, and which it
  * wrote. Seeded: a failure is replayed by its seed.
  */
-import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 
 /** A small seeded generator (mulberry32). */
@@ -256,34 +254,6 @@ export async function fakeRedis(kind: ReplyKind, handshake: boolean, seed: numbe
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** What a command run by runMeasured did: its exit code (null: killed at the time limit), seconds, peak memory, and the end of what it said. */
-export interface MeasuredRun {
-  code: number | null;
-  seconds: number;
-  peakMb: number;
-  said: string;
-}
-
-/** Runs `node args` (stdout and stderr together), its peak resident memory read from /proc; killed after `limitMs`. */
-export async function runMeasured(args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; limitMs: number }): Promise<MeasuredRun> {
-  const started = Date.now();
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let said = '';
-  child.stdout!.on('data', (d: Buffer) => (said += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (said += d.toString()));
-  let peak = 0;
-  const poll = setInterval(() => {
-    void readFile(`/proc/${child.pid}/status`, 'utf8')
-      .then((s) => (peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0))))
-      .catch(() => undefined);
-  }, 50);
-  const killer = setTimeout(() => child.kill('SIGKILL'), options.limitMs);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-  clearTimeout(killer);
-  clearInterval(poll);
-  return { code, seconds: (Date.now() - started) / 1000, peakMb: peak / 1024, said: said.slice(-600) };
 }
 
 /** A syscall of strace's output: the paths it named, and whether it may have written. */

@@ -44,16 +44,12 @@ import { connection, fromRedis, RedisReplyError } from './redis-link.js';
 import { formatMessage, sortMessages } from './report.js';
 import type { OutputGate } from './write.js';
 
-export { connection, RedisReplyError, UNREACHABLE } from './redis-link.js';
+export { connection, RedisReplyError } from './redis-link.js';
 export type { EditionJob } from './queue-job.js';
 
 /** Machine faults are tried again this many times in all, waiting 10 s, 20 s … between (BullMQ's exponential backoff). */
 const ATTEMPTS = 3;
 const BACKOFF_MS = 10_000;
-/** How long after BullMQ's loop last failed a PONG is not yet a Redis that answers (the loop tries again within 15 s). */
-const LOOP_QUIET_MS = 20_000;
-/** A draining worker is done when the queue has none of these. */
-const DRAIN_STATES = ['waiting', 'prioritized', 'delayed', 'active', 'waiting-children'] as const;
 
 /** The Redis hash of each edition's latest version (editionField → version), beside the queue's own keys. */
 export function latestKey(queue: string): string {
@@ -368,11 +364,13 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   const { client, guard } = connection(options.url, true);
   // Redis gone or not answering: said, with how long the worker waits (ioredis reconnects meanwhile), and given up after --wait-redis.
   const waitMs = options.waitRedisMs ?? 300_000;
-  // Down until a PING is answered PONG (a connection that opens is not yet a Redis that answers).
   let downSince: number | undefined = Date.now();
   let told = 0;
-  let lastPing = 0;
-  client.on('ready', () => (lastPing = 0));
+  client.on('ready', () => {
+    if (downSince !== undefined && told > 0) options.log(`worker: Redis at ${guard.url} answers again (after ${((Date.now() - downSince) / 1000).toFixed(0)} s)`);
+    downSince = undefined;
+    told = 0;
+  });
   client.on('close', () => (downSince ??= Date.now()));
   let healer: Queue | undefined;
   // A job of this worker overwrote a later version's output (it stalled between its check and its rename): that version's job is added again.
@@ -460,27 +458,15 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   );
   worker.on('failed', (job, error) => options.log(`${nameOf(job)}: failed: ${error.message.split('\n')[0]}`));
   let lastError = '';
-  /** When BullMQ's loop last failed: a Redis that answers PING but fails the queue's commands is not answering. */
-  let lastLoopError = 0;
-  /** Stops the worker: the server at --redis answered what no Redis of a queue does. */
-  const notTheQueues = (error: RedisReplyError): void => {
-    gaveUp ??= `${error.message}; the worker stops: check --redis (is it the queue's Redis?)`;
-    void close(true);
-  };
   worker.on('error', (error) => {
     // An error of BullMQ's own loop: Redis not answering, or answering what BullMQ cannot read; given up after --wait-redis as an outage is.
     downSince ??= Date.now();
-    lastLoopError = Date.now();
-    // A reply BullMQ's own code cannot read (a string where a list is, …) is no outage to wait for.
-    if (!guard.problem && (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError)) notTheQueues(new RedisReplyError(guard.url, `answered in a way the queue cannot use (${error.message.split('\n')[0]!.slice(0, 200)})`));
     const message = guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
     if (message !== lastError) options.log(`worker: ${message}`);
     lastError = message;
   });
 
   let closing: Promise<void> | undefined;
-  let markStopped: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (markStopped = resolve));
   /** The queue's counts, asked by a draining worker. */
   let counts: Queue | undefined;
   let gaveUp: string | undefined;
@@ -489,48 +475,25 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     (closing ??= (async () => {
       for (const t of timers) clearInterval(t);
       // A worker whose Redis is gone cannot wait for it to close cleanly; a clean close waits for the job being built.
-      const bounded = async (step: Promise<unknown>): Promise<void> => {
-        if (!force) return void (await step.catch(() => undefined));
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([step.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]).finally(() => clearTimeout(timer));
-      };
-      await bounded(worker.close(force));
+      let timer: NodeJS.Timeout | undefined;
+      const closed = worker.close(force).catch(() => undefined);
+      await (force ? Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]).finally(() => clearTimeout(timer)) : closed);
       await browser.close();
-      await bounded(Promise.all([healer?.close(), counts?.close()]));
+      await healer?.close().catch(() => undefined);
+      await counts?.close().catch(() => undefined);
       client.disconnect();
-      markStopped();
     })());
 
-  guard.onProblem = notTheQueues;
-  // Redis asked PING every 5 s, and every second while it is down: PONG is a Redis answering; anything else is not a Redis.
-  let pinging = false;
-  const ping = (): void => {
-    pinging = true;
-    lastPing = Date.now();
-    client
-      .ping()
-      .then(
-        (reply) => {
-          if (reply !== 'PONG') return notTheQueues(new RedisReplyError(guard.url, `answered PING with ${JSON.stringify(String(reply).slice(0, 40))}: it is not a Redis`));
-          // BullMQ's loop failed since the last PING (it tries again at once, or within 15 s): still not answering the queue's commands.
-          if (Date.now() - lastLoopError < LOOP_QUIET_MS) return;
-          if (downSince !== undefined && told > 0) options.log(`worker: Redis at ${guard.url} answers again (after ${((Date.now() - downSince) / 1000).toFixed(0)} s)`);
-          downSince = undefined;
-          told = 0;
-        },
-        () => (downSince ??= Date.now()),
-      )
-      .finally(() => (pinging = false));
+  guard.onProblem = (error) => {
+    gaveUp ??= `${error.message}; the worker stops: check --redis (is it the queue's Redis?)`;
+    void close(true);
   };
   timers.push(
     setInterval(() => {
-      if (closing) return;
-      // Asked only of a connection that is up: one going up and down would pile PINGs in ioredis's offline queue.
-      if (!pinging && client.status === 'ready' && (downSince !== undefined || Date.now() - lastPing >= 5000)) ping();
-      if (downSince === undefined) return;
+      if (downSince === undefined || closing) return;
       const down = Date.now() - downSince;
       if (waitMs > 0 && down >= waitMs) {
-        gaveUp = `Redis at ${guard.url} has not answered the queue's commands for ${(down / 1000).toFixed(0)} s${guard.problem ? ` (${guard.problem})` : lastError ? ` (${lastError.replace(/^worker: /, '')})` : ''}; the worker stops (--wait-redis ${waitMs / 1000}); start it again once Redis answers`;
+        gaveUp = `Redis at ${guard.url} has not answered for ${(down / 1000).toFixed(0)} s${guard.problem ? ` (${guard.problem})` : lastError ? ` (${lastError.replace(/^worker: /, '')})` : ''}; the worker stops (--wait-redis ${waitMs / 1000}); start it again once Redis answers`;
         void close(true);
         return;
       }
@@ -543,6 +506,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   );
 
   // Each edition's end rewrites its collection's catalogue; two workers ending at once may each miss the other's record: when the queue is empty, each collection's is rewritten from them all.
+  // BullMQ read the queue (a job, or none waiting): Redis answers as it should.
+  for (const event of ['active', 'drained'] as const) worker.on(event, () => (downSince = client.status === 'ready' ? undefined : downSince));
   worker.on('drained', () => {
     void fromRedis(guard, () => client.hkeys(collectionsKey(queueName)))
       .then(async (names) => {
@@ -561,28 +526,23 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     timers.push(
       setInterval(() => {
         if (busy || closing || downSince !== undefined) return;
-        void fromRedis(guard, () => counts!.getJobCounts(...DRAIN_STATES))
+        void counts!
+          .getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'waiting-children')
           .then((c) => {
-            const values = DRAIN_STATES.map((state) => c[state]);
-            if (!values.every((n) => Number.isSafeInteger(n) && n! >= 0)) return notTheQueues(new RedisReplyError(guard.url, `gave counts of jobs that are no counts (${JSON.stringify(c).slice(0, 80)})`));
             // Nothing is being built: closed at once (a clean close waits for BullMQ's blocking read, up to 10 s).
-            if (!busy && values.every((n) => n === 0)) void close(true);
+            if (!busy && Object.values(c).every((n) => n === 0)) void close(true);
           })
-          .catch((error: unknown) => (error instanceof RedisReplyError ? notTheQueues(error) : undefined));
+          .catch(() => undefined);
       }, 1000),
     );
   }
-  // Done when the worker's loop ends or it is closed (a worker that never reached Redis has no loop that ends).
-  const done = Promise.race([
-    worker.run().then(
-      () => closing,
-      (error: Error) => {
-        gaveUp ??= guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
-        return close(true);
-      },
-    ),
-    stopped,
-  ]);
+  const done = worker.run().then(
+    () => closing,
+    (error: Error) => {
+      gaveUp ??= guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
+      return close(true);
+    },
+  );
   return { close: () => close(), done: done.then(() => (gaveUp ? { gaveUp } : {})) };
 }
 
