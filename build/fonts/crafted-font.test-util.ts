@@ -73,6 +73,11 @@ export function overlappingCmap(segments: number): Uint8Array {
     dv.setUint16(deltas + 2 * segments, 1);
     for (let c = 0; c < 0xffff; c++) dv.setUint16(glyphs + 2 * c, 1);
   });
+  return cmapTable(sub);
+}
+
+/** A cmap table of one subtable (platform 3, encoding 1: Windows Unicode BMP). */
+function cmapTable(sub: Uint8Array): Uint8Array {
   const cmap = new Uint8Array(12 + sub.length);
   const dv = new DataView(cmap.buffer);
   dv.setUint16(2, 1);
@@ -101,14 +106,7 @@ function latinCmap(): Uint8Array {
     dv.setUint16(24, -64 & 0xffff);
     dv.setUint16(26, 1);
   });
-  const cmap = new Uint8Array(12 + sub.length);
-  const dv = new DataView(cmap.buffer);
-  dv.setUint16(2, 1);
-  dv.setUint16(4, 3);
-  dv.setUint16(6, 1);
-  dv.setUint32(8, 12);
-  cmap.set(sub, 12);
-  return cmap;
+  return cmapTable(sub);
 }
 
 /** A collection of `faces` faces, every one pointing at the same table directory (a real font's tables). */

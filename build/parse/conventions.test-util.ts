@@ -1,5 +1,6 @@
 /** Helpers of the convention tests: a text through parseSource as a user's file, and its import report. */
 import type { ConventionOverrides, SourceFormat } from '../tree/edition.js';
+import type { Inline, Note, Volume } from '../tree/types.js';
 import { parseSource, workTitle, type ParsedSource } from './index.js';
 import { importReport, type ImportReport } from './import-report.js';
 import { fileOf } from './test-helpers.js';
@@ -39,3 +40,16 @@ export const REVERSED = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb
 
 export const DESCRIBED = '其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n又有〈金冬〉焉。\n';
 export const WYG_ZHU = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經注疏', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某經注疏卷一¶', ...Array.from({ length: 6 }, (_, k) => [`經文第${'一二三四五六'[k]}句注此注文也音義(某音/某反)疏(注釋曰/某某)¶`, '']).flat()].join('\n');
+
+/** Every note of the volumes, in reading order (a note inside a note too). */
+export const notesOf = (volumes: readonly Volume[]): Note[] => {
+  const out: Note[] = [];
+  const walk = (nodes: readonly Inline[]) => {
+    for (const n of nodes) {
+      if (n.type === 'note') out.push(n);
+      if ('children' in n) walk(n.children as Inline[]);
+    }
+  };
+  for (const v of volumes) for (const b of v.children) walk(b.children);
+  return out;
+};

@@ -8,19 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Inline, Note, Volume } from '../tree/types.js';
 import type { ParsedSource } from './index.js';
-import { NUMBERED, parsed, reportOf } from './conventions.test-util.js';
+import { NUMBERED, notesOf, parsed, reportOf } from './conventions.test-util.js';
 
-const notes = (volumes: readonly Volume[]): Note[] => {
-  const out: Note[] = [];
-  const walk = (nodes: readonly Inline[]) => {
-    for (const n of nodes) {
-      if (n.type === 'note') out.push(n);
-      if ('children' in n) walk(n.children as Inline[]);
-    }
-  };
-  for (const v of volumes) for (const b of v.children) walk(b.children);
-  return out;
-};
 const plain = (nodes: readonly Inline[]): string => nodes.map((n) => (n.type === 'text' ? n.value : n.type === 'glyph' ? `[${n.description ?? n.value}]` : 'children' in n ? plain(n.children as Inline[]) : '')).join('');
 const mainText = (volumes: readonly Volume[]): string =>
   volumes.map((v) => v.children.map((b) => plain(b.children.filter((n) => n.type !== 'note'))).join('\n')).join('\n');
@@ -28,14 +17,14 @@ const rules = (s: ParsedSource) => s.file.messages.map((m) => m.ruleId);
 
 test('numbered commentary: each 〔N〕 paragraph becomes the note at its marker; the 〔N〕 markers are gone from the text', () => {
   const s = parsed(NUMBERED, { format: 'chtxt' });
-  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['某書曰：某郡在河南。', '某傳曰：某少時不治產業，好讀書。', '臣某案：吏，郡吏也。']);
+  assert.deepEqual(notesOf(s.volumes).map((n) => plain(n.children)), ['某書曰：某郡在河南。', '某傳曰：某少時不治產業，好讀書。', '臣某案：吏，郡吏也。']);
   assert.doesNotMatch(mainText(s.volumes), /〔[一二三]〕/u);
   assert.match(mainText(s.volumes), /某者，某郡人也。少有大志，好讀書。/u);
   assert.ok(rules(s).includes('numbered-commentary'));
   assert.equal(reportOf(s).verdict, 'ok');
   // Negative control: a 〔…〕 correction in the text (〔子遠〕) is no marker and no note.
   const control = parsed('## 卷一 某紀第一\n\n　　曰：「（子卿遠）〔子遠，卿〕來，吾事濟矣！」\n', { format: 'chtxt' });
-  assert.equal(notes(control.volumes).length, 0);
+  assert.equal(notesOf(control.volumes).length, 0);
   assert.match(mainText(control.volumes), /〔子遠，卿〕/u);
 });
 
@@ -69,7 +58,7 @@ test('chtxt 字書: the file header and URL lines are metadata, an entry a line,
   const blocks = s.volumes.flatMap((v) => v.children);
   assert.ok(blocks.filter((b) => b.type === 'paragraph' && b.role === 'text').length >= 12, 'an entry a paragraph');
   assert.doesNotMatch(mainText(s.volumes), /https?:|下載|創建日期|全文完|【案】/u);
-  const an = notes(s.volumes).filter((n) => n.layer === 'an');
+  const an = notesOf(s.volumes).filter((n) => n.layer === 'an');
   assert.deepEqual(an.map((n) => [n.label, plain(n.children)]), [['案', '陳本脫此注，今據石刻補入。']]);
   const r = reportOf(s);
   assert.equal(r.title?.text, '某字書');
@@ -83,13 +72,13 @@ test('a short 字書 chapter: an entry a line from four whole-sentence lines; tw
   const s = parsed(['# 某韻', '', '## 上平聲', '', '東 ○ 德紅切。【案】說文從日。', '同 ○ 徒紅切。', '童 ○ 徒紅切。童子也。【案】一本作僮。【案】今從宋本。', '銅 ○ 徒紅切。', '桐 ○ 木名。【案】亦作梧。', ''].join('\n'), { format: 'chtxt' });
   const blocks = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'text');
   assert.equal(blocks.length, 5, 'an entry a paragraph');
-  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['說文從日。', '一本作僮。', '今從宋本。', '亦作梧。'], 'siblings, none inside another, none running into the next entry');
+  assert.deepEqual(notesOf(s.volumes).map((n) => plain(n.children)), ['說文從日。', '一本作僮。', '今從宋本。', '亦作梧。'], 'siblings, none inside another, none running into the next entry');
   // Negative control: prose wrapped mid-sentence, paragraphs parted by blank lines, runs on.
   const prose = parsed('## 某書·卷一\n\n甲乙丙丁戊己，\n庚辛壬癸子丑\n寅卯辰巳午未，\n申酉戌亥。\n\n甲乙丙丁戊己，\n庚辛壬癸。\n', { format: 'chtxt' });
   assert.equal(prose.volumes[0].children.filter((b) => b.type === 'paragraph' && b.role === 'text').length, 2);
   // Negative control: 【案】 inside a (…) note labels a part of that note (as 【集解】 does), and the text after the note stays main text.
   const inNote = parsed('## 某書·卷一\n\n甲乙(某某。【案】某某。)丙丁。\n', { format: 'chtxt' });
-  assert.deepEqual(notes(inNote.volumes).map((n) => [n.label ?? '', plain(n.children)]), [['', '某某。'], ['案', '某某。']]);
+  assert.deepEqual(notesOf(inNote.volumes).map((n) => [n.label ?? '', plain(n.children)]), [['', '某某。'], ['案', '某某。']]);
   assert.match(mainText(inNote.volumes), /甲乙丙丁。/u);
 });
 
@@ -97,10 +86,10 @@ test('a first line that is the title and its byline: a title and a byline paragr
   const s = parsed('周礼正义　（清）孙诒让撰\n●卷一天官冢宰第一\n　　惟王建国，（建，立也。）辨方正位。\n', { format: 'guoxue' });
   const head = s.volumes[0].children.slice(0, 2);
   assert.deepEqual(head.map((b) => [b.type === 'paragraph' ? b.role : b.type, plain(b.children)]), [['title', '周礼正义'], ['byline', '（清）孙诒让撰']]);
-  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['建，立也。']);
+  assert.deepEqual(notesOf(s.volumes).map((n) => plain(n.children)), ['建，立也。']);
   // Negative control: a first line of text with a note in it keeps its note.
   const text = parsed('惟王建国，（建，立也。）辨方正位。\n●卷一天官冢宰第一\n', { format: 'guoxue' });
-  assert.equal(notes(text.volumes).length, 1);
+  assert.equal(notesOf(text.volumes).length, 1);
   assert.ok(!text.volumes.flatMap((v) => v.children).some((b) => b.type === 'paragraph' && b.role === 'byline'));
 });
 
@@ -145,28 +134,28 @@ test('a volume title 某經註卷上 and its byline on the next line are the vol
 
 test('numbering in parentheses is text: ○ ䷀乾(1) keeps its (1); a note in the same brackets stays a note', () => {
   const s = parsed('## 周易\n\n○ ䷀乾(1)：元亨利貞。(乾，健也。)\n\n○ ䷁坤(2)：元亨。\n', { format: 'chtxt' });
-  assert.deepEqual(notes(s.volumes).map((n) => plain(n.children)), ['乾，健也。']);
+  assert.deepEqual(notesOf(s.volumes).map((n) => plain(n.children)), ['乾，健也。']);
   assert.match(mainText(s.volumes), /䷀乾\(1\)：元亨利貞。/u);
   assert.equal(reportOf(s).anomalies.filter((a) => a.kind === 'notes-without-han').length, 0);
 });
 
 test('〈…〉 around two or three components is a described character when the whole text writes it so; a note otherwise', () => {
   const described = parsed('其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n又有〈金冬〉焉。\n', { format: 'daizhige' });
-  assert.equal(notes(described.volumes).length, 0);
+  assert.equal(notesOf(described.volumes).length, 0);
   assert.match(mainText(described.volumes), /其草\[艹嚣\]生於野/u);
   assert.ok(rules(described).includes('composition-reading'));
   assert.equal(reportOf(described).figures.compositions, 4);
   // Negative control: a text whose 〈…〉 are notes of every length keeps them as notes.
   const glossed = parsed('天子〈天子者，王也〉出〈出行〉於郊〈郊在國外百里之地〉。\n諸侯〈諸侯謂公侯伯子男〉從之。\n', { format: 'daizhige' });
-  assert.equal(notes(glossed.volumes).length, 4);
+  assert.equal(notesOf(glossed.volumes).length, 4);
   // A 四庫 text as these corpora give it (the banner alone on its line, a category, the title line): detected, its descriptions read, nothing to check.
   const siku = parsed('欽定四庫全書\n子部一\n某書卷三\n宋某某撰\n其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n');
   assert.equal(siku.format, 'daizhige');
-  assert.equal(notes(siku.volumes).length, 0);
+  assert.equal(notesOf(siku.volumes).length, 0);
   assert.equal(reportOf(siku).verdict, 'ok', JSON.stringify(reportOf(siku).anomalies));
   // The edition decides when it says: conventions: descriptions: false.
   const forced = parsed('其草〈艹嚣〉生於野，其木〈木咸〉其名。\n〈艹虑〉者，草名也。\n', { format: 'daizhige', conventions: { descriptions: false } });
-  assert.equal(notes(forced.volumes).length, 3);
+  assert.equal(notesOf(forced.volumes).length, 3);
 });
 
 test('四庫 注疏: a bare 注 before full-size text is the 注 up to the next note; 注 in a title or inside a note stays', () => {
@@ -174,7 +163,7 @@ test('四庫 注疏: a bare 注 before full-size text is the 注 up to the next 
   for (let k = 0; k < 6; k++) lines.push(`經文第${'一二三四五六'[k]}句注此注文也音義(某音/某反)疏(注釋曰/某某)¶`, '');
   const s = parsed(lines.join('\n'));
   assert.equal(s.format, 'kanripo');
-  const zhu = notes(s.volumes).filter((n) => n.label === '注');
+  const zhu = notesOf(s.volumes).filter((n) => n.label === '注');
   assert.equal(zhu.length, 6);
   assert.equal(plain(zhu[0].children), '此注文也');
   assert.match(mainText(s.volumes), /經文第一句/u);
@@ -188,12 +177,12 @@ test('四庫 注疏: a bare 注 before full-size text is the 注 up to the next 
 
 test('a continued note whose next line starts with an indent is one note', () => {
   const s = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_WYG_001-1a>¶', '經文疏(注釋曰某某/某某)¶', '　(某某某某/某某)¶', '經文又一句¶', ''].join('\n'));
-  const shu = notes(s.volumes).filter((n) => n.layer === 'shu');
+  const shu = notesOf(s.volumes).filter((n) => n.layer === 'shu');
   assert.equal(shu.length, 1);
   assert.equal(plain(shu[0].children).replace(/[\s\u3000]/gu, ''), '注釋曰某某某某某某某某某某');
   // Negative control: a new note on the next line after text is a note of its own.
   const two = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_WYG_001-1a>¶', '經文(某某/某某)¶', '經文(某某/某某)¶', ''].join('\n'));
-  assert.equal(notes(two.volumes).length, 2);
+  assert.equal(notesOf(two.volumes).length, 2);
 });
 
 test('@fw forme-work lines are metadata; <md:…> markers are anchors, not text', () => {
@@ -238,21 +227,21 @@ test('sub-column order: measured from the whole text, reported; reversed beyond 
   // Twelve of twelve read left first: swapped, the reading said, nothing to check.
   const s = parsed(text);
   const r = reportOf(s);
-  assert.equal(plain(notes(s.volumes)[0].children), '筵者某物之處也');
+  assert.equal(plain(notesOf(s.volumes)[0].children), '筵者某物之處也');
   assert.ok(r.readings.some((x) => x.rule === 'subcolumn-order' && /left first/u.test(x.reading)), JSON.stringify(r.readings));
   assert.ok(!r.anomalies.some((a) => a.kind === 'reversed-subcolumns'));
   // The edition keeps them as written: then they look reversed, and the report says so.
   const kept = parsed(text, { conventions: { subcolumns: 'right-first' } });
-  assert.equal(plain(notes(kept.volumes)[0].children), '之處也筵者某物');
+  assert.equal(plain(notesOf(kept.volumes)[0].children), '之處也筵者某物');
   assert.ok(reportOf(kept).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
   // Reversed-looking but not beyond doubt (nine of twelve, three in order): reported, not swapped.
   const mixed = parsed(text.split('\n').map((l, k) => ([5, 9, 13].includes(k) ? l.replace(/\((之處也)\/(\S+?)\)/u, '($2/$1)') : l)).join('\n'));
-  assert.equal(plain(notes(mixed.volumes)[0].children), '之處也筵者某物');
+  assert.equal(plain(notesOf(mixed.volumes)[0].children), '之處也筵者某物');
   assert.ok(reportOf(mixed).anomalies.some((a) => a.kind === 'reversed-subcolumns'), JSON.stringify(reportOf(mixed).anomalies));
   // A 反切 written (反/扶又) reads 扶又反 only left first; (扶又/反) right first.
   const fanqie = (order: (a: string) => string) => parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', ...Array.from({ length: 12 }, (_, k) => `某某某${'甲乙丙丁戊己庚辛壬癸子丑'[k]}${order('扶又')}某某¶`)].join('\n'));
-  assert.equal(plain(notes(fanqie((x) => `(反/${x})`).volumes)[0].children), '扶又反');
-  assert.equal(plain(notes(fanqie((x) => `(${x}/反)`).volumes)[0].children), '扶又反');
+  assert.equal(plain(notesOf(fanqie((x) => `(反/${x})`).volumes)[0].children), '扶又反');
+  assert.equal(plain(notesOf(fanqie((x) => `(${x}/反)`).volumes)[0].children), '扶又反');
   // Negative control: notes in order (the gloss first) are not flagged.
   const inOrder = parsed(text.replace(/\((之處也)\/(\S+?)\)/gu, '($2/$1)'));
   assert.ok(!reportOf(inOrder).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
@@ -283,11 +272,11 @@ test('國學導航: a title line above its byline line (●文心雕龙 / （南
   const s = parsed('●某某雕龙\n　　（南朝梁）某某著\n●卷一\n　　原道第一\n　　某之为德也大矣。（某，某也。）\n', { format: 'guoxue' });
   const roles = s.volumes[0].children.map((b) => `${b.type === 'paragraph' ? b.role : b.type}:${plain(b.children)}`);
   assert.deepEqual(roles.slice(0, 4), ['title:某某雕龙', 'byline:（南朝梁）某某著', 'title:卷一', 'heading:原道第一']);
-  assert.equal(notes(s.volumes).length, 1);
+  assert.equal(notesOf(s.volumes).length, 1);
   // Negative controls: a line ending in 第一 with punctuation is text; a first line of text above a sentence is no title.
   const t = parsed('●卷一\n　　某曰：第一。\n　　（清）某某，某人也。\n', { format: 'guoxue' });
   assert.ok(t.volumes[0].children.every((b) => b.type === 'paragraph'));
-  assert.equal(notes(t.volumes).length, 1);
+  assert.equal(notesOf(t.volumes).length, 1);
   const c = parsed('　　●某经注疏目录\n　　卷一　某某章第一\n　　卷二　某某章第二\n　　●卷一某某章第一\n　　某某。（某。）\n　　●卷二某某章第二\n　　某某。\n', { format: 'guoxue' });
   assert.deepEqual(c.volumes.map((v) => v.title), ['卷一', '卷二']);
 });

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Block, Inline, Note, Volume } from '../tree/types.js';
-import { parsed, reportOf } from './conventions.test-util.js';
+import { notesOf, parsed, reportOf } from './conventions.test-util.js';
 import { authorOf, findTitle, parseByline, splitTitleLine } from './title.js';
 import { workTitle } from './index.js';
 
@@ -15,17 +15,6 @@ const plain = (nodes: readonly Inline[]): string => nodes.map((n) => (n.type ===
 const blocks = (volumes: readonly Volume[]): Block[] => volumes.flatMap((v) => v.children);
 const headings = (volumes: readonly Volume[]): string[] => blocks(volumes).filter((b) => b.type === 'heading').map((b) => plain(b.children));
 const role = (volumes: readonly Volume[], r: string): string[] => blocks(volumes).filter((b) => b.type === 'paragraph' && b.role === r).map((b) => plain(b.children));
-const notes = (volumes: readonly Volume[]): Note[] => {
-  const out: Note[] = [];
-  const walk = (nodes: readonly Inline[]) => {
-    for (const n of nodes) {
-      if (n.type === 'note') out.push(n);
-      if ('children' in n) walk(n.children as Inline[]);
-    }
-  };
-  for (const b of blocks(volumes)) walk(b.children);
-  return out;
-};
 const noteText = (n: Note): string => n.children.map((c) => (c.type === 'text' ? c.value : '')).join('');
 const HEADER = '#下載最新版本，請訪問: https://example.org/chtxt\n#創建日期: 2021/02/26\n\n';
 
@@ -105,7 +94,7 @@ test('chtxt ○ lines: a section, a joke\'s or a poem\'s title (its poet after t
 test('chtxt notes: full-width （…） and 【…】 are notes; a short （曰） or one before its 〔correction〕 is the editor\'s, text; 【按語】 labels a remark; a 〔…〕 line alone is a sub-section', () => {
   const s = parsed('# 某書\n\n## 某篇\n\n〔守某〕\n\n某某某（某年設，仍以某某提控之。）某某。\n\n【按語】某某某某，某某某某。\n\n某某山東有石穴。（曰）〔昔〕某某生。說（文）云某。\n\n某某〔某某〕某某。\n', { format: 'chtxt' });
   assert.deepEqual(headings(s.volumes), ['某篇', '守某']);
-  const n = notes(s.volumes);
+  const n = notesOf(s.volumes);
   assert.deepEqual(n.map((x) => [x.layer, x.label ?? '', noteText(x)]), [['zhu', '', '某年設，仍以某某提控之。'], ['an', '按語', '某某某某，某某某某。']]);
   const text = role(s.volumes, 'text').join('\n');
   assert.match(text, /（曰）〔昔〕某某生。說（文）云某。/u);
@@ -113,7 +102,7 @@ test('chtxt notes: full-width （…） and 【…】 are notes; a short （曰�
   assert.doesNotMatch(text, /按語/u);
   // Negative control: 【集解】 inside a note is that note's label, not a note of its own.
   const sanjia = parsed('## 某書·卷一\n\n某某(【集解】某某曰：某。【索隱】某某。)某某。\n', { format: 'chtxt' });
-  assert.deepEqual(notes(sanjia.volumes).map((x) => x.layer), ['jijie', 'suoyin']);
+  assert.deepEqual(notesOf(sanjia.volumes).map((x) => x.layer), ['jijie', 'suoyin']);
 });
 
 test('chtxt volumes written 第一卷 (## 第一卷·某部) open volume 1; a chapter heading 第一 opens none', () => {
@@ -180,7 +169,7 @@ test('a volume\'s title again over each of its chapters (卷第一 … 卷第一
   assert.deepEqual(s.volumes.map((v) => v.number), [1, 2]);
   const noted = parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', '某經卷上(某某某某/某某某某)¶', FULL, '某某。¶', ''].join('\n'), { format: 'kanripo' });
   assert.deepEqual(role(noted.volumes, 'title').map((t) => t.replace(/¶/gu, '')), ['某經卷上']);
-  assert.equal(notes(noted.volumes).length, 1);
+  assert.equal(notesOf(noted.volumes).length, 1);
 });
 
 test('CBETA verse set out one cell down inside #+BEGIN_VERSE is no 注 by indentation', () => {
