@@ -44,6 +44,11 @@ test('chooseChunk: keeps a closing mark off the head of a sub-column by moving t
   // a short note that fits is never broken for punctuation
   assert.equal(n('一。二', 0, 10), 3);
   assert.deepEqual(right(chooseChunk(units('甲乙，丙丁'), 0, 20, false), '甲乙，丙丁'), '甲乙，');
+  // A tail whose marks follow one character (史記三家注 卷一: 『眾』。」): no split within two units is legal, so the right takes all.
+  for (const mode of [RIGID, HALF]) {
+    const tail = chooseChunk(units('『眾』。」', mode), 0, 20, true);
+    assert.equal(left(tail, '『眾』。」'), '', `${mode.standard}: left ${left(tail, '『眾』。」')}`);
+  }
 });
 
 test('chooseChunk: no room for the closing mark after the note → the note continues in the next column', () => {

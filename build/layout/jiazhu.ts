@@ -19,8 +19,8 @@
  * The split: the right sub-column (read first) takes the smallest share not
  * shorter than the left (ceil(n/2) units of one cell each); when that puts a
  * closing mark at the left's head or an opening mark at the right's foot,
- * the split moves by one or two units to the most even legal split, the
- * longer side setting the chunk's height.
+ * the split moves to the most even legal split (by one or two units; further
+ * only when nothing nearer is legal), the longer side setting the chunk's height.
  */
 import type { NoteChunk, NoteSegment } from './types.js';
 import type { NoteChar } from './flatten.js';
@@ -57,8 +57,14 @@ function split(units: readonly NoteUnit[], p: number, n: number, widths: readonl
   while (k0 < n && widths[k0] < total - widths[k0]) k0++;
   const uneven = (k: number): number => Math.abs(2 * widths[k] - total) + (2 * widths[k] < total ? 1 : 0);
   let best: { k: number; cost: number } | undefined;
-  // k = n: everything in the right sub-column (a short tail such as 東、 whose 、 may not head the left).
-  for (const k of [k0, k0 + 1, k0 - 1, k0 + 2, k0 - 2, ...(n <= 3 ? [n] : [])]) {
+  // The most even splits first; then, only when those all break 禁則, any other, up to k = n: everything in the
+  // right sub-column (a tail such as 『眾』。」 whose closing marks may not head the left).
+  const near = [k0, k0 + 1, k0 - 1, k0 + 2, k0 - 2];
+  const far = Array.from({ length: n }, (_, i) => i + 1)
+    .filter((k) => !near.includes(k))
+    .sort((a, b) => Math.abs(a - k0) - Math.abs(b - k0) || b - a);
+  for (const k of [...near, ...far]) {
+    if (best && best.cost < KINSOKU && far.includes(k)) break;
     if (k < 1 || k > n) continue;
     if (Math.max(widths[k], total - widths[k]) > cap) continue;
     let cost = Math.max(0, uneven(k) - uneven(k0)) * UNEVEN;

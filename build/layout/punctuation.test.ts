@@ -214,8 +214,7 @@ test('marks beside the text: runs carry the mark, with where the marked stretch 
   assert.deepEqual(split.map((r) => [r.text, r.mark?.first, r.mark?.last]), [['丁', true, false], ['戊己', false, true]]);
 });
 
-// todo (issue 31): 史記三家注 卷一, modern, mainland: a 夾注 sub-column headed by 』 (page 42 column 6) since the note-tail rebalancing met the merged importer.
-test('corpus texts (chtxt 宋書, 史記三家注) and the samples: 0 禁則 breaks in every standard and template', { todo: '史記三家注 modern mainland: one sub-column headed by 』 (issue 31, open)' }, async () => {
+test('corpus texts (chtxt 宋書, 史記三家注) and the samples: 0 禁則 breaks in every standard and template', async () => {
   const variants: Array<[string, Partial<PunctuationSpec>]> = [
     ['modern', { standard: 'mainland' }],
     ['modern', { standard: 'taiwan' }],
