@@ -125,6 +125,9 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Offlin
       handleSIGTERM: false,
       handleSIGHUP: false,
       args: [...CHROMIUM_FLAGS, ...(options.extraArgs ?? []), `--user-data-dir=${profile}`],
+      // A build writes nothing outside its folders: Chromium's config folder (crashpad's "Crash Reports") in the temp
+      // folder, not in ~/.config; GTK's settings in memory, not in dconf's ~/.cache/dconf.
+      env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), GSETTINGS_BACKEND: 'memory' },
       timeout: options.timeout ?? 60_000,
       protocolTimeout: 600_000,
     });

@@ -82,7 +82,7 @@ async function outputText(dir: string): Promise<string> {
 }
 
 /** A worker of this process on `queue` until the queue is empty: what it said. */
-async function drain(queue: string, out: string, extra: { allowRead?: string[] } = {}): Promise<string> {
+async function drain(queue: string, out: string, extra: { allowRead?: string[]; lockMs?: number } = {}): Promise<string> {
   const lines: string[] = [];
   const worker = await runWorker({ url, queue, root: path.join(root, 'storage'), out, drain: true, waitRedisMs: 60_000, log: (l) => lines.push(l), ...extra });
   const result = (await worker.done) as { gaveUp?: string } | undefined;
@@ -155,6 +155,33 @@ test('a job naming a place outside the root, or no edition of its collection, fa
   assert.match(all, /unknown field "extra"[^]*version is the string "1", not a whole number[^]*targets is a mapping, not \{ pdf/);
   assert.match(all, /the job's data is (null|a mapping)/);
   assert.deepEqual(await files(out), [], 'nothing written');
+});
+
+test('job records corrupted in Redis itself (data or options no JSON, options no mapping): each fails with what was wrong; the draining worker ends', { timeout: 180_000 }, async () => {
+  const queue = 'corrupt';
+  const q = new Queue(queue, { connection: client });
+  const corrupt: Array<['data' | 'opts', string]> = [
+    ['data', '{not json'],
+    ['opts', '{not json'],
+    ['opts', 'null'],
+    ['opts', '[]'],
+  ];
+  for (const [field, value] of corrupt) {
+    const job = await q.add('x', { collection: 'coll', edition: 'ed01' }, { attempts: 2, removeOnComplete: false, removeOnFail: false });
+    await client.hset(q.toKey(job.id!), field, value);
+  }
+  await q.close();
+  // Before the mending, such a job cycled between active and waiting for ever and the worker never ended (the 1,000-job fuzz hung an hour).
+  const log = await drain(queue, path.join(root, 'out-corrupt'), { lockMs: 2000 });
+  const { failed, completed } = await states(queue);
+  assert.equal(completed, 0);
+  assert.equal(failed.length, corrupt.length, log);
+  const all = failed.join('\n');
+  assert.match(all, /job \d+: its record was corrupted in Redis \(its data is not JSON \("\{not json"\)\); nothing was read or written/);
+  assert.equal(failed.filter((r) => /its options are not a JSON mapping/.test(r)).length, 2, all);
+  // Options [] BullMQ can read: that job reaches the processor as it is, and fails for its data.
+  assert.ok(failed.every((r) => /nothing was read or written/.test(r)), all);
+  assert.match(log, /the record was mended so that the job fails with this message/);
 });
 
 test('a job queue add made builds, reading what the worker allows (its --allow-read), not the job', { timeout: 300_000 }, async () => {

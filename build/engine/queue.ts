@@ -40,6 +40,7 @@ import { lazyBrowser } from './lazy-browser.js';
 import { publishedDir, publishFenced, type PublishedVersion } from './published.js';
 import { editionField, editionJobId, parseEditionJob, relativePathProblem, type EditionJob } from './queue-job.js';
 import { DEFAULT_QUEUE } from './queue-names.js';
+import { corruptionOf, mendActiveRecords } from './queue-records.js';
 import { connection, fromRedis, RedisReplyError } from './redis-link.js';
 import { formatMessage, sortMessages } from './report.js';
 import type { OutputGate } from './write.js';
@@ -392,6 +393,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     options.log(`${labelOf(parsed.job)}: an older version's output was renamed over version ${newer.version}'s; that version is enqueued again`);
   };
   const processor = async (job: Job<unknown, EditionJobResult>): Promise<EditionJobResult> => {
+    const corrupted = corruptionOf(job.data);
+    if (corrupted !== undefined) throw new UnrecoverableError(`job ${String(job.id).slice(0, 80)}: its record was corrupted in Redis (${corrupted}); nothing was read or written; enqueue the collection again with diaoban queue add`);
     const parsed = parseEditionJob(job.data);
     if ('problems' in parsed) throw new UnrecoverableError(`job ${String(job.id).slice(0, 80)}: not a job diaoban can build (${parsed.problems.join('; ')}); nothing was read or written; enqueue the collection again with diaoban queue add`);
     const data = parsed.job;
@@ -516,6 +519,16 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
       })
       .catch((error: Error) => options.log(`catalogue: ${error.message}`));
   });
+  // Job records corrupted in Redis (data or options that are no JSON) would cycle between active and waiting for ever: mended so that they fail with a message.
+  const mend = (): void => {
+    if (closing || downSince !== undefined) return;
+    void fromRedis(guard, () => mendActiveRecords(client, worker.toKey('')))
+      .then((lines) => {
+        for (const line of lines) options.log(`worker: ${line}: the record was mended so that the job fails with this message`);
+      })
+      .catch(() => undefined);
+  };
+  timers.push(setInterval(mend, 5000));
   if (options.drain) {
     // Done when nothing is left: none waiting or delayed (a retry), none active — a stalled job is active until BullMQ's stalled-job check puts it back, and then taken.
     counts = new Queue(queueName, { connection: client });
