@@ -149,9 +149,9 @@ async function withRedis<T>(url: string, run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (error) {
     const message = (error as Error).message;
-    const { RedisReplyError, QueueRefusal } = await import('../engine/queue.js');
+    const { RedisReplyError, QueueRefusal, UNREACHABLE } = await import('../engine/queue.js');
     if (error instanceof RedisReplyError || error instanceof QueueRefusal) throw new UserError(message);
-    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|ETIMEDOUT|Connection is closed|redis:\/\/ URL|Invalid URL|NOAUTH|WRONGPASS|max retries|offline queue/i.test(message)) {
+    if (UNREACHABLE.test(message) || /redis:\/\/ URL|Invalid URL/i.test(message)) {
       throw new UserError(`cannot reach Redis at ${url} (${message.split('\n')[0]}); start it (redis-server) or give --redis redis://host:port`);
     }
     throw error;
@@ -345,6 +345,8 @@ export function program(): Command {
       );
       say(process.stderr, `worker ${process.pid}: waiting for jobs on ${opts.redis} (queue ${opts.queue}, root ${opts.root})`);
       const { gaveUp } = await worker.done;
+      // The worker closed all it opened; ioredis keeps timers of handshakes a vanished server never answered (30 s each): they do not hold the process.
+      setTimeout(() => process.exit(), 1000).unref();
       if (gaveUp) throw new UserError(gaveUp);
     });
 

@@ -63,7 +63,10 @@ export function recordProblem(data: string | null, opts: string | null): { data?
  * line a job, for the worker to say.
  */
 export async function mendActiveRecords(client: Redis, prefix: string): Promise<string[]> {
-  const ids = (await client.lrange(`${prefix}active`, 0, 999)).filter((id) => !id.startsWith('0:'));
+  const listed: unknown = await client.lrange(`${prefix}active`, 0, 999);
+  // The worker's check of Redis itself: a reply of another shape is no Redis of a queue.
+  if (!Array.isArray(listed) || !listed.every((id) => typeof id === 'string')) throw new TypeError(`answered LRANGE with ${JSON.stringify(listed)?.slice(0, 40)}, not a list: it is not a Redis of a queue`);
+  const ids = listed.filter((id: string) => !id.startsWith('0:'));
   if (ids.length === 0) return [];
   const pipeline = client.pipeline();
   for (const id of ids) pipeline.hmget(`${prefix}${id}`, 'data', 'opts');

@@ -45,7 +45,7 @@ import { connection, fromRedis, RedisReplyError } from './redis-link.js';
 import { formatMessage, sortMessages } from './report.js';
 import type { OutputGate } from './write.js';
 
-export { connection, RedisReplyError } from './redis-link.js';
+export { connection, RedisReplyError, UNREACHABLE } from './redis-link.js';
 export type { EditionJob } from './queue-job.js';
 
 /** Machine faults are tried again this many times in all, waiting 10 s, 20 s … between (BullMQ's exponential backoff). */
@@ -365,13 +365,15 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   const { client, guard } = connection(options.url, true);
   // Redis gone or not answering: said, with how long the worker waits (ioredis reconnects meanwhile), and given up after --wait-redis.
   const waitMs = options.waitRedisMs ?? 300_000;
+  // Down until a PING is answered PONG or BullMQ reads the queue: a connection that opens (and a server that closes it
+  // after the handshake) is not yet a Redis that answers.
   let downSince: number | undefined = Date.now();
   let told = 0;
-  client.on('ready', () => {
+  const answers = (): void => {
     if (downSince !== undefined && told > 0) options.log(`worker: Redis at ${guard.url} answers again (after ${((Date.now() - downSince) / 1000).toFixed(0)} s)`);
     downSince = undefined;
     told = 0;
-  });
+  };
   client.on('close', () => (downSince ??= Date.now()));
   let healer: Queue | undefined;
   // A job of this worker overwrote a later version's output (it stalled between its check and its rename): that version's job is added again.
@@ -464,12 +466,16 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   worker.on('error', (error) => {
     // An error of BullMQ's own loop: Redis not answering, or answering what BullMQ cannot read; given up after --wait-redis as an outage is.
     downSince ??= Date.now();
+    // ioredis's reader met a reply it cannot read (its message asks for a bug report): no Redis of a queue.
+    if (!guard.problem && /Unknown RESP type|Please report this/.test(error.message)) return notTheQueues(new RedisReplyError(guard.url, `sent a reply the Redis client cannot read (${error.message.replace(/\.?\s*Please report this\.?/, '')})`));
     const message = guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
     if (message !== lastError) options.log(`worker: ${message}`);
     lastError = message;
   });
 
   let closing: Promise<void> | undefined;
+  let markStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (markStopped = resolve));
   /** The queue's counts, asked by a draining worker. */
   let counts: Queue | undefined;
   let gaveUp: string | undefined;
@@ -477,23 +483,53 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   const close = (force = false): Promise<void> =>
     (closing ??= (async () => {
       for (const t of timers) clearInterval(t);
-      // A worker whose Redis is gone cannot wait for it to close cleanly; a clean close waits for the job being built.
-      let timer: NodeJS.Timeout | undefined;
-      const closed = worker.close(force).catch(() => undefined);
-      await (force ? Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]).finally(() => clearTimeout(timer)) : closed);
+      // A worker whose Redis is gone cannot wait for it to close cleanly (each step waits at most 5 s); a clean close waits for the job being built.
+      const bounded = async (step: Promise<unknown>): Promise<void> => {
+        if (!force) return void (await step.catch(() => undefined));
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([step.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]).finally(() => clearTimeout(timer));
+      };
+      await bounded(worker.close(force));
       await browser.close();
-      await healer?.close().catch(() => undefined);
-      await counts?.close().catch(() => undefined);
+      await bounded(Promise.all([healer?.close(), counts?.close()]));
       client.disconnect();
+      markStopped();
     })());
 
-  guard.onProblem = (error) => {
+  /** Stops the worker: the server at --redis answered what no Redis of a queue does. */
+  const notTheQueues = (error: RedisReplyError): void => {
     gaveUp ??= `${error.message}; the worker stops: check --redis (is it the queue's Redis?)`;
     void close(true);
   };
+  guard.onProblem = notTheQueues;
+  // The queue's own state asked every 5 s, and every second while Redis is down (its active jobs, whose unreadable
+  // records are mended on the way): a list is a Redis answering; a reply of another shape is no Redis of a queue; an
+  // error reply (a Redis loading its data, or a server that refuses everything) or no reply is not answering.
+  let checking = false;
+  let lastCheck = 0;
+  const check = (): void => {
+    checking = true;
+    lastCheck = Date.now();
+    mendActiveRecords(client, worker.toKey(''))
+      .then(
+        (lines) => {
+          answers();
+          for (const line of lines) options.log(`worker: ${line}: the record was mended so that the job fails with this message`);
+        },
+        (error: Error) => {
+          if (guard.problem) return notTheQueues(new RedisReplyError(guard.url, guard.problem));
+          if (error instanceof TypeError) return notTheQueues(new RedisReplyError(guard.url, error.message));
+          downSince ??= Date.now();
+        },
+      )
+      .finally(() => (checking = false));
+  };
   timers.push(
     setInterval(() => {
-      if (downSince === undefined || closing) return;
+      if (closing) return;
+      // Asked only of a connection that is up: one going up and down would pile commands in ioredis's offline queue.
+      if (!checking && client.status === 'ready' && (downSince !== undefined || Date.now() - lastCheck >= 5000)) check();
+      if (downSince === undefined) return;
       const down = Date.now() - downSince;
       if (waitMs > 0 && down >= waitMs) {
         gaveUp = `Redis at ${guard.url} has not answered for ${(down / 1000).toFixed(0)} s${guard.problem ? ` (${guard.problem})` : lastError ? ` (${lastError.replace(/^worker: /, '')})` : ''}; the worker stops (--wait-redis ${waitMs / 1000}); start it again once Redis answers`;
@@ -510,7 +546,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
 
   // Each edition's end rewrites its collection's catalogue; two workers ending at once may each miss the other's record: when the queue is empty, each collection's is rewritten from them all.
   // BullMQ read the queue (a job, or none waiting): Redis answers as it should.
-  for (const event of ['active', 'drained'] as const) worker.on(event, () => (downSince = client.status === 'ready' ? undefined : downSince));
+  for (const event of ['active', 'drained'] as const) worker.on(event, () => client.status === 'ready' && answers());
   worker.on('drained', () => {
     void fromRedis(guard, () => client.hkeys(collectionsKey(queueName)))
       .then(async (names) => {
@@ -519,16 +555,6 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
       })
       .catch((error: Error) => options.log(`catalogue: ${error.message}`));
   });
-  // Job records corrupted in Redis (data or options that are no JSON) would cycle between active and waiting for ever: mended so that they fail with a message.
-  const mend = (): void => {
-    if (closing || downSince !== undefined) return;
-    void fromRedis(guard, () => mendActiveRecords(client, worker.toKey('')))
-      .then((lines) => {
-        for (const line of lines) options.log(`worker: ${line}: the record was mended so that the job fails with this message`);
-      })
-      .catch(() => undefined);
-  };
-  timers.push(setInterval(mend, 5000));
   if (options.drain) {
     // Done when nothing is left: none waiting or delayed (a retry), none active — a stalled job is active until BullMQ's stalled-job check puts it back, and then taken.
     counts = new Queue(queueName, { connection: client });
@@ -549,13 +575,17 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
       }, 1000),
     );
   }
-  const done = worker.run().then(
-    () => closing,
-    (error: Error) => {
-      gaveUp ??= guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
-      return close(true);
-    },
-  );
+  // Done when the worker's loop ends or the worker is closed (a worker that never reached Redis has no loop that ends).
+  const done = Promise.race([
+    worker.run().then(
+      () => closing,
+      (error: Error) => {
+        gaveUp ??= guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
+        return close(true);
+      },
+    ),
+    stopped,
+  ]);
   return { close: () => close(), done: done.then(() => (gaveUp ? { gaveUp } : {})) };
 }
 

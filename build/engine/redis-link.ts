@@ -43,6 +43,7 @@ export class RedisReplyError extends Error {
 const LINE_TYPES = new Set('+-:_#,('.split('').map((c) => c.charCodeAt(0)));
 const BULK_TYPES = new Set('$!='.split('').map((c) => c.charCodeAt(0)));
 const AGGREGATE_TYPES = new Set('*~%>'.split('').map((c) => c.charCodeAt(0)));
+const PUSH = 0x3e;
 const CR = 13;
 const LF = 10;
 
@@ -76,6 +77,8 @@ export class RespScanner {
       const byte = chunk[i++]!;
       if (this.type === 0) {
         if (!LINE_TYPES.has(byte) && !BULK_TYPES.has(byte) && !AGGREGATE_TYPES.has(byte)) return `sent a byte that begins no reply (0x${byte.toString(16).padStart(2, '0')}): it does not speak the Redis protocol`;
+        // ioredis reads a push (>) only as a reply of its own, never inside another: its reader would be left broken.
+        if (byte === PUSH && this.open.length > 0) return 'sent a push inside a list: it does not speak the Redis protocol';
         this.type = byte;
         this.lineLength = 0;
         this.line = [];
@@ -194,6 +197,9 @@ export function connection(url: string, worker = false): { client: Redis; guard:
   return { client, guard };
 }
 
+/** What a client throws when it cannot reach the server, or the server went away: the user's to start or name (the command line says so). */
+export const UNREACHABLE = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EPIPE|ECONNABORTED|socket hang up|Stream isn't writeable|NOAUTH|WRONGPASS|max retries|offline queue|Connection is closed/i;
+
 /**
  * Runs `talk` (commands to the Redis behind `guard`) and turns what a bad
  * server makes the clients throw into a RedisReplyError: a reply the guard
@@ -208,7 +214,7 @@ export async function fromRedis<T>(guard: ReplyGuard, talk: () => Promise<T>): P
     if (error instanceof RedisReplyError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (guard.problem) throw new RedisReplyError(guard.url, guard.problem);
-    if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|NOAUTH|WRONGPASS|max retries|offline queue|Connection is closed/i.test(message)) throw error;
+    if (UNREACHABLE.test(message)) throw error;
     if (/timed out|timeout/i.test(message)) throw new RedisReplyError(guard.url, `did not answer within ${commandTimeoutMs() / 1000} s (${message.split('\n')[0]})`);
     if (error instanceof TypeError || error instanceof SyntaxError || error instanceof RangeError || /protocol|reply|unexpected/i.test(message) || (error as { name?: string }).name === 'ReplyError') {
       throw new RedisReplyError(guard.url, `answered in a way the queue cannot use (${message.split('\n')[0].slice(0, 200)}); is it a Redis, and the queue's?`);
