@@ -322,10 +322,23 @@ export function parseInline(src: Source, start: number, end: number, options: In
     pendingSplit = -1;
   };
 
+  /**
+   * text.indexOf(needle, from), remembered per needle: the scan only moves on, so a close that is not there is
+   * looked for once, not once an opening (a line of 200,000 unclosed 【 took two minutes).
+   */
+  const seen = new Map<string, { from: number; at: number }>();
+  const indexFrom = (needle: string, from: number): number => {
+    const known = seen.get(needle);
+    if (known && known.from <= from && (known.at < 0 || known.at >= from)) return known.at;
+    const at = text.indexOf(needle, from);
+    seen.set(needle, { from, at });
+    return at;
+  };
+
   /** 〈艹嚣〉 where 〈〉 also makes notes: two or three Han characters (or radicals) and the close. */
   const describedAt = (from: number, close: string): boolean => {
-    const stop = text.indexOf(close, from);
-    if (stop < 0 || stop >= end) return false;
+    const stop = indexFrom(close, from);
+    if (stop < 0 || stop >= end || stop - from > 12) return false;
     const n = Array.from(text.slice(from, stop));
     return n.length >= 2 && n.length <= 3 && n.every((c) => /[\p{Script=Han}\u2e80-\u2fdf]/u.test(c));
   };
@@ -336,7 +349,7 @@ export function parseInline(src: Source, start: number, end: number, options: In
   const labelAt = (at: number, ch: string): { layer: LayerId; label: string; end: number } | undefined => {
     const close = labelPairs.get(ch);
     if (close === undefined || options.innerLabels?.some((l) => text.startsWith(l.text, at))) return undefined;
-    const stop = text.indexOf(close, at + ch.length);
+    const stop = indexFrom(close, at + ch.length);
     if (stop < 0 || stop >= end || stop - at > 8) return undefined;
     const found = commentaryLabel(text.slice(at + ch.length, stop));
     return found ? { ...found, end: stop + close.length } : undefined;
@@ -360,8 +373,9 @@ export function parseInline(src: Source, start: number, end: number, options: In
     const span = options.spans?.find((sp) => text.startsWith(sp.open, i));
     if (span) {
       const from = i + span.open.length;
-      const stop = text.indexOf(span.close, from);
-      const inner = stop < 0 ? '' : text.slice(from, stop);
+      const stop = indexFrom(span.close, from);
+      // What the patterns below can take is far shorter: a longer stretch is not sliced.
+      const inner = stop < 0 || stop - from > 512 ? '' : text.slice(from, stop);
       // A proper name may hold a gloss (*大~太~王*: 大王, its 大 read 太).
       const glossed = span.as === 'proper' && /^(?:[^\s~*<>]|~[^\s~*<>]{1,10}~){1,30}$/u.test(inner) && inner.includes('~');
       if (stop >= 0 && stop < end && (/^[^\s~*<>]{1,30}$/u.test(inner) || glossed) && /\p{Script=Han}/u.test(inner)) {
@@ -417,8 +431,10 @@ export function parseInline(src: Source, start: number, end: number, options: In
     if (bracket && compositionOpens.has(ch) && describedAt(i + ch.length, compositionOpens.get(ch) as string)) bracket = undefined;
     // （子卿遠）〔子遠，卿〕: the words an editor deletes, before the words put in their place, are text.
     // （子卿遠）〔子遠，卿〕, 說（文）云: an editor's deletion before his correction, or a short one, is text, brackets and all.
-    const closedAt = bracket && (bracket.notBefore || bracket.minLength || bracket.notAfter) ? text.indexOf(bracket.close, next) : -1;
-    if (bracket && closedAt >= 0 && closedAt < end && !text.slice(next, closedAt).includes(ch) && ((bracket.notBefore !== undefined && text[closedAt + bracket.close.length] === bracket.notBefore) || (bracket.notAfter !== undefined && text[i - 1] === bracket.notAfter) || Array.from(text.slice(next, closedAt)).length < (bracket.minLength ?? 0))) {
+    const closedAt = bracket && (bracket.notBefore || bracket.minLength || bracket.notAfter) ? indexFrom(bracket.close, next) : -1;
+    const reopened = closedAt >= 0 ? indexFrom(ch, next) : -1;
+    const short = (): boolean => closedAt - next < 2 * (bracket?.minLength ?? 0) && Array.from(text.slice(next, closedAt)).length < (bracket?.minLength ?? 0);
+    if (bracket && closedAt >= 0 && closedAt < end && !(reopened >= 0 && reopened < closedAt) && ((bracket.notBefore !== undefined && text[closedAt + bracket.close.length] === bracket.notBefore) || (bracket.notAfter !== undefined && text[i - 1] === bracket.notAfter) || short())) {
       columnChars += closedAt + bracket.close.length - i;
       i = closedAt + bracket.close.length;
       continue;
@@ -629,8 +645,8 @@ export function parseInline(src: Source, start: number, end: number, options: In
     }
     const compositionClose = compositionOpens.get(ch);
     if (compositionClose !== undefined) {
-      const stop = text.indexOf(compositionClose, next);
-      const inner = stop < 0 ? '' : text.slice(next, stop);
+      const stop = indexFrom(compositionClose, next);
+      const inner = stop < 0 || stop - next > 32 ? '' : text.slice(next, stop);
       if (stop >= 0 && stop < end && /^[^\s{}<>()（）【】]{2,8}$/u.test(inner)) {
         flush(i);
         const after = stop + compositionClose.length;
