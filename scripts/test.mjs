@@ -41,11 +41,10 @@ const ALONE = [
 
 /** The slowest files (30–100 s each under load), started first. */
 const FIRST = [
-  'build/render/pdf/classical.test.ts',
   'build/cli/init.test.ts',
   'build/render/pdf/punctuation.test.ts',
-  'build/engine/incremental.test.ts',
-  'build/render/pdf/samples.test.ts',
+  'build/cli/cli.test.ts',
+  'build/render/pdf/collation.test.ts',
 ];
 
 function testFiles(dir) {

@@ -13,7 +13,7 @@ import { loadSystemFonts } from '../../fonts/load.js';
 import type { LoadedFont } from '../../fonts/types.js';
 import { SAMPLES } from '../../engine/samples.js';
 import { ace, assertAceClean } from './ace.test-util.js';
-import { CORPUS_TEXTS, bookEpub, loadBook, pageListFor } from './books.test-util.js';
+import { CORPUS_TEXTS, bookEpub, loadBook, pageListFor, withCorrections } from './books.test-util.js';
 import { renderEpub } from './index.js';
 import { DEFAULT_POPUP_LAYERS } from './notes-option.js';
 import { sampleTree } from './fixtures.test-util.js';
@@ -30,6 +30,10 @@ after(async () => {
 
 test('DAISY Ace on every sample: 0 violations, a conformance claim, page breaks', async () => {
   for (const name of SAMPLES) await assertAceClean(name, await bookEpub(await loadBook(name), fonts), tmp);
+});
+
+test('DAISY Ace on 儀禮注疏 with three corrections: its 校勘記 document and the legend\'s notes', async () => {
+  await assertAceClean('yili-zhushu-corrected', await bookEpub(withCorrections(await loadBook('yili-zhushu')), fonts), tmp);
 });
 
 test('DAISY Ace on every corpus text: 0 violations, a conformance claim, page breaks', async () => {

@@ -11,7 +11,7 @@
  * printed as what they stand for and its verse stanza full size; 夾注 pairs
  * closer within than between. Each measure has its control: a case of the
  * same page it must tell apart. (Note tails of one character: golden.test,
- * on the layout every sample's PDF reads back as in samples.test.)
+ * on the layout every sample's PDF reads back as in samples.slow.ts.)
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';

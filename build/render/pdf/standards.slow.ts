@@ -13,7 +13,7 @@
  *   info; the sRGB intent; no action or JavaScript; every font embedded with
  *   ToUnicode;
  * - both: the text as pdf.js reads it — every item, at its place — is the
- *   screen file's (which samples.test.ts reads back glyph by glyph against
+ *   screen file's (which samples.slow.ts reads back glyph by glyph against
  *   the layout), so the text is still searchable as the ideograph and the
  *   vertical glyphs are where they were;
  * - a print page rendered by Ghostscript and by poppler looks the same
