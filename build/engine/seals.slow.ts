@@ -57,8 +57,10 @@ test('slow seals share one time budget: four that each take their whole 10 s hol
   const dir = path.join(work, 'slow-seals');
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'a.md'), '# 卷一\n\n學而時習之\n');
-  // Noise of many octaves over a seal 80 mm wide (2048 pixels): far past 10 s each, whatever the machine.
-  const slow = (octaves: number): string => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><filter id="t" x="0" y="0" width="1" height="1"><feTurbulence baseFrequency="0.05" numOctaves="${octaves}"/></filter><rect width="100" height="100" filter="url(#t)"/></svg>`;
+  // Noise of many octaves over a seal 80 mm wide (2048 pixels), sixteen layers of it: far past 10 s each, whatever the
+  // machine (one layer took 6–9 s here, so two of four were drawn within their time and the test failed by chance).
+  const slow = (octaves: number): string =>
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><filter id="t" x="0" y="0" width="1" height="1"><feTurbulence baseFrequency="0.05" numOctaves="${octaves}"/></filter>${'<rect width="100" height="100" opacity="0.5" filter="url(#t)"/>'.repeat(16)}</svg>`;
   const names = [10, 11, 12, 13].map((o) => {
     writeFileSync(path.join(dir, `slow${o}.svg`), slow(o));
     return `slow${o}.svg`;
