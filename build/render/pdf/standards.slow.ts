@@ -293,7 +293,12 @@ for (const id of EDITIONS) {
     const pages = doc.getPageCount();
     // The plates as Ghostscript separates them: a page without a seal inks K and, of C, M and Y, only the crop
     // marks (registration colour); the screen file's black is four-colour (negative control).
-    const unsealed = [...Array(pages).keys()].map((i) => i + 1).find((n) => !config.seals?.some((s) => s.page === n || (s.page === 'last' && n === pages)));
+    // A page of the text: the one nearest the middle without a seal (the first pages are the cover, its blank back and the title page).
+    const middle = Math.ceil(pages / 2);
+    const unsealed = [...Array(pages).keys()]
+      .map((i) => i + 1)
+      .sort((a, b) => Math.abs(a - middle) - Math.abs(b - middle) || a - b)
+      .find((n) => !config.seals?.some((s) => s.page === n || (s.page === 'last' && n === pages)));
     if (unsealed) {
       const [c, m, y, k] = inkCoverage(file, unsealed);
       assert.ok(Math.max(c, m, y) < 0.1 && k > 1, `${id} page ${unsealed}: inks C ${c} M ${m} Y ${y} K ${k} (per cent)`);
