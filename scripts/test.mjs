@@ -41,8 +41,8 @@ const ALONE = [
 
 /** The slowest files (30–100 s each under load), started first. */
 const FIRST = [
-  'build/cli/init.test.ts',
   'build/render/pdf/punctuation.test.ts',
+  'build/render/epub/epub.test.ts',
   'build/cli/cli.test.ts',
   'build/render/pdf/collation.test.ts',
 ];
