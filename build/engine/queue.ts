@@ -463,11 +463,22 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   );
   worker.on('failed', (job, error) => options.log(`${nameOf(job)}: failed: ${error.message.split('\n')[0]}`));
   let lastError = '';
+  // BullMQ's loop failing without a break of more than 20 s (it tries again within 15 s), since `failingSince`: a
+  // server that answers our check but none of the queue's commands is given up after --wait-redis too.
+  let failingSince: number | undefined;
+  let lastLoopError = 0;
+  for (const event of ['active', 'drained', 'completed', 'failed'] as const) worker.on(event, () => (failingSince = undefined));
   worker.on('error', (error) => {
     // An error of BullMQ's own loop: Redis not answering, or answering what BullMQ cannot read; given up after --wait-redis as an outage is.
     downSince ??= Date.now();
+    const now = Date.now();
+    if (failingSince === undefined || now - lastLoopError > 20_000) failingSince = now;
+    lastLoopError = now;
     // ioredis's reader met a reply it cannot read (its message asks for a bug report): no Redis of a queue.
     if (!guard.problem && /Unknown RESP type|Please report this/.test(error.message)) return notTheQueues(new RedisReplyError(guard.url, `sent a reply the Redis client cannot read (${error.message.replace(/\.?\s*Please report this\.?/, '')})`));
+    // A reply of the wrong shape where BullMQ or ioredis reads the server itself (INFO that is no text: "doc.split is not a
+    // function"): no Redis of a queue. A job record BullMQ cannot read fails in its job code instead, and is mended.
+    if (!guard.problem && error instanceof TypeError && /redis-connection\.js|[\\/]ioredis[\\/]/.test(error.stack ?? '')) return notTheQueues(new RedisReplyError(guard.url, `answered in a way the queue cannot use (${error.message.split('\n')[0]!.slice(0, 200)})`));
     const message = guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
     if (message !== lastError) options.log(`worker: ${message}`);
     lastError = message;
@@ -529,6 +540,12 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
       if (closing) return;
       // Asked only of a connection that is up: one going up and down would pile commands in ioredis's offline queue.
       if (!checking && client.status === 'ready' && (downSince !== undefined || Date.now() - lastCheck >= 5000)) check();
+      const failing = failingSince !== undefined && Date.now() - lastLoopError <= 20_000 ? Date.now() - failingSince : 0;
+      if (waitMs > 0 && failing >= waitMs) {
+        gaveUp = `Redis at ${guard.url} has answered none of the queue's commands for ${(failing / 1000).toFixed(0)} s (${lastError.replace(/^worker: /, '')}); the worker stops (--wait-redis ${waitMs / 1000}); check --redis (is it the queue's Redis?)`;
+        void close(true);
+        return;
+      }
       if (downSince === undefined) return;
       const down = Date.now() - downSince;
       if (waitMs > 0 && down >= waitMs) {
