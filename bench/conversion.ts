@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { DOUBTFUL_PER_10K } from '../build/parse/import-report.js';
 import { ContextCounts } from '../build/transform/context-model.js';
-import { convertParts, convertPlain, DOUBTFUL_BELOW, type Decision } from '../build/transform/script.js';
+import { convertParts, convertPlain, DOUBTFUL_BELOW, habitsOfText, type Decision } from '../build/transform/script.js';
 import { emptyRoundTrip, roundTrip, type RoundTrip } from '../build/transform/script-measure.js';
 import { prepareWitness, witnessAgreement, type Witness } from '../build/transform/witness.js';
 import { foldsOf, traditionalTexts, type CorpusText } from '../scripts/conversion-corpus.js';
@@ -61,6 +61,7 @@ export async function run(): Promise<Record<string, number | string>> {
   const plain = emptyRoundTrip();
   const before = emptyRoundTrip();
   const after = emptyRoundTrip();
+  const noHabits = emptyRoundTrip();
   const sameCopy = emptyRoundTrip();
   const withWitness = { plain: emptyRoundTrip(), before: emptyRoundTrip(), after: emptyRoundTrip(), witness: emptyRoundTrip() };
   // Calibration: the model's choices, how many doubtful, how many of them wrong, how many wrong ones not flagged.
@@ -78,11 +79,14 @@ export async function run(): Promise<Record<string, number | string>> {
       const t3 = performance.now();
       const flaggedBefore = doubtful;
       const charactersBefore = after.characters;
+      // The text's own habits, as a volume's are: a first pass over all its streams.
+      const habits = habitsOfText(text.streams.map((s) => [convertPlain(s, 'traditional', 'simplified')]), 'simplified', 'traditional', undefined, { model });
       for (const stream of text.streams) {
         roundTrip(stream, (s) => convertPlain(s, 'simplified', 'traditional'), plain);
         roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model: false })[0], before);
+        roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model })[0], noHabits);
         const decisions: Decision[] = [];
-        const converted = roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, (d) => decisions.push(d), 'text', { model })[0], after);
+        const converted = roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, (d) => decisions.push(d), 'text', { model, habits })[0], after);
         void converted;
         // Which of the model's choices were wrong: compare with the original at each decision.
         for (const d of decisions) {
@@ -106,18 +110,20 @@ export async function run(): Promise<Record<string, number | string>> {
       // The same text as witness, as another copy of one edition would give it: punctuation gone, one character in fifty changed or dropped.
       const copy = text.streams.map((s) => Array.from(s.replace(/[^\p{Script=Han}]/gu, '')).filter((_, i) => i % 97 !== 13).map((c, i) => (i % 61 === 7 ? '□' : c)).join(''));
       const sameAgreement = witnessAgreement(text.streams.map((s) => [{ value: convertPlain(s, 'traditional', 'simplified') }]), prepareWitness(copy.join('')));
-      text.streams.forEach((stream, k) => void roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model, witnessAt: (i) => sameAgreement[k].get(i) })[0], sameCopy));
+      const sameHabits = habitsOfText(text.streams.map((s) => [convertPlain(s, 'traditional', 'simplified')]), 'simplified', 'traditional', undefined, { model }, (k) => (i) => sameAgreement[k].get(i));
+      text.streams.forEach((stream, k) => void roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model, habits: sameHabits, witnessAt: (i) => sameAgreement[k].get(i) })[0], sameCopy));
       const witnessTexts = witnessOf(text.file, texts);
       if (!witnessTexts) continue;
       const witness: Witness = prepareWitness(witnessTexts.flatMap((t) => t.streams).join(''));
       // The text's streams as one volume, aligned once with the witness; each stream simplified first.
       const simplified = text.streams.map((s) => convertPlain(s, 'traditional', 'simplified'));
       const agreement = witnessAgreement(simplified.map((s) => [{ value: s }]), witness);
+      const witnessHabits = habitsOfText(simplified.map((s) => [s]), 'simplified', 'traditional', undefined, { model }, (k) => (i) => agreement[k].get(i));
       text.streams.forEach((stream, k) => {
         roundTrip(stream, (s) => convertPlain(s, 'simplified', 'traditional'), withWitness.plain);
         roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model: false })[0], withWitness.before);
-        roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model })[0], withWitness.after);
-        roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, (d) => void (d.witness !== undefined && witnessDiffers++), 'text', { model, witnessAt: (i) => agreement[k].get(i) })[0], withWitness.witness);
+        roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model, habits })[0], withWitness.after);
+        roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, (d) => void (d.witness !== undefined && witnessDiffers++), 'text', { model, habits: witnessHabits, witnessAt: (i) => agreement[k].get(i) })[0], withWitness.witness);
       });
     }
   }
@@ -127,8 +133,10 @@ export async function run(): Promise<Record<string, number | string>> {
     'Han characters compared': after.characters,
     'wrong per 10,000: plain opencc-js': per10k(plain),
     'wrong per 10,000: diaoban before (no model)': per10k(before),
+    'wrong per 10,000: diaoban, context model without the text\'s habits': per10k(noHabits),
     'wrong per 10,000: diaoban, context model': per10k(after),
     'wrong: plain / before / model': `${plain.wrong} / ${before.wrong} / ${after.wrong}`,
+    'most frequent errors, model without habits': top(noHabits),
     'most frequent errors, plain': top(plain),
     'most frequent errors, before': top(before),
     'most frequent errors, model': top(after),

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ContextCounts, contextModel, estimate, sitesOf, writtenReadings } from './context-model.js';
+import { ContextCounts, contextModel, estimate, habitsOf, overall, sitesOf, writtenReadings } from './context-model.js';
 import { countTraditional, roundTrip } from './script-measure.js';
-import { convertPlain, convertText, type Decision } from './script.js';
+import { convertPlain, convertText, habitsOfText, type Decision } from './script.js';
 
 const decide = (text: string, options = {}, mode: 'text' | 'name' = 'text') => {
   const decisions: Decision[] = [];
@@ -139,4 +139,36 @@ test('the import report counts the doubtful choices; a text with many is not ok 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a text's own habits: a text that writes 于 throughout (尚書) takes 于 where the model alone leans to 於; one that writes 於 leans the other way", () => {
+  const shangshu = '光被四表格于上下。克明俊德以亲九族。平章百姓协和万邦。黎民于变时雍。乃命羲和钦若昊天。宾于四门。纳于大麓。归格于艺祖。肆类于上帝。禋于六宗。望于山川。徧于群神。';
+  const habits = habitsOfText([[shangshu]], 'simplified', 'traditional', undefined, {})!;
+  assert.ok(habits.get('于')!.get('于')! > 1.2, `于 weighs ${habits.get('于')!.get('于')} in this text`);
+  const out = convertText(shangshu, 'simplified', 'traditional', undefined, undefined, 'text', { habits });
+  assert.ok(out.includes('望于山川'), out);
+  // 於 the exclamation (黎民於變) stays: a habit weighs readings, it does not overrule a context the model is sure of.
+  assert.ok(out.includes('黎民於變'), out);
+  // Negative control: the model alone, with no habits, takes 於 there.
+  assert.ok(convertText(shangshu, 'simplified', 'traditional').includes('望於山川'));
+  // A text that writes 於 throughout weighs 于 down.
+  const mengzi = habitsOfText([['君子之于天下也。王之于民也。人之于物也。其于人也。夫子之于是邦也。吾之于人也。']], 'simplified', 'traditional', undefined, {})!;
+  assert.ok(mengzi.get('于')!.get('于')! < 1, `于 weighs ${mengzi.get('于')!.get('于')} in a text of 之於`);
+});
+
+test('habitsOf: the text proportions that explain the places best, pulled toward the table by HABIT_PRIOR places; a reading known at a place counts as certain', () => {
+  const table = ContextCounts.parse('于\t=\t於于\n于\t*\t\t90 10\n');
+  const leaning = Array.from({ length: 200 }, () => ({ char: '于', weighed: [{ reading: '於', score: 0.45 }, { reading: '于', score: 0.55 }] }));
+  const many = habitsOf(table, leaning).get('于')!;
+  assert.ok(many.get('于')! > 3 && many.get('於')! < 1, `${[...many]}`);
+  // Few places move the weights less than many.
+  const few = habitsOf(table, leaning.slice(0, 3)).get('于')!;
+  assert.ok(few.get('于')! < many.get('于')! && few.get('于')! > 1, `${[...few]}`);
+  // Known readings (a witness's) count whole: 40 of 于 against the table's 1 in 10.
+  const known = habitsOf(table, Array.from({ length: 40 }, () => ({ char: '于', known: '于' }))).get('于')!;
+  assert.ok(known.get('于')! > 5, `${[...known]}`);
+  // Negative control: places that weigh as the table does (the context telling nothing) leave the weights at 1.
+  const [yu, yu2] = overall(table, '于')!;
+  const asTable = habitsOf(table, Array.from({ length: 200 }, () => ({ char: '于', weighed: [{ reading: '於', score: yu }, { reading: '于', score: yu2 }] }))).get('于')!;
+  assert.ok(Math.abs(asTable.get('于')! - 1) < 0.05, `${[...asTable]}`);
 });

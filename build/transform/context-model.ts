@@ -220,9 +220,10 @@ export interface Estimate {
 /**
  * The readings of `site` weighed by the counts. `avoid`: readings the text
  * writes itself in traditional form (a source that keeps 於 where its copy
- * has 於 means 于 where it writes 于), made unlikely.
+ * has 於 means 于 where it writes 于), made unlikely. `habit`: each reading's
+ * weight in this text against the table's texts (habitsOf).
  */
-export function estimate(table: ContextCounts, site: Site, avoid?: ReadonlySet<string>): Estimate | undefined {
+export function estimate(table: ContextCounts, site: Site, avoid?: ReadonlySet<string>, habit?: ReadonlyMap<string, number>): Estimate | undefined {
   const readings = table.readings.get(site.char);
   if (!readings) return undefined;
   table.ensure(site.char);
@@ -242,9 +243,62 @@ export function estimate(table: ContextCounts, site: Site, avoid?: ReadonlySet<s
   const two = both(smooth('L2', near), smooth('R2', near), near);
   const q = smooth('LR', two);
   let out = both(smooth('L2R', q), smooth('LR2', q), q);
+  if (habit) out = normalize(out.map((v, k) => v * (habit.get(readings[k]) ?? 1)));
   if (avoid && avoid.size > 0 && readings.some((r) => !avoid.has(r))) out = normalize(out.map((v, k) => (avoid.has(readings[k]) ? v * AVOIDED : v)));
   const weighed = readings.map((reading, k) => ({ reading, score: out[k] })).sort((a, b) => b.score - a.score || readings.indexOf(a.reading) - readings.indexOf(b.reading));
   return { weighed, seen: Math.max(sum(at('L1') ?? []), sum(at('R1') ?? [])) };
+}
+
+/** A character's readings as the table's texts have them, the context aside (estimate's first level). */
+export function overall(table: ContextCounts, char: string): number[] | undefined {
+  const readings = table.readings.get(char);
+  if (!readings) return undefined;
+  table.ensure(char);
+  const c = table.counts.get(`${char}\t*\t`);
+  const total = c ? sum(c) : 0;
+  return readings.map((_, k) => ((c?.[k] ?? 0) + SMOOTHING / readings.length) / (total + SMOOTHING));
+}
+
+/** What a text says of one one-to-many character at one place: the model's weighing there, or a reading known (a witness's). */
+export type HabitEvidence = { char: string; weighed: readonly Weighed[] } | { char: string; known: string };
+
+/** How many places' worth the table's own proportions weigh in a text's habits (a text with few places keeps near them). */
+const HABIT_PRIOR = 32;
+
+/**
+ * A text's own habits (于 where the table's texts mostly write 於, 脩 for
+ * 修): for each character, how much more or less often each reading stands
+ * in this text than in the table's texts, as the factor estimate's `habit`
+ * takes. The text's proportions are estimated from the model's own weighings
+ * of all its places (expectation–maximisation: the prior that best explains
+ * them; Saerens, Latinne and Decaestecker 2002), readings known at a place
+ * (the witness's) counted as certain, the table's proportions weighing as
+ * HABIT_PRIOR places.
+ */
+export function habitsOf(table: ContextCounts, evidence: Iterable<HabitEvidence>): Map<string, Map<string, number>> {
+  const byChar = new Map<string, number[][]>();
+  for (const e of evidence) {
+    const readings = table.readings.get(e.char);
+    if (!readings) continue;
+    const p = 'known' in e ? readings.map((r) => (r === e.known ? 1 : 0)) : readings.map((r) => e.weighed.find((w) => w.reading === r)?.score ?? 0);
+    if (p.every((x) => x === 0)) continue;
+    let list = byChar.get(e.char);
+    if (!list) byChar.set(e.char, (list = []));
+    list.push(p);
+  }
+  const out = new Map<string, Map<string, number>>();
+  for (const [char, places] of byChar) {
+    const readings = table.readings.get(char)!;
+    const base = overall(table, char)!;
+    let prior = base.slice();
+    for (let round = 0; round < 20; round++) {
+      const next = base.map((b) => HABIT_PRIOR * b);
+      for (const p of places) normalize(p.map((x, k) => (x * prior[k]) / base[k])).forEach((q, k) => (next[k] += q));
+      prior = normalize(next);
+    }
+    out.set(char, new Map(readings.map((r, k) => [r, prior[k] / base[k]])));
+  }
+  return out;
 }
 
 /** The weight left to a reading the text writes itself elsewhere. */

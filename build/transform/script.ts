@@ -10,7 +10,7 @@ import { visit } from 'unist-util-visit';
 import type { ConversionChoices } from '../tree/edition.js';
 import type { Parent, Root, Script, SourcePosition, Text, Volume } from '../tree/types.js';
 import { distinctReadings, oneToManyByChar } from './one-to-many.js';
-import { contextModel, estimate, sitesOf, writtenReadings, type ContextCounts, type Estimate, type Weighed } from './context-model.js';
+import { contextModel, estimate, habitsOf, sitesOf, writtenReadings, type ContextCounts, type Estimate, type HabitEvidence, type Weighed } from './context-model.js';
 import { witnessAgreement, type Witness, type WitnessReading } from './witness.js';
 import { own } from '../tree/append.js';
 import { sourceLayerLabel } from '../tree/layers.js';
@@ -89,6 +89,8 @@ export interface ConversionOptions {
   written?: ReadonlyMap<string, ReadonlySet<string>>;
   /** The witness's reading at an index of the text (UTF-16 units): `char` where it agrees around the character, `differs` where it does not. */
   witnessAt?: (index: number) => WitnessReading | undefined;
+  /** The text's own habits (context-model.ts habitsOf, habitsOfText): each reading's weight in this text against the model's texts. */
+  habits?: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }
 
 const stickyContexts = new Map<RegExp, RegExp>();
@@ -129,7 +131,7 @@ export function convertText(text: string, from: Script, to: Script, choices?: Co
   const model = options.model === undefined ? contextModel() : options.model;
   const estimates = new Map<number, Estimate>();
   if (model) for (const { index, site } of sitesOf(source, target, model.readings)) {
-    const e = estimate(model, site, options.written?.get(site.char));
+    const e = estimate(model, site, options.written?.get(site.char), options.habits?.get(site.char));
     if (e) estimates.set(index, e);
   }
   const distinct = distinctReadings();
@@ -252,10 +254,32 @@ export interface TreeConversionOptions {
 }
 
 /**
+ * A text's own habits (context-model.ts habitsOf), from a first pass over
+ * its streams: the model's weighing at each of its places, and the
+ * witness's reading where it decided. `options` as for each stream (with
+ * `witnessAt` per stream: `witnessOf`).
+ */
+export function habitsOfText(streams: ReadonlyArray<readonly string[]>, from: Script, to: Script, choices: ConversionChoices | undefined, options: ConversionOptions, witnessOf?: (stream: number) => ConversionOptions['witnessAt']): Map<string, Map<string, number>> | undefined {
+  const model = options.model === undefined ? contextModel() : options.model;
+  if (!model || from !== 'simplified' || from === to) return undefined;
+  const evidence: HabitEvidence[] = [];
+  const hear = (d: Decision) => {
+    if (d.how === 'model' && d.weighed) evidence.push({ char: d.char, weighed: d.weighed });
+    else if (d.how === 'witness') evidence.push({ char: d.char, known: d.reading });
+  };
+  streams.forEach((parts, k) => {
+    const witnessAt = witnessOf?.(k);
+    convertParts(parts, from, to, choices, hear, 'text', { ...options, model, habits: undefined, ...(witnessAt ? { witnessAt } : {}) });
+  });
+  return habitsOf(model, evidence);
+}
+
+/**
  * One volume's text converted stream by stream (textStreams), each with the
- * readings the volume writes itself (writtenReadings) and the witness's
- * characters where it agrees around them. `write`: set the converted text in
- * the nodes (else only `onDecision` hears).
+ * readings the volume writes itself (writtenReadings), the volume's own
+ * habits (habitsOfText) and the witness's characters where it agrees around
+ * them. `write`: set the converted text in the nodes (else only `onDecision`
+ * hears).
  */
 function convertVolume(volume: Volume, from: Script, to: Script, choices: ConversionChoices, options: TreeConversionOptions, onDecision?: (d: Decision, node: Text) => void, write = true): void {
   let whole = '';
@@ -263,9 +287,12 @@ function convertVolume(volume: Volume, from: Script, to: Script, choices: Conver
   const written = writtenReadings(whole);
   const streams = volume.children.flatMap((block) => textStreams(block).map((texts) => ({ texts, mode: (block.type === 'paragraph' && NAME_ROLES.has(block.role) ? 'name' : 'text') as ConversionMode })));
   const agreement = options.witness && from === 'simplified' ? witnessAgreement(streams.map((s) => s.texts), options.witness) : undefined;
+  const witnessOf = (k: number) => (agreement?.[k] ? (i: number) => agreement[k].get(i) : undefined);
+  const prose = streams.flatMap((s, k) => (s.mode === 'text' ? [k] : []));
+  const habits = habitsOfText(prose.map((k) => streams[k].texts.map((t) => t.value)), from, to, choices, { model: options.model, written }, (j) => witnessOf(prose[j]));
   streams.forEach(({ texts, mode }, k) => {
-    const at = agreement?.[k];
-    const out = convertParts(texts.map((t) => t.value), from, to, choices, onDecision && ((d, part) => onDecision(d, texts[part])), mode, { model: options.model, written, ...(at ? { witnessAt: (i: number) => at.get(i) } : {}) });
+    const at = witnessOf(k);
+    const out = convertParts(texts.map((t) => t.value), from, to, choices, onDecision && ((d, part) => onDecision(d, texts[part])), mode, { model: options.model, written, ...(habits ? { habits } : {}), ...(at ? { witnessAt: at } : {}) });
     if (write) texts.forEach((t, part) => void (t.value = out[part]));
   });
 }
