@@ -44,7 +44,6 @@ const FIRST = [
   'build/render/pdf/punctuation.test.ts',
   'build/render/epub/epub.test.ts',
   'build/cli/cli.test.ts',
-  'build/render/pdf/collation.test.ts',
 ];
 
 function testFiles(dir) {
