@@ -276,8 +276,8 @@ export function habitsOfText(streams: ReadonlyArray<readonly string[]>, from: Sc
 
 /**
  * One volume's text converted stream by stream (textStreams), each with the
- * readings the volume writes itself (writtenReadings), the volume's own
- * habits (habitsOfText) and the witness's characters where it agrees around
+ * readings the volume writes itself (writtenReadings), its writers' own
+ * habits (habitsOfText: the front matter's apart) and the witness's characters where it agrees around
  * them. `write`: set the converted text in the nodes (else only `onDecision`
  * hears).
  */
@@ -285,14 +285,19 @@ function convertVolume(volume: Volume, from: Script, to: Script, choices: Conver
   let whole = '';
   visit(volume, 'text', (t: Text) => void (whole += t.value));
   const written = writtenReadings(whole);
-  const streams = volume.children.flatMap((block) => textStreams(block).map((texts) => ({ texts, mode: (block.type === 'paragraph' && NAME_ROLES.has(block.role) ? 'name' : 'text') as ConversionMode })));
+  const streams = volume.children.flatMap((block) => textStreams(block).map((texts) => ({ texts, mode: (block.type === 'paragraph' && NAME_ROLES.has(block.role) ? 'name' : 'text') as ConversionMode, front: block.type === 'paragraph' && block.role === 'front' })));
   const agreement = options.witness && from === 'simplified' ? witnessAgreement(streams.map((s) => s.texts), options.witness) : undefined;
   const witnessOf = (k: number) => (agreement?.[k] ? (i: number) => agreement[k].get(i) : undefined);
-  const prose = streams.flatMap((s, k) => (s.mode === 'text' ? [k] : []));
-  const habits = habitsOfText(prose.map((k) => streams[k].texts.map((t) => t.value)), from, to, choices, { model: options.model, written }, (j) => witnessOf(prose[j]));
-  streams.forEach(({ texts, mode }, k) => {
+  // Each writer's own habits: the front matter (a 提要, by the 四庫's editors) apart from the work's text.
+  const habitsOfPart = (front: boolean) => {
+    const prose = streams.flatMap((s, k) => (s.mode === 'text' && s.front === front ? [k] : []));
+    return habitsOfText(prose.map((k) => streams[k].texts.map((t) => t.value)), from, to, choices, { model: options.model, written }, (j) => witnessOf(prose[j]));
+  };
+  const habits = { front: streams.some((s) => s.front) ? habitsOfPart(true) : undefined, text: habitsOfPart(false) };
+  streams.forEach(({ texts, mode, front }, k) => {
     const at = witnessOf(k);
-    const out = convertParts(texts.map((t) => t.value), from, to, choices, onDecision && ((d, part) => onDecision(d, texts[part])), mode, { model: options.model, written, ...(habits ? { habits } : {}), ...(at ? { witnessAt: at } : {}) });
+    const own = front ? habits.front : habits.text;
+    const out = convertParts(texts.map((t) => t.value), from, to, choices, onDecision && ((d, part) => onDecision(d, texts[part])), mode, { model: options.model, written, ...(own ? { habits: own } : {}), ...(at ? { witnessAt: at } : {}) });
     if (write) texts.forEach((t, part) => void (t.value = out[part]));
   });
 }

@@ -241,3 +241,18 @@ test('converted names are found for the import report: a commentator printed as 
   // 卷 twice: 法言卷上 is the volume's title (its running head) and the title line printed on its first page.
   assert.deepEqual(found.map((n) => `${n.name}→${n.became}×${n.count}`).sort(), ['卷→捲×2', '咸→鹹×3'].sort());
 });
+
+test("a volume's habits are its writers' own: the front matter (a 提要) keeps its 於 while the text that writes 于 throughout takes 于", () => {
+  const front = '盖以蛤灰柎注于屦取其洁素说文所云魁蛤是其确证';
+  const text = '光被四表格于上下。克明俊德以亲九族。黎民于变时雍。宾于四门。纳于大麓。归格于艺祖。肆类于上帝。禋于六宗。望于山川。徧于群神。'.repeat(3);
+  const converted = (frontRole: 'front' | 'text') => {
+    const src = sourceOf(front + text);
+    const para = (role: 'front' | 'text', value: string) => ({ type: 'paragraph' as const, role, position: src.position(0, 1), children: [{ type: 'text' as const, value, position: src.position(0, 1) }] });
+    const tree: Root = { type: 'root', edition: { id: 't', title: 't', author: '', language: 'zh-Hant', script: 'traditional', template: 'siku' }, children: [{ type: 'volume', number: null, title: 't', position: src.position(0, 1), children: [para(frontRole, front), para('text', text)] }] };
+    return rootText(convertScript(tree, 'simplified', 'traditional'));
+  };
+  const apart = converted('front');
+  assert.ok(apart.includes('柎注於屨') && apart.includes('望于山川'), apart);
+  // Negative control: the same paragraph as the work's text takes the text's habit.
+  assert.ok(converted('text').includes('柎注于屨'), converted('text'));
+});
