@@ -296,8 +296,8 @@ function convertVolume(volume: Volume, from: Script, to: Script, choices: Conver
   const habits = { front: streams.some((s) => s.front) ? habitsOfPart(true) : undefined, text: habitsOfPart(false) };
   streams.forEach(({ texts, mode, front }, k) => {
     const at = witnessOf(k);
-    const own = front ? habits.front : habits.text;
-    const out = convertParts(texts.map((t) => t.value), from, to, choices, onDecision && ((d, part) => onDecision(d, texts[part])), mode, { model: options.model, written, ...(own ? { habits: own } : {}), ...(at ? { witnessAt: at } : {}) });
+    const habitsHere = front ? habits.front : habits.text;
+    const out = convertParts(texts.map((t) => t.value), from, to, choices, onDecision && ((d, part) => onDecision(d, texts[part])), mode, { model: options.model, written, ...(habitsHere ? { habits: habitsHere } : {}), ...(at ? { witnessAt: at } : {}) });
     if (write) texts.forEach((t, part) => void (t.value = out[part]));
   });
 }
