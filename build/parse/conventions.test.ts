@@ -158,6 +158,22 @@ test('〈…〉 around two or three components is a described character when the
   assert.equal(notesOf(forced.volumes).length, 3);
 });
 
+test('殆知閣 ■〈…〉: the mark and its description are one glyph, inside a note too, in a text whose 〈…〉 are notes; without the mark a note', () => {
+  // 考古質疑 as 殆知閣 gives it: ■〈磬，召代石〉 twice, once inside 【原注…】, and a description one bracket deep.
+  const text = '韶樂也周禮以爲■〈磬，召代石〉【原注■〈磬，召代石〉大司樂】而■〈木槖〉之與■〈木〈广外屰内〉〉爲不同。\n天子〈天子者，王也〉出〈出行於郊之時〉於郊〈郊在國外百里之地〉。\n';
+  const s = parsed(text, { format: 'daizhige' });
+  const notes = notesOf(s.volumes).map((n) => plain(n.children));
+  assert.deepEqual(notes, ['原注[磬，召代石]大司樂', '天子者，王也', '出行於郊之時', '郊在國外百里之地']);
+  assert.match(mainText(s.volumes), /周禮以爲\[磬，召代石\]而\[木槖\]之與\[木〈广外屰内〉\]爲不同/u);
+  assert.equal(reportOf(s).figures.compositions, 4);
+  assert.equal(reportOf(s).anomalies.filter((a) => a.kind === 'nested-notes').length, 0, JSON.stringify(reportOf(s).anomalies));
+  // Negative control: the same description without its mark, inside a note, is a note in the note (and said so).
+  const bare = parsed(text.replace('【原注■〈', '【原注〈'), { format: 'daizhige' });
+  assert.equal(reportOf(bare).anomalies.filter((a) => a.kind === 'nested-notes').length, 1);
+  // A mark alone, or before a bracket not closed on its line, stays as written.
+  assert.match(mainText(parsed('某■某〈未閉\n', { format: 'daizhige' }).volumes), /某■某/u);
+});
+
 test('四庫 注疏: a bare 注 before full-size text is the 注 up to the next note; 注 in a title or inside a note stays', () => {
   const lines = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經注疏', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某經注疏卷一¶'];
   for (let k = 0; k < 6; k++) lines.push(`經文第${'一二三四五六'[k]}句注此注文也音義(某音/某反)疏(注釋曰/某某)¶`, '');

@@ -25,7 +25,10 @@ export function decideDescriptions(src: Source, conv: FormatConventions, forced?
   let all = 0;
   let short = 0;
   let first = -1;
+  const mark = conv.inline.described?.open === '〈' ? conv.inline.described.mark : undefined;
   for (const m of src.text.matchAll(/〈([^〈〉\n]{1,300})〉/gu)) {
+    // ■〈木槖〉 describes its mark's character in any text (inline.ts described): no evidence either way.
+    if (mark !== undefined && src.text.startsWith(mark, (m.index ?? 0) - mark.length)) continue;
     all++;
     const chars = Array.from(m[1]);
     if (chars.length >= 2 && chars.length <= 3 && chars.every((c) => HAN_OR_RADICAL.test(c))) {

@@ -258,7 +258,7 @@ export const FORMATS: readonly FormatConventions[] = [
     signs: [{ pattern: /^<[經经史子集]部[,，]/mu, weight: 4 }, { pattern: /^[ \t\u3000]*(?:欽定四庫全書|钦定四库全书)[ \t\u3000]*$/mu, weight: 3 }, { pattern: /【[^】【\n]{1,200}】/u, weight: 1 }],
     // 【…】 notes, and （…） (音释 徐闰切，病也; a 注) and ASCII […] (物理小識's [暄曰…], 脂批) where the texts write them
     // so; （臣） is small text, （二十四） an editor's note number, text; 〔一〕 numbered commentary.
-    inline: { ...DEFAULT_INLINE, notes: [...DEFAULT_INLINE.notes, { open: '（', close: '）' }, { open: '[', close: ']' }], numbering: /（[〇一二三四五六七八九十百]{1,4}）/y },
+    inline: { ...DEFAULT_INLINE, notes: [...DEFAULT_INLINE.notes, { open: '（', close: '）' }, { open: '[', close: ']' }], numbering: /（[〇一二三四五六七八九十百]{1,4}）/y, described: { mark: '■', open: '〈', close: '〉' } },
     numberedCommentary: true,
   },
   { format: 'wikisource', name: '中華文庫 (四庫全書)', signs: [{ pattern: /中[华華]文[库庫]/u, weight: 10 }], inline: DEFAULT_INLINE },

@@ -53,6 +53,12 @@ export interface InlineOptions {
   /** CBETA's 組字式 in these brackets (`[女*省]`, `[臊-品+巳]`): a composition only where the inside is a formula (gaiji/composition.ts); `[提要]` stays text. */
   formulas?: readonly [string, string];
   /**
+   * 殆知閣's `■〈木槖〉`, `■〈磬，召代石〉`: a character the transcriber could not type, its mark followed by its
+   * description in brackets (parts, or words; one level of brackets inside: `■〈木〈广外屰内〉〉`). One glyph, never
+   * the mark and a note, whatever the file's other brackets are.
+   */
+  described?: { mark: string; open: string; close: string };
+  /**
    * A bare label in the text (四庫 注疏's `注主人州長也…`) that opens a layer
    * running to the next note or the paragraph's end; the label is markup,
    * kept as the note's label. Only outside notes and before a Han character.
@@ -628,6 +634,18 @@ export function parseInline(src: Source, start: number, end: number, options: In
         continue;
       }
     }
+    if (options.described && ch === options.described.mark && text.startsWith(options.described.open, next)) {
+      const inner = describedAfter(text, next, end, options.described);
+      if (inner !== undefined) {
+        flush(i);
+        const after = next + options.described.open.length + inner.length + options.described.close.length;
+        top().children.push({ type: 'glyph', value: text.slice(i, after), description: inner, position: src.position(i, after) });
+        columnChars++;
+        i = after;
+        textStart = i;
+        continue;
+      }
+    }
     if (options.formulas && ch === options.formulas[0]) {
       // A formula is short (gaiji/composition.ts): look for its end nearby only, so that a text of lone brackets stays linear.
       const near = text.slice(next, Math.min(end, next + 128)).indexOf(options.formulas[1]);
@@ -805,4 +823,24 @@ function glossParts(src: Source, start: number, inner: string): Inline[] {
   }
   if (at < inner.length) out.push({ type: 'text', value: inner.slice(at), position: src.position(start + at, start + inner.length) });
   return out;
+}
+
+/** The description after a mark (`■〈…〉`, from the open bracket at `at`): at most 24 characters on the line, brackets inside one deep; undefined where it is no description. */
+function describedAfter(text: string, at: number, end: number, d: { open: string; close: string }): string | undefined {
+  const start = at + d.open.length;
+  let depth = 0;
+  for (let j = start; j < Math.min(end, start + 48); j++) {
+    const c = text[j];
+    if (c === '\n') return undefined;
+    if (text.startsWith(d.open, j)) {
+      if (++depth > 1) return undefined;
+    } else if (text.startsWith(d.close, j)) {
+      if (depth === 0) {
+        const inner = text.slice(start, j);
+        return Array.from(inner).length <= 24 && /\p{Script=Han}/u.test(inner) ? inner : undefined;
+      }
+      depth--;
+    }
+  }
+  return undefined;
 }

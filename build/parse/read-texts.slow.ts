@@ -3,7 +3,7 @@
  * against its source by a person before the tool ran on it) measured through
  * the code `check --json` runs (read-texts.test-util.ts): a text the tool
  * misreads must never get the verdict ok, and a text it reads right is
- * flagged for at most one in ten. The same measure goes to docs/read-texts.tsv
+ * flagged for at most one in ten of those. The same measure goes to docs/read-texts.tsv
  * with `npm run corpus`.
  */
 import { test } from 'node:test';
@@ -21,7 +21,8 @@ test('the read texts: no misread text says ok, at most one in ten read right is 
   const t = tally(results);
   const unflagged = results.filter((r) => r.misread.length > 0 && r.verdict === 'ok').map((r) => `${r.file}: ${r.misread.join('; ')}`);
   assert.deepEqual(unflagged, [], 'misread and not flagged');
-  assert.ok(t.rightFlagged <= 0.1 * expected.length, `right but flagged ${t.rightFlagged} of ${expected.length}`);
+  // Of the texts read right, one in ten at most is flagged (6 of 67 when this was written).
+  assert.ok(t.rightFlagged <= 0.1 * (t.right + t.rightFlagged), `right but flagged ${t.rightFlagged} of ${t.right + t.rightFlagged} read right`);
   // A floor, so that a change that misreads texts it read right shows here (60 of 75 when this was written).
   assert.ok(t.right >= 60, `right ${t.right} of ${expected.length}: ${results.filter((r) => r.misread.length > 0).map((r) => `${r.file}: ${r.misread[0]}`).join(' | ')}`);
 });
