@@ -8,6 +8,7 @@ import { apparatusReport, type ApparatusRecord } from './report.js';
 import { collate, parseWitness, sourceTexts, type Collation } from './index.js';
 import { isVariantForm } from './variants.js';
 import { canonical } from './variants.js';
+import { krGaiji } from '../gaiji/kr-gaiji.js';
 
 const CORPORA = path.resolve('../shared/corpora');
 const WORKS = ['KR3a0010', 'KR2e0006'] as const;
@@ -65,13 +66,20 @@ function readsAt(dir: string, place: string, text: string): boolean {
   const { units: raw, at } = rawAt(dir, place);
   assert.ok(at >= 0, `${place}: no character there`);
   const want = units(text);
-  if (raw[at].value !== want[0]) return false;
+  // An entity KR-Gaiji gives a Unicode character for is cited as that character.
+  const same = (written: string, cited: string): boolean => written === cited || (/^&KR\d+;$/u.test(written) && krGaiji(written.slice(1, -1))?.u === cited);
+  if (!same(raw[at].value, want[0])) return false;
   let k = 1;
-  for (let i = at + 1; k < want.length && i < raw.length && i < at + 2 * want.length + 200; i++) if (raw[i].value === want[k]) k++;
+  for (let i = at + 1; k < want.length && i < raw.length && i < at + 2 * want.length + 200; i++) if (same(raw[i].value, want[k])) k++;
   return k === want.length;
 }
 
 const units = (s: string): string[] => (s.match(/&KR\d+;|./gsu) ?? []);
+/** A code's form as KR-Gaiji normalizes it, where the list is sure; anything else as it is. */
+const normalized = (s: string): string => {
+  const entry = /^&(KR\d+);$/u.exec(s) ? krGaiji(s.slice(1, -1)) : undefined;
+  return entry?.n && !entry.unsure ? entry.n : s;
+};
 
 /** Checks an entry against both texts: each reading is what the files have at the places given, and a real difference. */
 function checkEntry(e: ApparatusRecord, work: string): void {
@@ -103,8 +111,11 @@ for (const work of WORKS) {
     assert.ok(report.entries.length > 100, `${work}: ${report.entries.length} entries`);
     assert.ok(report.variants.length > 100, `${work}: ${report.variants.length} variant forms`);
     for (const e of report.entries) checkEntry(e, work);
-    // Each variant form folded is a pair of the table, never the same character.
-    for (const v of report.variants) assert.ok(isVariantForm(v.base, v.reading), `${v.base}/${v.reading}`);
+    // Each variant form folded is a pair of the table, or a drawn glyph whose KR-Gaiji form is the other's (or a form of it); never the same character.
+    for (const v of report.variants) {
+      const [b, r] = [normalized(v.base), normalized(v.reading)];
+      assert.ok(isVariantForm(v.base, v.reading) || ((b !== v.base || r !== v.reading) && (b === r || isVariantForm(b, r))), `${v.base}/${v.reading}`);
+    }
     const again = collateFiles(filesOf(path.join(CORPORA, 'kanripo', work)), filesOf(path.join(CORPORA, 'witnesses', `${work}-WYG`))).report;
     assert.equal(JSON.stringify(again), JSON.stringify(report));
     const [stats] = report.witnesses;
@@ -148,6 +159,22 @@ test('negative controls: a reading inserted in a copy of the witness is one entr
   assert.equal(variant.variants.length, before.variants.length + 1);
   // Control: the same place changed to a character that is no variant form is an entry.
   assert.equal(added(collateFiles(QIANFU_BASE(), witnessOf(WYG_001.replace('徳義', '得義'))).report).length, 1);
+
+  // 天地 → &KR0247; (a drawn glyph whose KR-Gaiji form is 衒) is a reading; 衒 written as that glyph is a variant form.
+  assert.equal(added(collateFiles(QIANFU_BASE(), witnessOf(WYG_001.replace('天地之所貴者', '天地之所&KR0247;者'))).report).length, 1);
+  const drawn = WYG_001.split('\n').findIndex((l) => l.includes('&KR0247;'));
+  assert.ok(drawn >= 0, 'the witness writes &KR0247; (衒)');
+  const asChar = collateFiles(QIANFU_BASE(), witnessOf(WYG_001.replace('&KR0247;', '衒'))).report;
+  assert.equal(asChar.variants.length, before.variants.length - 1, 'the glyph and its form were a variant form; the character and itself are none');
+  assert.deepEqual(added(asChar), []);
+  assert.deepEqual(removed(asChar), []);
+  // A witness that writes 孤 as &KR0012; (KR-Gaiji's code for that very character) reads as the base does: no entry, nothing tallied.
+  assert.equal(WYG_001.split('孤').length, 2);
+  const coded = collateFiles(QIANFU_BASE(), witnessOf(WYG_001.replace('孤', '&KR0012;'))).report;
+  assert.deepEqual(added(coded), []);
+  assert.equal(coded.variants.length, before.variants.length);
+  // Control: a glyph the list gives no form for (&KR1284;) in the same place is a reading.
+  assert.equal(added(collateFiles(QIANFU_BASE(), witnessOf(WYG_001.replace('&KR0247;', '&KR1284;'))).report).length, 1);
 
   // Six lines (some 120 characters) moved thirty lines on: one entry, a move.
   const lines = WYG_001.split('\n');

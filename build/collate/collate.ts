@@ -201,7 +201,7 @@ function collateFile(base: BaseFile, wit: WitnessUnit[], siglum: string, script:
           const x = aUnits[op.a.start + k];
           const y = w[op.b.start + k];
           const same = aKeys[op.a.start + k] === wKeys[op.b.start + k];
-          const variant = !same && isVariantForm(x.value, script.base === script.witness ? y.value : script.shown(y.value));
+          const variant = !same && variantForms(x, y, script.base === script.witness ? (v) => v : script.shown);
           if (same || variant) {
             flush(k);
             if (variant) {
@@ -320,3 +320,11 @@ export function entryText(e: RawEntry): string {
 }
 
 export { BLOCK };
+
+/** Two units one character in two forms: a pair of the variant table, or a drawn glyph whose KR-Gaiji form is the other (or a form of it). */
+function variantForms(x: StreamUnit, y: StreamUnit, shown: (value: string) => string): boolean {
+  const a = x.normal ?? x.value;
+  const b = shown(y.normal ?? y.value);
+  if (x.normal === undefined && y.normal === undefined) return isVariantForm(a, b);
+  return a === b || isVariantForm(a, b);
+}

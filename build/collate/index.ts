@@ -11,6 +11,7 @@ import { parseEdition, type ParsedSource } from '../parse/index.js';
 import type { SourceTexts } from './stream.js';
 import { collate, type Collation, type WitnessText } from './collate.js';
 import { annotateTree } from './annotate.js';
+import { applyCharmap } from '../transform/charmap.js';
 
 export { collate, pairFiles, entryText, type Collation, type RawEntry, type VariantPlace, type WitnessStats, type WitnessText } from './collate.js';
 export { annotateTree } from './annotate.js';
@@ -26,6 +27,9 @@ export interface WitnessSource {
 /** A witness's files parsed as the edition's sources are (its importer detected file by file). */
 export function parseWitness(config: EditionConfig, witness: WitnessSource): WitnessText {
   const { tree, sources } = parseEdition({ ...config, sources: witness.files.map((f) => f.path) }, witness.files);
+  // Its glyphs stand for what the base's do (the edition's charmap, then the lists): &KR0433; and 㐅 are one reading.
+  // What the witness leaves unmapped is no message of the edition's.
+  applyCharmap(tree, config.charmap ?? {}, () => undefined);
   return {
     siglum: witness.siglum,
     texts: sourceTexts(sources),

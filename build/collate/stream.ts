@@ -7,10 +7,13 @@
 import type { Correction, Glyph, Inline, Lacuna, Parent, Text, Volume } from '../tree/types.js';
 import { keepLettersAndNumbers } from '../align/index.js';
 import { canonical } from './variants.js';
+import { krGaiji } from '../gaiji/kr-gaiji.js';
 
 export interface StreamUnit {
   /** The character as compared (canonical form). */
   value: string;
+  /** A drawn glyph's ordinary form, as KR-Gaiji normalizes it (&KR0247; → 衒), where the list is sure: a variant form of it. */
+  normal?: string;
   /** As written. */
   raw: string;
   note: boolean;
@@ -24,6 +27,12 @@ export interface StreamUnit {
 
 function glyphValue(g: Glyph): string {
   return g.replacement ?? (g.entity ? `&${g.entity};` : g.value);
+}
+
+function normalOf(g: Glyph): string | undefined {
+  if (g.replacement !== undefined || !g.entity) return undefined;
+  const entry = krGaiji(g.entity);
+  return entry?.n && !entry.unsure && [...entry.n].length === 1 ? entry.n : undefined;
 }
 
 /** The units of a volume (or of any run of blocks). */
@@ -41,7 +50,8 @@ export function volumeUnits(volume: Volume): StreamUnit[] {
       }
       case 'glyph': {
         const raw = glyphValue(node);
-        out.push({ value: raw, raw, note, node, parent, offset: 0, ...(correction ? { correction } : {}) });
+        const normal = normalOf(node);
+        out.push({ value: raw, raw, ...(normal ? { normal } : {}), note, node, parent, offset: 0, ...(correction ? { correction } : {}) });
         return;
       }
       case 'lacuna':

@@ -6,7 +6,7 @@
  * cell, a Private Use Area code point from GB18030's table of the
  * characters Unicode encoded later. Pure (the list is data).
  */
-import type { Glyph, GlyphDrawing } from '../tree/types.js';
+import type { Glyph, GlyphDrawing, SourcePosition, Text } from '../tree/types.js';
 import { formulaIds, parseFormula } from './composition.js';
 import { krGaiji, krGaijiComposition, krGaijiIds } from './kr-gaiji.js';
 import { gb18030Pua } from './pua.js';
@@ -57,4 +57,27 @@ export function resolveComposition(description: string, written: string): Resolv
   if (listed) return listed;
   if (ids) return { drawing: { ids, text: ids, from: 'composition' }, how: 'composition-parts' };
   return { drawing: { formula: description, text: written, from: 'composition' }, how: 'composition-formula' };
+}
+
+/**
+ * Text that cites drawn glyphs as their codes (the apparatus writes `「&KR0247;」`, the code a reader can look
+ * up): its runs, text and glyph nodes, each code resolved as the transform resolves it, so that a 校勘記 draws
+ * the glyph it cites.
+ */
+export function glyphRuns(text: string, position: SourcePosition): Array<Text | Glyph> {
+  const out: Array<Text | Glyph> = [];
+  let last = 0;
+  const at = { position };
+  for (const m of text.matchAll(/&(KR\d+);/gu)) {
+    const start = m.index ?? 0;
+    if (start > last) out.push({ type: 'text', value: text.slice(last, start), ...at });
+    const glyph: Glyph = { type: 'glyph', value: m[0], entity: m[1], ...at };
+    const resolved = resolveGlyph(glyph);
+    if (resolved?.replacement !== undefined) glyph.replacement = resolved.replacement;
+    if (resolved?.drawing) glyph.drawing = resolved.drawing;
+    out.push(glyph);
+    last = start + m[0].length;
+  }
+  if (last < text.length || out.length === 0) out.push({ type: 'text', value: text.slice(last), ...at });
+  return out;
 }

@@ -5,11 +5,12 @@ import { importDaizhige } from '../parse/importers/corpus.js';
 import { defaultEdition } from '../parse/edition.js';
 import { sourceOf } from '../parse/test-helpers.js';
 import { applyCorrections, parseCorrections } from '../transform/corrections.js';
-import type { Root } from '../tree/types.js';
-import { layoutVolumeWithCollation, placedCharacters } from './collation.js';
+import type { Block, Glyph, Root } from '../tree/types.js';
+import { visit } from 'unist-util-visit';
+import { collationBlocks, layoutVolumeWithCollation, placedCharacters } from './collation.js';
 import { layoutVolume } from './engine.js';
 import { pageSpecFor } from './spec.js';
-import type { Page, VolumeLayout } from './types.js';
+import type { CollationEntry, Page, VolumeLayout } from './types.js';
 
 /** The k-th character of paragraph i: all distinct, so that every correction matches once. */
 const ch = (i: number, k: number): string => String.fromCodePoint(0x4e00 + i * 60 + k);
@@ -112,4 +113,22 @@ test('collation off: no marks and no section', () => {
   assert.equal(off.collation, undefined);
   assert.ok(off.pages.every((p) => p.corrections === undefined));
   assert.equal(JSON.stringify(off), JSON.stringify(layoutVolume(tree.children[0], 0, spec)));
+});
+
+test('the 校勘記 draws a glyph it cites (「&KR1284;」) as the text does; an entry of characters alone is text (control)', () => {
+  const at = { file: 'a.txt', start: { line: 1, column: 1 }, end: { line: 1, column: 2 } };
+  const entry = (text: string): CollationEntry => ({ number: 1, kind: '校', old: '', new: '', text, entry: at, source: at, page: 1, leaf: 1, side: 'recto', column: 0, cell: 0, locator: '' });
+  const glyphsOf = (blocks: Block[]): Glyph[] => {
+    const found: Glyph[] = [];
+    visit({ type: 'root', children: blocks } as unknown as Root, 'glyph', (g: Glyph) => void found.push(g));
+    return found;
+  };
+  const drawn = glyphsOf(collationBlocks([entry('「&KR1284;」，四庫本作「底」')], [], false));
+  assert.equal(drawn.length, 1);
+  assert.equal(drawn[0].entity, 'KR1284');
+  assert.equal(drawn[0].drawing?.image, 'KR1284', 'drawn from KR-Gaiji’s image, as in the text');
+  // A code with a Unicode character in the list is that character; the tally's lines too.
+  const tallied = glyphsOf(collationBlocks([], [], false, ['異體：&KR0012;作孤'], at));
+  assert.equal(tallied[0]?.replacement, '孤');
+  assert.deepEqual(glyphsOf(collationBlocks([entry('「貴」，四庫本作「賤」')], [], false)), []);
 });

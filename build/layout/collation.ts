@@ -11,6 +11,7 @@
 import type { App, Block, Correction, Inline, LayerId, Paragraph, Parent, Root, Volume } from '../tree/types.js';
 import { tallyLines } from '../collate/phrase.js';
 import { chineseNumeral } from '../render/pdf/numerals.js';
+import { glyphRuns } from '../gaiji/resolve.js';
 import { assembleBook, layoutVolumeText } from './book.js';
 import { layoutVolume } from './engine.js';
 import { flattenBlock } from './flatten.js';
@@ -226,11 +227,12 @@ export function collationBlocks(entries: readonly CollationEntry[], pages: reado
         position: e.entry,
         children: [
           { type: 'text', value: head, position: e.entry },
-          { type: 'note', layer: COLLATION_LAYER, position: e.entry, children: [{ type: 'text', value: entryExplanation(e), position: e.entry }] },
+          // A drawn glyph the entry cites (「&KR0247;」) drawn in its cell, as in the text.
+          { type: 'note', layer: COLLATION_LAYER, position: e.entry, children: glyphRuns(entryExplanation(e), e.entry) },
         ],
       };
     }),
-    ...tally.map((line): Paragraph => ({ type: 'paragraph', role: 'ji', position: at, children: [{ type: 'note', layer: COLLATION_LAYER, position: at, children: [{ type: 'text', value: line, position: at }] }] })),
+    ...tally.map((line): Paragraph => ({ type: 'paragraph', role: 'ji', position: at, children: [{ type: 'note', layer: COLLATION_LAYER, position: at, children: glyphRuns(line, at) }] })),
   ];
 }
 

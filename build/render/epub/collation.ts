@@ -9,7 +9,8 @@
 import { changeText, entryExplanation } from '../../layout/collation.js';
 import { chineseNumeral } from '../pdf/numerals.js';
 import { visit } from 'unist-util-visit';
-import type { App, Correction, Root, Volume } from '../../tree/types.js';
+import type { App, Correction, Glyph, Root, SourcePosition, Volume } from '../../tree/types.js';
+import { glyphRuns } from '../../gaiji/resolve.js';
 import { escapeXml } from './xhtml.js';
 
 export const JIAO_LAYER = 'jiao';
@@ -23,10 +24,21 @@ export interface CollationState {
   /** false (`collation: off`): corrections show their new text only. */
   on: boolean;
   entries: string[];
+  /** The volume's place: the tally's lines cite glyphs from there. */
+  position: SourcePosition;
+  /** A glyph an entry cites (「&KR0247;」), as the text shows it (its picture where it is drawn). */
+  glyph?: (g: Glyph) => string;
 }
 
-export function collationState(volume: string, on: boolean): CollationState {
-  return { volume, file: `${volume}.xhtml`, collationFile: `${volume}-collation.xhtml`, on, entries: [] };
+export function collationState(volume: string, on: boolean, position: SourcePosition): CollationState {
+  return { volume, file: `${volume}.xhtml`, collationFile: `${volume}-collation.xhtml`, on, entries: [], position };
+}
+
+/** An entry's words, escaped, the glyphs they cite as the text shows them. */
+function entryText(text: string, position: SourcePosition, st: CollationState): string {
+  return glyphRuns(text, position)
+    .map((r) => (r.type === 'text' || !st.glyph ? escapeXml(r.value) : st.glyph(r)))
+    .join('');
 }
 
 function plain(node: Correction): string {
@@ -63,7 +75,7 @@ function entryMarkup(node: Correction | App, inner: string, st: CollationState, 
   const entry = sample(node);
   const kind = escapeXml(entry.kind === '校' ? `校：${changeText(entry)}` : `${entry.kind}：${changeText(entry)}`);
   st.entries.push(
-    `<li id="${id}" class="jiao-entry" epub:type="endnote"><p><a class="jiao-back" href="${st.file}#${id}-ref" role="doc-backlink" aria-label="回正文 ${kind}">${chineseNumeral(n)}</a>　${escapeXml(entryExplanation(entry))}</p></li>`,
+    `<li id="${id}" class="jiao-entry" epub:type="endnote"><p><a class="jiao-back" href="${st.file}#${id}-ref" role="doc-backlink" aria-label="回正文 ${kind}">${chineseNumeral(n)}</a>　${entryText(entryExplanation(entry), node.position, st)}</p></li>`,
   );
   const text = inner ? `<span class="${className}">${inner}</span>` : '';
   return `${text}<a class="noteref noteref-jiao" id="${id}-ref" href="${st.collationFile}#${id}" epub:type="noteref" role="doc-noteref" aria-label="校勘記 ${chineseNumeral(n)}">${chineseNumeral(n)}</a>`;
@@ -77,7 +89,7 @@ export function collationSection(st: CollationState, tally: readonly string[] = 
     `<section id="${id}" class="jiaokanji note-jiao" epub:type="endnotes" role="doc-endnotes" aria-labelledby="${id}-title">`,
     `<h2 id="${id}-title" class="heading heading-1">校勘記</h2>`,
     ...(st.entries.length > 0 ? [`<ol class="jiao-list">`, ...st.entries, `</ol>`] : []),
-    ...tally.map((line) => `<p class="jiao-tally">${escapeXml(line)}</p>`),
+    ...tally.map((line) => `<p class="jiao-tally">${entryText(line, st.position, st)}</p>`),
     `</section>`,
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 /** Hand-made trees for the EPUB tests. */
 import type { Block, EditionMeta, Inline, LayerId, Note, Paragraph, Root, SourcePosition, Volume } from '../../tree/types.js';
 
-const pos: SourcePosition = { file: 'test.txt', start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+export const pos: SourcePosition = { file: 'test.txt', start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
 
 export const t = (value: string): Inline => ({ type: 'text', value, position: pos });
 export const note = (layer: LayerId, ...children: Array<Inline | string>): Note => ({

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderVolume, volumeFilename } from './xhtml.js';
-import { commentary, h, note, p, sampleTree, vol } from './fixtures.test-util.js';
+import { commentary, h, note, p, pos, sampleTree, t, vol } from './fixtures.test-util.js';
+import type { App } from '../../tree/types.js';
 import { findAll, parseXhtml, readVolume, textOf } from './read-epub.test-util.js';
 import { legendPage } from './front.js';
 import { Element } from 'domhandler';
@@ -200,4 +201,20 @@ test('characters no font draws and Private Use Area characters are 〓 with thei
 test('the legend lists the characters shown as 〓 with the code points of the source', () => {
   const html = legendPage(sampleTree(), new Set(), { missing: [{ source: 'U+F530', count: 2, volume: '卷一' }] }).body;
   assert.match(html, /<li><span class="glyph unmapped" title="U\+F530">〓<\/span>　U\+F530　卷一，2處<\/li>/);
+});
+
+test('the 校勘記 shows a glyph it cites (「&KR1284;」) as the text does, its picture shipped; characters alone stay text (control)', () => {
+  const app = (text: string): App => ({ type: 'app', apparatus: { base: '某', readings: [{ witness: '四庫本', text: '底', kind: 'reading' }], text }, children: [t('某')], position: pos });
+  const render = (text: string) => renderVolume(vol('卷一', 1, p('text', '甲', app(text), '乙')), 0, 1, { popup: new Set(), picture: (d) => (d.image ? `images/${d.image}.png` : undefined) });
+  const doc = render('「&KR1284;」，四庫本作「底」');
+  assert.ok(doc.collation, 'a 校勘記');
+  const imgs = findAll(parseXhtml(wrap(doc.collation.body)), (e) => e.name === 'img');
+  assert.deepEqual(imgs.map((e) => [e.attribs.class, e.attribs.src]), [['gaiji', 'images/KR1284.png']]);
+  assert.ok(imgs[0].attribs.alt, 'with an alt text');
+  assert.deepEqual(doc.pictures.map((x) => x.href), ['images/KR1284.png'], 'the picture is shipped');
+  // The code stays in the attributes (alt, the back link's label: the source's writing), never in the shown text.
+  assert.doesNotMatch(doc.collation.body.replace(/<[^>]*>/gu, ''), /KR1284/u);
+  const plain = render('「貴」，四庫本作「賤」');
+  assert.deepEqual(findAll(parseXhtml(wrap(plain.collation!.body)), (e) => e.name === 'img'), []);
+  assert.deepEqual(plain.pictures, []);
 });

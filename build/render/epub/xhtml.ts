@@ -223,22 +223,27 @@ function renderChars(value: string, st: VolumeState): string {
 function renderGlyph(g: Glyph, st: VolumeState): string {
   const before = pendingBreaks(st);
   st.count++;
+  return before + glyphMarkup(g, st);
+}
+
+/** A glyph as the text shows it: its character where a font has it, else its picture, else 〓. */
+function glyphMarkup(g: Glyph, st: VolumeState): string {
   const source = glyphSource(g);
   if (g.drawing) {
     // The list's character where a font has it, else the picture, its alt text what search and a screen reader get.
     const ch = g.replacement !== undefined && [...g.replacement].length === 1 ? g.replacement : undefined;
-    if (ch && showsAsIs(ch, st.ctx.drawable)) return `${before}<span class="glyph" title="${escapeXml(source)}">${escapeXml(ch)}</span>`;
+    if (ch && showsAsIs(ch, st.ctx.drawable)) return `<span class="glyph" title="${escapeXml(source)}">${escapeXml(ch)}</span>`;
     const href = st.ctx.picture?.(g.drawing);
     if (href) {
       st.pictures.set(href, g.drawing);
-      return `${before}<img class="gaiji" src="${escapeXml(href)}" alt="${escapeXml(g.drawing.text)}" title="${escapeXml(source)}"/>`;
+      return `<img class="gaiji" src="${escapeXml(href)}" alt="${escapeXml(g.drawing.text)}" title="${escapeXml(source)}"/>`;
     }
-    return before + missingChar(source, st);
+    return missingChar(source, st);
   }
   const text = glyphText(g);
-  if (text === GLYPH_PLACEHOLDER) return before + missingChar(source, st);
+  if (text === GLYPH_PLACEHOLDER) return missingChar(source, st);
   const shown = Array.from(text, (ch) => (showsAsIs(ch, st.ctx.drawable) ? escapeXml(ch) : GLYPH_PLACEHOLDER)).join('');
-  return `${before}<span class="glyph" title="${escapeXml(source)}">${shown}</span>`;
+  return `<span class="glyph" title="${escapeXml(source)}">${shown}</span>`;
 }
 
 function labelSpan(label: string | undefined): string {
@@ -484,8 +489,9 @@ export function renderVolume(volume: Volume, index: number, count: number, ctx: 
     deferred: [],
     missing: new Map(),
     pictures: new Map(),
-    jiao: collationState(id, ctx.collation !== false),
+    jiao: collationState(id, ctx.collation !== false, volume.position),
   };
+  st.jiao.glyph = (g) => glyphMarkup(g, st);
   const title = displayString(volumeLabel(volume, index), ctx.drawable);
   const toc: TocEntry = { label: title, href: filename, children: [] };
   // Open TOC entries by heading depth, so that a depth-3 heading nests under the last depth-2 one.
