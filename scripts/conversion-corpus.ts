@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VFile } from 'vfile';
-import { sourceScript } from '../build/cli/init.js';
+import { sourceScript } from '../build/engine/text-defaults.js';
 import { parseSource } from '../build/parse/index.js';
 import { textStreams } from '../build/transform/script.js';
 

@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     for (const k of Object.keys(sum) as Array<keyof typeof sum>) sum[k] += t[k];
   }
   const t = tally(measured);
-  process.stdout.write(`read ${measured.length}: right ${t.right}, right but flagged ${t.rightFlagged}, misread and flagged ${t.misreadFlagged}, misread and not flagged ${t.misreadUnflagged} → ${READ_OUT}\n`);
+  process.stdout.write(`read ${measured.length}: right ${t.right} (${t.conversionFlagged} of them check for the conversion's doubt alone), right but flagged ${t.rightFlagged}, misread and flagged ${t.misreadFlagged}, misread and not flagged ${t.misreadUnflagged} → ${READ_OUT}\n`);
   process.stdout.write(`all ${texts.length}: ok ${sum.ok}, check ${sum.check}, wrong ${sum.wrong}${sum.unread ? `, unread ${sum.unread}` : ''} → ${OUT}\n`);
 }
 

@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bylineAuthor, sourceScript } from './init.js';
+import { bylineAuthor } from './init.js';
+import { sourceScript } from '../engine/text-defaults.js';
 
 const BIN = path.resolve('bin/diaoban.js');
 const CORPORA = path.resolve('../shared/corpora');

@@ -15,8 +15,9 @@ import { VFile } from 'vfile';
 import { describeSource, parseSource, workTitle, type ParsedSource } from '../parse/index.js';
 import { conventionsOf } from '../parse/formats.js';
 import { authorOf, parseByline } from '../parse/title.js';
-import { convertPlain } from '../transform/script.js';
-import type { Inline, Script } from '../tree/types.js';
+import { readingOfText } from '../engine/text-defaults.js';
+import { convertText } from '../transform/script.js';
+import type { Inline } from '../tree/types.js';
 import { Document, type Scalar } from 'yaml';
 import { removeTemp, tempName, trackTemp, untrackTemp } from '../engine/cleanup.js';
 import { openRegularFile } from '../engine/sandbox.js';
@@ -35,21 +36,6 @@ function plain(nodes: readonly Inline[]): string {
 export function bylineAuthor(byline: string): { author: string; dynasty?: string } | null {
   const first = parseByline(byline.trim())?.[0];
   return first ? { author: first.name, ...(first.dynasty ? { dynasty: first.dynasty } : {}) } : null;
-}
-
-/** Simplified or traditional: which way of converting changes fewer characters. */
-export function sourceScript(text: string): Script {
-  const sample = text.slice(0, 20000);
-  const differing = (a: string, b: string) => {
-    let n = 0;
-    const x = Array.from(a);
-    const y = Array.from(b);
-    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) n++;
-    return n;
-  };
-  const simplifiedOnly = differing(sample, convertPlain(sample, 'simplified', 'traditional'));
-  const traditionalOnly = differing(sample, convertPlain(sample, 'traditional', 'simplified'));
-  return simplifiedOnly > traditionalOnly ? 'simplified' : 'traditional';
 }
 
 export interface InitDescription {
@@ -97,20 +83,21 @@ export function editionYamlFor(sources: ParsedSource | readonly ParsedSource[], 
       ? null
       : ((byline && bylineAuthor(plain(byline.children))) ?? (source.meta.author ? { author: source.meta.author } : null));
   const where = found ? `found in ${found.from}${found.line ? ` (${all.length > 1 && found.file ? `${path.basename(found.file)}:` : 'line '}${found.line})` : ''}` : 'the text names no work: fill in';
-  const script = sourceScript(text);
-  const punctuated = (text.match(/[，。、；：？！]/gu)?.length ?? 0) / Math.max(1, text.length) > 0.02;
+  const { script, template } = readingOfText(text);
+  // The edition is set in traditional characters: so are its title and its author's name (明宫史 → 明宮史).
+  const inScript = (value: string, mode: 'text' | 'name' = 'text'): string => (script === 'simplified' ? convertText(value, 'simplified', 'traditional', undefined, undefined, mode) : value);
   const volume = source.volumes[0];
   const summary = describeSource(source.format, source.encoding, all.length === 1 ? source.stats : totalStats(all), conventionsOf(source.format));
   const witness = all.map((s) => s.meta.data.baseedition?.trim()).find(Boolean);
   const formats = new Set(all.map((s) => s.format));
   // Written by the yaml library: a value with a newline, a leading "- " or a colon is quoted as YAML needs, never read as keys.
   const doc = new Document({
-    title,
-    author: credit ? credit.author : '未詳',
-    ...(credit?.dynasty ? { dynasty: credit.dynasty } : {}),
+    title: inScript(title),
+    author: credit ? inScript(credit.author, 'name') : '未詳',
+    ...(credit?.dynasty ? { dynasty: inScript(credit.dynasty) } : {}),
     script: 'traditional',
     ...(script === 'simplified' ? { 'source-script': 'simplified' } : {}),
-    template: punctuated ? 'modern' : 'siku',
+    template,
     date,
     ...(all.length === 1 && volume ? { description: volume.title === title ? title : `${title}　${volume.title}` } : {}),
     ...(witness ? { witness } : {}),

@@ -9,6 +9,8 @@ import type { VFileMessage } from 'vfile-message';
 import type { EditionConfig, SourceFormat } from '../tree/edition.js';
 import type { Root, Text } from '../tree/types.js';
 import { visit } from 'unist-util-visit';
+import { readingOfText } from './text-defaults.js';
+import { decodeSource } from '../parse/decode.js';
 import { defaultEdition, parseCharmap, parseEdition, parseEditionYaml, parseSource, workTitle, type ParsedSource } from '../parse/index.js';
 import { prepareWitness, type Witness } from '../transform/witness.js';
 import type { TreeConversionOptions } from '../transform/script.js';
@@ -306,6 +308,8 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   let corrections = undefined;
   let witnessRead: (() => Promise<WitnessSource[]>) | undefined;
   let witness: Witness | undefined;
+  // No edition.yaml (a lone file, a whole work's folder): its script and template are read from its text, as init would.
+  let noYaml = false;
   if (info.isDirectory()) {
     const sandbox = await createSandbox(target, options.allowRead);
     const yamlShown = shownPath(target, 'edition.yaml');
@@ -322,6 +326,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
       files.push(work.folder);
       config = work.config;
       sourceFiles = work.sources;
+      noYaml = true;
     } else if (!yamlRead.ok) {
       const reason =
         yamlRead.problem === 'missing'
@@ -361,6 +366,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
     config = defaultEdition(id, [path.basename(target)]);
     // It takes its title from its text or metadata (parseEdition), never from its name.
     config.meta.title = '';
+    noYaml = true;
     const shown = path.relative(process.cwd(), target) || path.basename(target);
     const opened = await openRegularFile(target);
     if (!opened.ok) {
@@ -373,6 +379,7 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
       await opened.handle.close();
     }
   }
+  if (noYaml) config = withTextDefaults(config, sourceFiles);
   const { tree: parsed, sources } = (options.memo ?? { parseEdition }).parseEdition(config, sourceFiles, options.format);
   files.push(...sourceFiles);
   // What the text gave is the edition's, for every stage after (the PDF's and the EPUB's title, the catalogue).
@@ -384,6 +391,8 @@ export async function loadEdition(target: string, options: LoadOptions = {}): Pr
   // A witness of the collation helps the conversion where conversion: { witness } names none (issue 32).
   if (!witness && witnessRead && !options.raw) witness = conversionWitness(config, await witnessRead());
   let tree = options.raw ? parsed : await (options.memo ?? { transformTree }).transformTree(parsed, config, { corrections, files: sourceFiles, witness });
+  // What the text gave, in the edition's script (a simplified source's 明宫史 is 明宮史 on every page, as in its text).
+  if (!options.raw && fromText.length > 0) config.meta = { ...config.meta, ...Object.fromEntries(fromText.map((key) => [key, tree.edition[key] ?? config.meta[key]])) };
   let collation: Collation | undefined;
   if (witnessRead && !options.raw) {
     const collated = collateMemo(tree, config, await witnessRead(), sources);
@@ -435,6 +444,27 @@ function sayTaken(file: VFile, meta: EditionConfig['meta'], taken: readonly Take
     const add = missing.map((k) => `"${k}: …"`).join(' and ');
     file.message(`the text names no ${missing.join(' and no ')}: add ${add} to ${yaml ? 'edition.yaml' : `the edition.yaml diaoban init ${file.path} writes`}`, { ruleId: 'from-text', source: 'diaoban' }).fatal = false;
   }
+}
+
+/**
+ * An edition with no edition.yaml set as init would set it: a simplified
+ * text converted into traditional characters, a text punctuated as a modern
+ * edition in the modern template; said on its first source, with how to
+ * choose otherwise.
+ */
+function withTextDefaults(config: EditionConfig, sources: readonly VFile[]): EditionConfig {
+  const first = sources[0];
+  if (!first) return config;
+  // The sources decoded as parse decodes them (GB18030, UTF-16 …), the bytes left as they are for parse.
+  const text = sources.map((f) => decodeSource(typeof f.value === 'string' ? Buffer.from(f.value) : f.value ?? new Uint8Array(), config.encoding).text).join('\n');
+  const { script, template } = readingOfText(text);
+  const meta = { ...config.meta, template, ...(script !== config.meta.script ? { sourceScript: script } : {}) };
+  const said = [
+    ...(meta.sourceScript ? [`its text is simplified: set in traditional characters (opencc-js and the context model; diaoban check --script lists the doubtful choices)`] : []),
+    ...(template === 'modern' ? ['it is punctuated as a modern edition: set in the modern template'] : []),
+  ];
+  if (said.length > 0) first.message(`${said.join('; ')}; an edition.yaml chooses otherwise (script:, source-script:, template:; diaoban init writes one)`, { ruleId: 'text-defaults', source: 'diaoban' }).fatal = undefined;
+  return { ...config, meta };
 }
 
 /**
