@@ -258,6 +258,12 @@ test('sub-column order: measured from the whole text, reported; reversed beyond 
   const fanqie = (order: (a: string) => string) => parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', ...Array.from({ length: 12 }, (_, k) => `某某某${'甲乙丙丁戊己庚辛壬癸子丑'[k]}${order('扶又')}某某¶`)].join('\n'));
   assert.equal(plain(notesOf(fanqie((x) => `(反/${x})`).volumes)[0].children), '扶又反');
   assert.equal(plain(notesOf(fanqie((x) => `(${x}/反)`).volumes)[0].children), '扶又反');
+  // 靈樞 as SBCK gives it: 切 or 音 alone in one sub-column, (切/春遇) and (低/音), read 春遇切 and 音低 only left first.
+  const sounds = (order: (k: number) => string) => parsed(['# -*- mode: mandoku-view -*-', '#+TITLE: 某經', '<pb:KR0000_SBCK_001-1a>¶', ...Array.from({ length: 12 }, (_, k) => `某某某${'甲乙丙丁戊己庚辛壬癸子丑'[k]}${order(k)}某某¶`)].join('\n'));
+  const leftFirst = sounds((k) => (k % 2 ? '(切/春遇)' : '(低/音)'));
+  assert.deepEqual(notesOf(leftFirst.volumes).slice(0, 2).map((n) => plain(n.children)), ['音低', '春遇切']);
+  // Control: written right first, they stay as written.
+  assert.deepEqual(notesOf(sounds((k) => (k % 2 ? '(春遇/切)' : '(音/低)')).volumes).slice(0, 2).map((n) => plain(n.children)), ['音低', '春遇切']);
   // Negative control: notes in order (the gloss first) are not flagged.
   const inOrder = parsed(text.replace(/\((之處也)\/(\S+?)\)/gu, '($2/$1)'));
   assert.ok(!reportOf(inOrder).anomalies.some((a) => a.kind === 'reversed-subcolumns'));
@@ -266,12 +272,26 @@ test('sub-column order: measured from the whole text, reported; reversed beyond 
 test('注 by indentation: where the whole text sets lines one cell down, each run of them is a commentary paragraph; a few indented lines stay text', () => {
   const head = ['# -*- mode: mandoku-view -*-', '#+TITLE: 某經注疏', '<pb:KR0000_WYG_001-1a>¶', '欽定四庫全書¶', '　某經注疏卷一¶'];
   const body: string[] = [];
-  for (let k = 0; k < 12; k++) body.push(`經文第${k}句某某某某某某某某某某某某某某某¶`, `　此注文也某某某某某某某某某某某某某某¶`, `　注文之續某某某某某某某某某某某某某某¶`);
+  // Each 經 passage ends where it ends, short of the column's foot; its 注 follows one cell down.
+  for (let k = 0; k < 12; k++) body.push(`經文第${k}句某某某某某某某某¶`, `　此注文也某某某某某某某某某某某某某某¶`, `　注文之續某某某某某某某某某某某某某某¶`);
   const s = parsed([...head, ...body, ''].join('\n'));
   const commentary = s.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary');
   assert.equal(commentary.length, 12);
   assert.match(plain(commentary[0].children), /^此注文也.*注文之續/u);
   assert.ok(rules(s).includes('indent-reading'));
+  // A hanging indent (聖訓: 上諭…, the edict running on one cell down): every run follows a column filled to its foot.
+  // Text, each edict one paragraph with its columns.
+  const edicts: string[] = [];
+  for (let k = 0; k < 12; k++) edicts.push(`上諭第${k}某某某某某某某某某某某某某某某¶`, `　其續某某某某某某某某某某某某某某某某¶`, `　某某終也¶`);
+  const hanging = parsed([...head, ...edicts, ''].join('\n'));
+  const blocks = hanging.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role !== 'title');
+  assert.equal(blocks.filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);
+  assert.equal(blocks.length, 12);
+  assert.match(plain(blocks[0].children), /^上諭第0.*其續.*某某終也$/u);
+  assert.ok(hanging.file.messages.some((m) => m.ruleId === 'indent-reading' && /hanging indent/u.test(m.reason)));
+  // Control: the same, a gap inside each full column (華陽國志: the 讚, then its 注 begun on that column): the runs are 注.
+  const gapped = parsed([...head, ...edicts.map((l) => l.replace(/^上諭第(\d+)某某/u, '上諭第$1　'))].join('\n'));
+  assert.equal(gapped.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 12);
   // Negative control: two indented lines in a text that sets everything flush are text.
   const flush = parsed([...head, ...Array.from({ length: 12 }, (_, k) => `經文第${k}句某某某某某某某某某某某某某¶`), '　偶有一行低一格某某某某某某某某¶', '　又一行某某某某某某某某某某某¶', ''].join('\n'));
   assert.equal(flush.volumes.flatMap((v) => v.children).filter((b) => b.type === 'paragraph' && b.role === 'commentary').length, 0);

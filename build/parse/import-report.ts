@@ -218,10 +218,18 @@ export function subcolumnOrder(volumes: readonly Volume[]): { split: number; inO
         const right = t.slice(0, n.split);
         const left = t.slice(n.split);
         if (right.length === 0 || left.length === 0) return;
-        // 反 alone in one sub-column: the 反切 reads it last.
-        if (right.join('') === '反' || left.join('') === '反') {
+        // 反 (or 切) alone in one sub-column: the 反切 reads it last.
+        const last = (part: string[]) => part.join('') === '反' || part.join('') === '切';
+        if (last(right) || last(left)) {
           split++;
-          if (left.join('') === '反') inOrder++;
+          if (last(left)) inOrder++;
+          else reversed++;
+          return;
+        }
+        // 音 alone in one sub-column: 音X (pronounced X) reads it first.
+        if (right.join('') === '音' || left.join('') === '音') {
+          split++;
+          if (right.join('') === '音') inOrder++;
           else reversed++;
           return;
         }

@@ -412,6 +412,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   }
 
   let indentLayer: string | undefined;
+  /** The runs one cell down continue the columns before them (a hanging indent): one paragraph, not two. */
+  let hangingIndent = false;
   /** Line numbers of entries' names, where the lines one cell down are each entry's text. */
   const entryNames = new Set<number>();
   // Only in a print's columns (Kanripo's ¶ ending them): a CBETA text's verse set one cell down is no 注.
@@ -435,11 +437,18 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     // it): the lines the runs follow are names, not a text a 注 glosses — short, no phrase of a 經.
     const named = leads.filter((l) => Array.from(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶')).length <= 6).length;
     const entriesRead = runs >= 5 && named >= runs * 0.8;
-    if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5 && !entriesRead) indentLayer = conv.indentedCommentary;
+    // A hanging indent (聖訓: 上諭…, the edict's further columns one cell down): the runs follow columns filled to the
+    // foot, a sentence running on into them. A 經 whose 注 is set below ends where it ends, a full column by chance.
+    const { open: noteOpen, close: noteClose } = inline.notes[0];
+    // (A column with a gap inside — 華陽國志's 讚 and then its 注 on the same column — is no sentence running on.)
+    const full = typical > 0 ? leads.filter((l) => lineCells(l.content, noteOpen, noteClose, inline.split) >= typical && !/\S\u3000+\S/u.test(l.content)).length : 0;
+    const hanging = runs >= 5 && !entriesRead && full >= runs * 0.6;
+    hangingIndent = hanging;
+    if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5 && !entriesRead && !hanging) indentLayer = conv.indentedCommentary;
     if (entriesRead) for (const l of leads) entryNames.add(l.number);
     if (indented > 0) {
       const first = body.find(isIndented);
-      const why = entriesRead ? `each run under a name of six characters or fewer (${named} of ${runs}): an entry's text under its name, the names headings` : indented >= 10 && runs < 5 ? `in ${runs} run${runs === 1 ? '' : 's'} only, none a 注 after its text` : 'only';
+      const why = entriesRead ? `each run under a name of six characters or fewer (${named} of ${runs}): an entry's text under its name, the names headings` : hanging ? `each run after a column filled to its foot (${full} of ${runs}): a hanging indent, the text running on` : indented >= 10 && runs < 5 ? `in ${runs} run${runs === 1 ? '' : 's'} only, none a 注 after its text` : 'only';
       src.report('info', indentLayer ? `lines one cell down read as commentary (${indented} of ${body.length} lines): the 注 set below the text` : `lines one cell down read as text (${indented} of ${body.length} lines ${why})`, first?.start ?? 0, first?.end ?? 0, 'indent-reading');
     }
   }
@@ -518,7 +527,9 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   // A first line written as a heading that names the work (# 書名|〔漢〕某 撰): a title and its byline.
   const headTitle = texts[0] ? titleHeading(texts[0], conv, headingKinds(text)) : undefined;
 
-  let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number } | null = null;
+  let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number; hung?: boolean } | null = null;
+  /** The last text column was filled to its foot (a hanging indent's paragraph runs on below it). */
+  let filled = false;
   /** Right after a heading, until a line stands less than three cells down. */
   let underHeading = false;
   let pendingAnchors: Inline[] = [];
@@ -902,9 +913,14 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
       const depth = sourceColumns ? depthOf(line) : undefined;
       // A numbered note's paragraph (〔一〕六朝以前…) starts on its own line, a blank line before it or not.
       const numbered = conv.numberedCommentary === true && NUMBERED_NOTE.test(content);
-      if (para && (Boolean(para.indented) !== indented || para.depth !== depth || numbered)) flush();
-      if (para) para.end = full.end;
-      else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}), ...(depth !== undefined ? { depth } : {}) };
+      // A hanging indent: a column one cell further down, after a column filled to its foot, runs the paragraph on.
+      const runsOn = hangingIndent && para !== null && depth !== undefined && depth === (para.depth ?? 0) + 1 && (para.hung === true || filled);
+      if (para && (Boolean(para.indented) !== indented || (para.depth !== depth && !runsOn) || numbered)) flush();
+      if (para) {
+        para.end = full.end;
+        if (runsOn) para.hung = true;
+      } else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}), ...(depth !== undefined ? { depth } : {}) };
+      filled = typical > 0 && lineCells(line.content, inline.notes[0]?.open ?? '(', inline.notes[0]?.close ?? ')', inline.split) >= typical;
       noteRunsOn = insideNote[full.number - 1] ?? false;
       // A term glossed on the next line runs on into its gloss.
       if (!noteRunsOn && !termLines.has(full.number - 1)) endShortColumn(line);
