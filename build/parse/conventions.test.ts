@@ -419,3 +419,13 @@ test('a chapter line with the note on its title (紀孝行章第十(○行下/�
   // Control: the line of text with its note stays text.
   assert.equal(blocks.filter((b) => b.type === 'paragraph' && b.role === 'text' && plain(b.children).startsWith('子曰')).length, 1);
 });
+
+test('Kanripo: a juan file holds its juan; a title numbered further off than the next (度人經直音: 品卷第三 … 卷第八 in JUAN 1) heads a part of it, not a volume', () => {
+  const head = (juan: number) => ['# -*- mode: mandoku-view; -*-', '#+TITLE: 某經直音', `#+PROPERTY: JUAN ${juan}`, '<pb:KR0000_HFL_001-001a>¶'];
+  const glossed = parsed([...head(1), ...['三', '四', '五', '六', '七', '八'].flatMap((n) => [`某某某某品卷第${n}¶`, '芬苾(上音分下/頻入聲)忮(音/至)清蕩(上音/淨)¶'])].join('\n'));
+  assert.equal(glossed.volumes.length, 1);
+  assert.equal(glossed.volumes[0].children.filter((b) => b.type === 'heading').length, 6);
+  // Control: the juan and the start of the next in one file (廣雅 JUAN 4: 卷四, then 卷五) are two volumes.
+  const two = parsed([...head(4), '某雅卷四¶', '某某某某某某某某¶', '某雅卷五¶', '某某某某某某某某¶'].join('\n'));
+  assert.deepEqual(two.volumes.map((v) => v.number), [4, 5]);
+});

@@ -787,6 +787,14 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
         previous = 'title';
         continue;
       }
+      // A juan file (Kanripo's JUAN N) holds its juan, with the end of the one before or the start of the next at most: a
+      // title numbered further off (度人經直音's 天地八維安鎭國祚品卷第三 … 卷第十六, the glossed work's chapters) heads a
+      // part of it, not a volume.
+      if (!atEnd && number !== null && meta.juan !== undefined && meta.juan > 0 && Math.abs(number - meta.juan) > 1) {
+        add(heading(src, 2, line.start, line.end, headOptions));
+        previous = 'heading';
+        continue;
+      }
       // Another title with the number of the volume open, not its own (抱朴子内篇卷之一, then 暢玄卷第一 over its text): a
       // chapter of that volume, its heading.
       if (!atEnd && number !== null && builder.isOpen(number) && !builder.isClosingTitle(name)) {
