@@ -147,3 +147,11 @@ test('a translator\'s byline with the 擡頭 gap before 詔, over two columns, i
   assert.equal(found('#+TITLE: 某子\n某子序¶\n　　唐　某甲　注¶\n', '某子'), '某子|metadata|唐 某甲 注');
   assert.equal(found('#+TITLE: 某經\n某經卷第二¶\n爾時舍利弗¶\n踊躍歡喜即起合掌¶\n', '某經'), '某經|metadata|');
 });
+
+test('a volume line naming the work shorter than its metadata (王氏農書: 農書卷一　元　王禎　撰) gives the byline, with its dynasty only', () => {
+  const text = (line: string) => ['#+TITLE: 王氏農書', '<pb:KR3d0005_WYG_001-1a>¶', '欽定四庫全書¶', line, '　農桑通訣一¶', '神農氏姜姓母曰女登有媧氏之女為少典妃感神¶'].join('\n');
+  assert.deepEqual(findTitle(text('　農書卷一　　　　　　　　元　王禎　撰¶'), '王氏農書')?.contributors, [{ dynasty: '元', name: '王禎', role: '撰' }]);
+  // Controls: no dynasty after the gap, or another work's volume line: no byline from it.
+  assert.deepEqual(findTitle(text('　農書卷一　　　　　　　　王禎　撰¶'), '王氏農書')?.contributors, []);
+  assert.deepEqual(findTitle(text('　茶經卷一　　　　　　　　唐　陸羽　撰¶'), '王氏農書')?.contributors, []);
+});

@@ -323,7 +323,12 @@ function bylineOf(line: string, title: string): Contributor[] | null {
 /** The byline after a gap on the work's volume title line (書經集傳卷一　　宋　蔡沈　撰), or null. */
 function volumeByline(line: string, title: string): Contributor[] | null {
   const m = VOLUME_THEN_GAP.exec(line);
-  return m && m[1] === title ? parseByline(m[2]!) : null;
+  if (!m) return null;
+  if (m[1] === title) return parseByline(m[2]!);
+  // The work's name the volumes give, shorter or longer than the metadata's (王氏農書: 農書卷一　元　王禎　撰): a byline with its dynasty.
+  const related = Array.from(m[1]).length >= 2 && (title.includes(m[1]) || m[1].includes(title));
+  const byline = related ? parseByline(m[2]!) : null;
+  return byline?.[0]?.dynasty ? byline : null;
 }
 const VOLUME_THEN_GAP = new RegExp(`^(\\S{1,30}?)[卷巻][第之]?(?:[${NUMERAL}]+[上中下]?|[上中下])[\\s\\u3000]+(\\S.*)$`, 'u');
 
