@@ -527,6 +527,16 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
   // A first line written as a heading that names the work (# 書名|〔漢〕某 撰): a title and its byline.
   const headTitle = texts[0] ? titleHeading(texts[0], conv, headingKinds(text)) : undefined;
 
+  /** How many distinct volume numbers the file's title lines give more than one away from its juan (Kanripo's JUAN N). */
+  let far: number | undefined;
+  const farTitles = (juan: number): number =>
+    (far ??= new Set(
+      lines.flatMap((l) => {
+        const m = VOLUME_TITLE.exec(withoutTrailingAnchors(l.content, inline.lineAnchor ?? '¶').replace(/(?:\([^()]*\)|（[^（）]*）)$/u, '').trimEnd());
+        const n = m?.[2] ? chineseNumber(m[2]) : null;
+        return n !== null && Math.abs(n - juan) > 1 ? [n] : [];
+      }),
+    ).size);
   let para: { start: number; end: number; data?: Record<string, string>; indented?: boolean; depth?: number; hung?: boolean } | null = null;
   /** The last text column was filled to its foot (a hanging indent's paragraph runs on below it). */
   let filled = false;
@@ -788,9 +798,9 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
         continue;
       }
       // A juan file (Kanripo's JUAN N) holds its juan, with the end of the one before or the start of the next at most: a
-      // title numbered further off (度人經直音's 天地八維安鎭國祚品卷第三 … 卷第十六, the glossed work's chapters) heads a
-      // part of it, not a volume.
-      if (!atEnd && number !== null && meta.juan !== undefined && meta.juan > 0 && Math.abs(number - meta.juan) > 1) {
+      // series of titles numbered further off (three numbers or more: 度人經直音's 天地八維安鎭國祚品卷第三 … 卷第十六, the
+      // glossed work's chapters; 三國遺事's contents) head parts of it, not volumes.
+      if (!atEnd && number !== null && meta.juan !== undefined && meta.juan > 0 && Math.abs(number - meta.juan) > 1 && farTitles(meta.juan) >= 3) {
         add(heading(src, 2, line.start, line.end, headOptions));
         previous = 'heading';
         continue;
