@@ -196,6 +196,13 @@ const SOUND = /^\p{Script=Han}(?:音\p{Script=Han}|\p{Script=Han}{2}[反切])/u;
  * it does. A text whose notes start after the split far more often reads its
  * sub-columns reversed.
  */
+/** Words a note's sub-column holds alone, and where they stand when the note reads right: 扶又反, 春遇切, 音低. */
+const ALONE_IN_SUBCOLUMN: ReadonlyMap<string, 'first' | 'last'> = new Map([
+  ['反', 'last'],
+  ['切', 'last'],
+  ['音', 'first'],
+]);
+
 export function subcolumnOrder(volumes: readonly Volume[]): { split: number; inOrder: number; reversed: number } {
   let split = 0;
   let inOrder = 0;
@@ -218,18 +225,11 @@ export function subcolumnOrder(volumes: readonly Volume[]): { split: number; inO
         const right = t.slice(0, n.split);
         const left = t.slice(n.split);
         if (right.length === 0 || left.length === 0) return;
-        // 反 (or 切) alone in one sub-column: the 反切 reads it last.
-        const last = (part: string[]) => part.join('') === '反' || part.join('') === '切';
-        if (last(right) || last(left)) {
+        // A sound's word alone in one sub-column: the 反切 reads 反 or 切 last, 音X (pronounced X) reads 音 first.
+        const alone = ALONE_IN_SUBCOLUMN.get(right.join('')) === 'first' || ALONE_IN_SUBCOLUMN.get(left.join('')) === 'last' ? 'inOrder' : ALONE_IN_SUBCOLUMN.has(right.join('')) || ALONE_IN_SUBCOLUMN.has(left.join('')) ? 'reversed' : undefined;
+        if (alone) {
           split++;
-          if (last(left)) inOrder++;
-          else reversed++;
-          return;
-        }
-        // 音 alone in one sub-column: 音X (pronounced X) reads it first.
-        if (right.join('') === '音' || left.join('') === '音') {
-          split++;
-          if (right.join('') === '音') inOrder++;
+          if (alone === 'inOrder') inOrder++;
           else reversed++;
           return;
         }

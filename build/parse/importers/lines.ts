@@ -411,6 +411,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     }
   }
 
+  /** A column filled to its foot (the print's typical column; none where the lines are no print columns). */
+  const fillsColumn = (l: PhysicalLine): boolean => typical > 0 && inline.notes[0] !== undefined && lineCells(l.content, inline.notes[0].open, inline.notes[0].close, inline.split) >= typical;
   let indentLayer: string | undefined;
   /** The runs one cell down continue the columns before them (a hanging indent): one paragraph, not two. */
   let hangingIndent = false;
@@ -439,9 +441,8 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
     const entriesRead = runs >= 5 && named >= runs * 0.8;
     // A hanging indent (聖訓: 上諭…, the edict's further columns one cell down): the runs follow columns filled to the
     // foot, a sentence running on into them. A 經 whose 注 is set below ends where it ends, a full column by chance.
-    const { open: noteOpen, close: noteClose } = inline.notes[0];
     // (A column with a gap inside — 華陽國志's 讚 and then its 注 on the same column — is no sentence running on.)
-    const full = typical > 0 ? leads.filter((l) => lineCells(l.content, noteOpen, noteClose, inline.split) >= typical && !/\S\u3000+\S/u.test(l.content)).length : 0;
+    const full = leads.filter((l) => fillsColumn(l) && !/\S\u3000+\S/u.test(l.content)).length;
     const hanging = runs >= 5 && !entriesRead && full >= runs * 0.6;
     hangingIndent = hanging;
     if (indented >= 10 && indented >= body.length * 0.1 && runs >= 5 && !entriesRead && !hanging) indentLayer = conv.indentedCommentary;
@@ -938,7 +939,7 @@ export function importLines(src: Source, fallbackTitle: string, conv: FormatConv
         para.end = full.end;
         if (runsOn) para.hung = true;
       } else para = { start: line.start, end: full.end, ...(indented ? { indented } : {}), ...(depth !== undefined ? { depth } : {}) };
-      filled = typical > 0 && lineCells(line.content, inline.notes[0]?.open ?? '(', inline.notes[0]?.close ?? ')', inline.split) >= typical;
+      filled = hangingIndent && fillsColumn(line);
       noteRunsOn = insideNote[full.number - 1] ?? false;
       // A term glossed on the next line runs on into its gloss.
       if (!noteRunsOn && !termLines.has(full.number - 1)) endShortColumn(line);
