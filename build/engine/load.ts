@@ -463,7 +463,7 @@ function withTextDefaults(config: EditionConfig, sources: readonly VFile[]): Edi
     ...(meta.sourceScript ? [`its text is simplified: set in traditional characters (opencc-js and the context model; diaoban check --script lists the doubtful choices)`] : []),
     ...(template === 'modern' ? ['it is punctuated as a modern edition: set in the modern template'] : []),
   ];
-  if (said.length > 0) first.message(`${said.join('; ')}; an edition.yaml chooses otherwise (script:, source-script:, template:; diaoban init writes one)`, { ruleId: 'text-defaults', source: 'diaoban' }).fatal = undefined;
+  if (said.length > 0) first.message(`${said.join('; ')}; an edition.yaml chooses otherwise (script:, source-script:, template:; diaoban init writes one)`, { ruleId: 'text-defaults', source: 'diaoban', place: { line: 1, column: 1 } }).fatal = undefined;
   return { ...config, meta };
 }
 

@@ -25,7 +25,10 @@ test('a lone file with no edition.yaml is set as init would set it: a simplified
     assert.equal(a.config?.meta.template, 'siku');
     assert.match(textOf(a.tree), /宮殿規制/u);
     assert.equal(a.config?.meta.title, '明宮史', 'the title taken from the text, in the edition’s script');
-    assert.ok(a.messages.some((m) => m.ruleId === 'text-defaults' && /simplified/u.test(m.reason)));
+    const said = a.messages.find((m) => m.ruleId === 'text-defaults');
+    assert.ok(said && /simplified/u.test(said.reason));
+    // At a place, as every message: the file's start, where its text begins.
+    assert.deepEqual([said.line, said.column], [1, 1]);
     // Controls: a traditional unpunctuated text keeps the defaults and says nothing; a punctuated one is modern.
     const traditional = path.join(dir, 'tr.txt');
     writeFileSync(traditional, '明宮史卷一\n宮殿規制\n紫禁城內之東南有御馬監所屬之馬房與各處宮殿之門皆以黃瓦覆之其餘則以琉璃為飾\n');
