@@ -124,6 +124,8 @@ test("the audit's jobs (allowRead, cacheDir, template in the job) fail with a me
   assert.match(log, /coll\/ed01: built/);
   assert.equal(failed.length, 3);
   for (const reason of failed) assert.match(reason, /not a job diaoban can build \(unknown field "options" \(a job of an older diaoban/);
+  // The worker is done once its outputs are: no catalogue still being written (a temp file read away under the test once).
+  assert.deepEqual((await files(out)).filter((f) => f.endsWith('.tmp')), [], 'no write in progress after the worker is done');
   assert.doesNotMatch(await outputText(out), new RegExp(SECRET), 'the file outside is in no output');
   assert.deepEqual(await files(path.join(root, 'victim')), ['a.txt', 'b.txt'], 'nothing written into, nor pruned from, the cacheDir the job named');
 });

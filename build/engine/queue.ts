@@ -491,6 +491,8 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   let counts: Queue | undefined;
   let gaveUp: string | undefined;
   const timers: NodeJS.Timeout[] = [];
+  /** The catalogues' rewrite when the queue drained (each collection's, from all its records). */
+  let rewriting: Promise<void> = Promise.resolve();
   const close = (force = false): Promise<void> =>
     (closing ??= (async () => {
       for (const t of timers) clearInterval(t);
@@ -501,6 +503,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
         await Promise.race([step.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]).finally(() => clearTimeout(timer));
       };
       await bounded(worker.close(force));
+      await bounded(rewriting);
       await browser.close();
       await bounded(Promise.all([healer?.close(), counts?.close()]));
       client.disconnect();
@@ -564,13 +567,16 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
   // Each edition's end rewrites its collection's catalogue; two workers ending at once may each miss the other's record: when the queue is empty, each collection's is rewritten from them all.
   // BullMQ read the queue (a job, or none waiting): Redis answers as it should.
   for (const event of ['active', 'drained'] as const) worker.on(event, () => client.status === 'ready' && answers());
+  // One rewrite after another, and the worker closes only once the last is written: a drained worker's done is its outputs' end.
   worker.on('drained', () => {
-    void fromRedis(guard, () => client.hkeys(collectionsKey(queueName)))
-      .then(async (names) => {
-        // Names from Redis: only a relative path of plain folder names is a collection's.
-        for (const name of names) if (relativePathProblem(name, true) === undefined) await writeCatalogue(path.join(options.out, name)).catch(() => undefined);
-      })
-      .catch((error: Error) => options.log(`catalogue: ${error.message}`));
+    rewriting = rewriting.then(() =>
+      fromRedis(guard, () => client.hkeys(collectionsKey(queueName)))
+        .then(async (names) => {
+          // Names from Redis: only a relative path of plain folder names is a collection's.
+          for (const name of names) if (relativePathProblem(name, true) === undefined) await writeCatalogue(path.join(options.out, name)).catch(() => undefined);
+        })
+        .catch((error: Error) => options.log(`catalogue: ${error.message}`)),
+    );
   });
   if (options.drain) {
     // Done when nothing is left: none waiting or delayed (a retry), none active — a stalled job is active until BullMQ's stalled-job check puts it back, and then taken.
