@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { DOUBTFUL_PER_10K } from '../build/parse/import-report.js';
 import { ContextCounts, habitsOf, type HabitEvidence } from '../build/transform/context-model.js';
 import { convertParts, convertPlain, DOUBTFUL_BELOW, habitsOfText, type Decision } from '../build/transform/script.js';
+import { distinctReadings } from '../build/transform/one-to-many.js';
 import { emptyRoundTrip, roundTrip, type RoundTrip } from '../build/transform/script-measure.js';
 import { prepareWitness, witnessAgreement, type Witness } from '../build/transform/witness.js';
 import { foldsOf, traditionalTexts, type CorpusText } from '../scripts/conversion-corpus.js';
@@ -26,7 +27,7 @@ import { countsOf, MIN_COUNT } from '../scripts/context-model.js';
 
 const FOLDS = 10;
 
-/** Texts with a witness in the corpora: the text's file (a prefix: every juan) → the witness's (matched juan by juan where both are juan files). */
+/** Texts with a witness in the corpora: the text's file (a prefix: every juan) → the other copy (its files, whole). */
 const WITNESS_PAIRS: ReadonlyArray<[string, string]> = [
   ['witnesses/KR3a0010-WYG/', 'kanripo/KR3a0010/'],
   ['kanripo/KR3a0010/', 'witnesses/KR3a0010-WYG/'],
@@ -41,14 +42,15 @@ const WITNESS_PAIRS: ReadonlyArray<[string, string]> = [
 const per10k = (r: RoundTrip) => (r.characters === 0 ? 0 : (r.wrong / r.characters) * 10000);
 const top = (r: RoundTrip, n = 12) => [...r.confusions].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([k, c]) => `${k} ${c}`).join(', ');
 
-/** The witness of `file`: the same juan in the other copy where both are juan files, else the other copy whole. */
+/**
+ * The witness of `file`: the other copy whole (the volume is found in it, as a witness named in edition.yaml is
+ * searched). Not juan by juan: WYG 貞觀政要's juan file 010 holds the whole book again, the master's juan 10 alone.
+ */
 function witnessOf(file: string, texts: readonly CorpusText[]): CorpusText[] | undefined {
   const pair = WITNESS_PAIRS.find(([a]) => file.startsWith(a));
   if (!pair) return undefined;
-  const juan = /_(\d{3})\.txt$/u.exec(file)?.[1];
-  const candidates = texts.filter((t) => t.file.startsWith(pair[1]));
-  const same = juan ? candidates.filter((t) => t.file.endsWith(`_${juan}.txt`)) : [];
-  return same.length > 0 ? same : candidates.length > 0 ? candidates : undefined;
+  const copy = texts.filter((t) => t.file.startsWith(pair[1]));
+  return copy.length > 0 ? copy : undefined;
 }
 
 export async function run(): Promise<Record<string, number | string>> {
@@ -73,6 +75,8 @@ export async function run(): Promise<Record<string, number | string>> {
   let doubtfulWrong = 0;
   let sureWrong = 0;
   let witnessDiffers = 0;
+  const witnessWrong = { taken: 0, differs: 0, absent: 0 };
+  const distinct = distinctReadings();
   let convertMs = 0;
   let textsMeasured = 0;
   let textsFlagged = 0;
@@ -134,7 +138,14 @@ export async function run(): Promise<Record<string, number | string>> {
         roundTrip(stream, (s) => convertPlain(s, 'simplified', 'traditional'), withWitness.plain);
         roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model: false })[0], withWitness.before);
         roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model, habits })[0], withWitness.after);
-        roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, (d) => void (d.witness !== undefined && witnessDiffers++), 'text', { model, habits: witnessHabits, witnessAt: (i) => agreement[k].get(i) })[0], withWitness.witness);
+        roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, (d) => {
+          if (d.witness !== undefined) witnessDiffers++;
+          // Where the wrong ones stand: the witness's character taken (its edition writes the other), the witness differing there, or no witness at the place.
+          const original = stream.slice(d.index, d.index + d.char.length);
+          if (d.reading === original || !distinct.get(d.char)?.includes(original) || !distinct.get(d.char)?.includes(d.reading)) return;
+          const where = d.how === 'witness' ? 'taken' : d.witness !== undefined ? 'differs' : 'absent';
+          witnessWrong[where]++;
+        }, 'text', { model, habits: witnessHabits, witnessAt: (i) => agreement[k].get(i) })[0], withWitness.witness);
       });
     }
   }
@@ -164,6 +175,7 @@ export async function run(): Promise<Record<string, number | string>> {
     'witness texts, wrong per 10,000: model': per10k(withWitness.after),
     'witness texts, wrong per 10,000: model + witness': per10k(withWitness.witness),
     'witness: places it differs (listed)': witnessDiffers,
+    'witness texts, wrong per 10,000 by place: the witness taken (its edition writes the other) / the witness differs there / no witness there': Object.values(witnessWrong).map((n) => ((n / Math.max(1, withWitness.witness.characters)) * 10000).toFixed(1)).join(' / '),
     'most frequent errors, model + witness': top(withWitness.witness),
     'corpus read and grouped, s': (t1 - t0) / 1000,
     'counts (ten folds), s': (t2 - t1) / 1000,
