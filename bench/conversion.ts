@@ -10,7 +10,9 @@
  * is). Beside it in the same run: plain opencc-js, and diaoban without the
  * model (the fixed decisions of one-to-many.ts, as before issue 30), and the
  * model with habits known from the original (what better habits could give at
- * most: 48.4 against 65.7 when this was written). With a
+ * most: 48.4 against 65.7 when this was written), and the bound of this kind
+ * of model: a table made from the very texts it converts (33.1 with habits,
+ * 27.6 with habits known: more text of the same kind could not reach 20). With a
  * witness: each text of a work that has a second traditional copy here
  * (Kanripo's SBCK master and WYG branch of 潛夫論 and 貞觀政要; 文心雕龍 and
  * 華陽國志 卷十 from another corpus) converted with the other as witness.
@@ -53,6 +55,30 @@ function witnessOf(file: string, texts: readonly CorpusText[]): CorpusText[] | u
   return copy.length > 0 ? copy : undefined;
 }
 
+/**
+ * The habits a text really has: the proportions of its readings known from its original at every place the model
+ * weighs (a conversion never has them: what better habits could give at most).
+ */
+function knownHabits(model: ContextCounts, text: CorpusText): ReturnType<typeof habitsOf> {
+  const known: HabitEvidence[] = [];
+  for (const stream of text.streams) convertParts([convertPlain(stream, 'traditional', 'simplified')], 'simplified', 'traditional', undefined, (d) => {
+    const original = stream.slice(d.index, d.index + d.char.length);
+    if (d.weighed?.some((w) => w.reading === original)) known.push({ char: d.char, known: original });
+  }, 'text', { model });
+  return habitsOf(model, known);
+}
+
+/** `text` round-tripped by `model` alone, with the habits estimated as a volume's are, and with its habits known. */
+function roundTrips(text: CorpusText, model: ContextCounts, into: { model: RoundTrip; habits: RoundTrip; known: RoundTrip }): void {
+  const habits = habitsOfText(text.streams.map((s) => [convertPlain(s, 'traditional', 'simplified')]), 'simplified', 'traditional', undefined, { model });
+  const known = knownHabits(model, text);
+  for (const stream of text.streams) {
+    roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model })[0], into.model);
+    roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model, habits })[0], into.habits);
+    roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model, habits: known })[0], into.known);
+  }
+}
+
 export async function run(): Promise<Record<string, number | string>> {
   const t0 = performance.now();
   const texts = traditionalTexts();
@@ -67,6 +93,8 @@ export async function run(): Promise<Record<string, number | string>> {
   const after = emptyRoundTrip();
   const oracle = emptyRoundTrip();
   const noHabits = emptyRoundTrip();
+  const selfModel = total.pruned(MIN_COUNT);
+  const selfBound = { model: emptyRoundTrip(), habits: emptyRoundTrip(), known: emptyRoundTrip() };
   const sameCopy = emptyRoundTrip();
   const withWitness = { plain: emptyRoundTrip(), before: emptyRoundTrip(), after: emptyRoundTrip(), witness: emptyRoundTrip() };
   // Calibration: the model's choices, how many doubtful, how many of them wrong, how many wrong ones not flagged.
@@ -88,13 +116,8 @@ export async function run(): Promise<Record<string, number | string>> {
       const charactersBefore = after.characters;
       // The text's own habits, as a volume's are: a first pass over all its streams.
       const habits = habitsOfText(text.streams.map((s) => [convertPlain(s, 'traditional', 'simplified')]), 'simplified', 'traditional', undefined, { model });
-      // The ceiling of habits: the proportions the text really has (every place's original reading known), not a reading the conversion can make.
-      const known: HabitEvidence[] = [];
-      for (const stream of text.streams) convertParts([convertPlain(stream, 'traditional', 'simplified')], 'simplified', 'traditional', undefined, (d) => {
-        const original = stream.slice(d.index, d.index + d.char.length);
-        if (d.weighed?.some((w) => w.reading === original)) known.push({ char: d.char, known: original });
-      }, 'text', { model });
-      const oracleHabits = habitsOf(model, known);
+      // The ceiling of habits: the proportions the text really has, not a reading the conversion can make.
+      const oracleHabits = knownHabits(model, text);
       for (const stream of text.streams) roundTrip(stream, (s) => convertParts([s], 'simplified', 'traditional', undefined, undefined, 'text', { model, habits: oracleHabits })[0], oracle);
       for (const stream of text.streams) {
         roundTrip(stream, (s) => convertPlain(s, 'simplified', 'traditional'), plain);
@@ -117,6 +140,8 @@ export async function run(): Promise<Record<string, number | string>> {
         }
       }
       convertMs += performance.now() - t3;
+      // The bound of this kind of model: a table made from the texts themselves (the text's own contexts counted), with and without its habits.
+      roundTrips(text, selfModel, selfBound);
       const characters = after.characters - charactersBefore;
       if (characters >= 1000) {
         textsMeasured++;
@@ -158,6 +183,8 @@ export async function run(): Promise<Record<string, number | string>> {
     'wrong per 10,000: diaoban, context model without the text\'s habits': per10k(noHabits),
     'wrong per 10,000: diaoban, context model': per10k(after),
     'wrong per 10,000: context model, habits known from the original (their ceiling)': per10k(oracle),
+    'wrong per 10,000, a table made from the texts themselves (not cross-validated: the bound of this kind of model): model / + habits / + habits known':
+      [selfBound.model, selfBound.habits, selfBound.known].map((r) => per10k(r).toFixed(1)).join(' / '),
     'wrong: plain / before / model': `${plain.wrong} / ${before.wrong} / ${after.wrong}`,
     'most frequent errors, model without habits': top(noHabits),
     'most frequent errors, plain': top(plain),
