@@ -41,11 +41,19 @@ import { publishedDir, publishFenced, type PublishedVersion } from './published.
 import { editionField, editionJobId, parseEditionJob, relativePathProblem, type EditionJob } from './queue-job.js';
 import { DEFAULT_QUEUE } from './queue-names.js';
 import { corruptionOf, mendActiveRecords } from './queue-records.js';
-import { connection, fromRedis, RedisReplyError } from './redis-link.js';
+import { connection, fromRedis, RedisReplyError, UNREACHABLE } from './redis-link.js';
 import { formatMessage, sortMessages } from './report.js';
 import type { OutputGate } from './write.js';
 
 export { connection, RedisReplyError, UNREACHABLE } from './redis-link.js';
+
+/**
+ * A failure of BullMQ's loop as the worker says it: a connection that broke or was refused (ioredis's `write EPIPE`,
+ * `connect ECONNREFUSED …`) is Redis gone, which the worker waits for; anything else as it came.
+ */
+export function loopErrorText(message: string, url: string): string {
+  return UNREACHABLE.test(message) ? `lost Redis at ${url} (${message}); it goes on when Redis answers` : message;
+}
 export type { EditionJob } from './queue-job.js';
 
 /** Machine faults are tried again this many times in all, waiting 10 s, 20 s … between (BullMQ's exponential backoff). */
@@ -479,7 +487,7 @@ export async function runWorker(options: WorkerOptions): Promise<{ close: () => 
     // A reply of the wrong shape where BullMQ or ioredis reads the server itself (INFO that is no text: "doc.split is not a
     // function"): no Redis of a queue. A job record BullMQ cannot read fails in its job code instead, and is mended.
     if (!guard.problem && error instanceof TypeError && /redis-connection\.js|[\\/]ioredis[\\/]/.test(error.stack ?? '')) return notTheQueues(new RedisReplyError(guard.url, `answered in a way the queue cannot use (${error.message.split('\n')[0]!.slice(0, 200)})`));
-    const message = guard.problem ? new RedisReplyError(guard.url, guard.problem).message : error.message;
+    const message = guard.problem ? new RedisReplyError(guard.url, guard.problem).message : loopErrorText(error.message, guard.url);
     if (message !== lastError) options.log(`worker: ${message}`);
     lastError = message;
   });
