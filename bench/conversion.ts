@@ -11,7 +11,7 @@
  * model (the fixed decisions of one-to-many.ts, as before issue 30), and the
  * model with habits known from the original (what better habits could give at
  * most: 48.4 against 65.7 when this was written), and the bound of this kind
- * of model: a table made from the very texts it converts (33.1 with habits,
+ * of model: a table made from the very texts it converts (33.2 with habits,
  * 27.6 with habits known: more text of the same kind could not reach 20). With a
  * witness: each text of a work that has a second traditional copy here
  * (Kanripo's SBCK master and WYG branch of 潛夫論 and 貞觀政要; 文心雕龍 and

@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { VFile } from 'vfile';
+import { parseSource } from '../parse/index.js';
 import { ContextCounts, contextModel, estimate, habitsOf, overall, sitesOf, writtenReadings } from './context-model.js';
 import { countTraditional, roundTrip } from './script-measure.js';
-import { convertPlain, convertText, habitsOfText, type Decision } from './script.js';
+import { convertParts, convertPlain, convertText, habitsOfText, textStreams, type Decision } from './script.js';
 
 const decide = (text: string, options = {}, mode: 'text' | 'name' = 'text') => {
   const decisions: Decision[] = [];
@@ -171,4 +174,30 @@ test('habitsOf: the text proportions that explain the places best, pulled toward
   const [yu, yu2] = overall(table, '于')!;
   const asTable = habitsOf(table, Array.from({ length: 200 }, () => ({ char: '于', weighed: [{ reading: '於', score: yu }, { reading: '于', score: yu2 }] }))).get('于')!;
   assert.ok(Math.abs(asTable.get('于')! - 1) < 0.05, `${[...asTable]}`);
+});
+
+test('a rare reading is never raised by the model\'s own weighings (万 beside 萬: 1 in 75), only by readings known; a common one is', () => {
+  const table = ContextCounts.parse('万\t=\t萬万\n万\t*\t\t987 13\n于\t=\t於于\n于\t*\t\t70 30\n');
+  // Places where the model leans a little toward the rare reading (a context such as 作万, from 元豐本作万 in a note).
+  const leaning = (char: string, rare: string, common: string, score: number) => Array.from({ length: 50 }, () => ({ char, weighed: [{ reading: common, score: 1 - score }, { reading: rare, score }] }));
+  const wan = habitsOf(table, leaning('万', '万', '萬', 0.3)).get('万')!;
+  assert.ok(wan.get('万')! <= 1, `万 weighs ${wan.get('万')} in this text`);
+  // The control: the same leaning on a reading the table's texts write often (于: 3 in 10) raises it.
+  const yu = habitsOf(table, leaning('于', '于', '於', 0.5)).get('于')!;
+  assert.ok(yu.get('于')! > 1, `于 weighs ${yu.get('于')}`);
+  // A witness's readings (known) raise even a rare one.
+  const witnessed = habitsOf(table, [...leaning('万', '万', '萬', 0.3), ...Array.from({ length: 20 }, () => ({ char: '万', known: '万' }))]).get('万')!;
+  assert.ok(witnessed.get('万')! > 1, `万 weighs ${witnessed.get('万')} with a witness`);
+});
+
+test('a simplified 關尹子 (殆知閣) keeps 萬 in all its 54 places of 万 with its habits (天地萬物; 10 were 万 when habits could raise a rare reading)', () => {
+  const file = path.resolve('../shared/corpora/dev/daizhige_guanyinzi.txt');
+  const parsed = parseSource(new VFile({ path: file, value: readFileSync(file) }), path.basename(file));
+  const streams = parsed.volumes.flatMap((v) => textStreams(v).map((texts) => texts.map((t) => t.value)));
+  const habits = habitsOfText(streams, 'simplified', 'traditional', undefined, {});
+  const out = streams.flatMap((parts) => convertParts(parts, 'simplified', 'traditional', undefined, undefined, 'text', habits ? { habits } : {})).join('');
+  const source = streams.flat().join('');
+  assert.equal(Array.from(source).filter((c) => c === '万').length, 54);
+  assert.equal(Array.from(out).filter((c) => c === '万').length, 0, 'no 万 set for 萬');
+  assert.ok(out.includes('天地萬物'), out.slice(0, 200));
 });

@@ -266,6 +266,13 @@ export type HabitEvidence = { char: string; weighed: readonly Weighed[] } | { ch
 const HABIT_PRIOR = 32;
 
 /**
+ * A reading under this share of its character's places in the table's texts is a rare one (万 beside 萬, 剋 beside
+ * 克): a text's habits may lower it, not raise it (measured: `npm run bench -- conversion`, 65.7 → 64.8 wrong in
+ * 10,000; 5 % gives 65.5, 20 % 64.9 and the 尚書's 于 lost).
+ */
+const RARE_READING = 0.1;
+
+/**
  * A text's own habits (于 where the table's texts mostly write 於, 脩 for
  * 修): for each character, how much more or less often each reading stands
  * in this text than in the table's texts, as the factor estimate's `habit`
@@ -273,15 +280,18 @@ const HABIT_PRIOR = 32;
  * of all its places (expectation–maximisation: the prior that best explains
  * them; Saerens, Latinne and Decaestecker 2002), readings known at a place
  * (the witness's) counted as certain, the table's proportions weighing as
- * HABIT_PRIOR places.
+ * HABIT_PRIOR places. A rare reading (under RARE_READING of its character's
+ * places) is raised only where readings are known.
  */
 export function habitsOf(table: ContextCounts, evidence: Iterable<HabitEvidence>): Map<string, Map<string, number>> {
   const byChar = new Map<string, number[][]>();
+  const witnessed = new Set<string>();
   for (const e of evidence) {
     const readings = table.readings.get(e.char);
     if (!readings) continue;
     const p = 'known' in e ? readings.map((r) => (r === e.known ? 1 : 0)) : readings.map((r) => e.weighed.find((w) => w.reading === r)?.score ?? 0);
     if (p.every((x) => x === 0)) continue;
+    if ('known' in e) witnessed.add(e.char);
     let list = byChar.get(e.char);
     if (!list) byChar.set(e.char, (list = []));
     list.push(p);
@@ -296,7 +306,11 @@ export function habitsOf(table: ContextCounts, evidence: Iterable<HabitEvidence>
       for (const p of places) normalize(p.map((x, k) => (x * prior[k]) / base[k])).forEach((q, k) => (next[k] += q));
       prior = normalize(next);
     }
-    out.set(char, new Map(readings.map((r, k) => [r, prior[k] / base[k]])));
+    // A reading the table's texts seldom write is never raised by the model's own weighings: the few places where it
+    // leans to 万 (作万 in a note 元豐本作万) or 剋 would make a text that writes 萬物 throughout write 万物. Readings known (a
+    // witness's) may raise it.
+    const factor = (k: number) => prior[k] / base[k];
+    out.set(char, new Map(readings.map((r, k) => [r, base[k] < RARE_READING && !witnessed.has(char) ? Math.min(1, factor(k)) : factor(k)])));
   }
   return out;
 }
