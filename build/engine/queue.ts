@@ -46,6 +46,7 @@ import { formatMessage, sortMessages } from './report.js';
 import type { OutputGate } from './write.js';
 
 export { connection, RedisReplyError, UNREACHABLE } from './redis-link.js';
+export type { EditionJob } from './queue-job.js';
 
 /**
  * A failure of BullMQ's loop as the worker says it: a connection that broke or was refused (ioredis's `write EPIPE`,
@@ -54,7 +55,6 @@ export { connection, RedisReplyError, UNREACHABLE } from './redis-link.js';
 export function loopErrorText(message: string, url: string): string {
   return UNREACHABLE.test(message) ? `lost Redis at ${url} (${message}); it goes on when Redis answers` : message;
 }
-export type { EditionJob } from './queue-job.js';
 
 /** Machine faults are tried again this many times in all, waiting 10 s, 20 s … between (BullMQ's exponential backoff). */
 const ATTEMPTS = 3;
