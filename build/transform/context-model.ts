@@ -267,8 +267,8 @@ const HABIT_PRIOR = 32;
 
 /**
  * A reading under this share of its character's places in the table's texts is a rare one (万 beside 萬, 剋 beside
- * 克): a text's habits may lower it, not raise it (measured: `npm run bench -- conversion`, 65.7 → 64.8 wrong in
- * 10,000; 5 % gives 65.5, 20 % 64.9 and the 尚書's 于 lost).
+ * 克): a text's habits may lower it, not raise it (measured: `npm run bench -- conversion`, 65.7 → 64.7 wrong in
+ * 10,000; 5 % gave 65.5, 20 % 64.9 and the 尚書's 于 lost).
  */
 const RARE_READING = 0.1;
 
@@ -306,11 +306,16 @@ export function habitsOf(table: ContextCounts, evidence: Iterable<HabitEvidence>
       for (const p of places) normalize(p.map((x, k) => (x * prior[k]) / base[k])).forEach((q, k) => (next[k] += q));
       prior = normalize(next);
     }
+    const factors = readings.map((_, k) => prior[k] / base[k]);
     // A reading the table's texts seldom write is never raised by the model's own weighings: the few places where it
-    // leans to 万 (作万 in a note 元豐本作万) or 剋 would make a text that writes 萬物 throughout write 万物. Readings known (a
-    // witness's) may raise it.
-    const factor = (k: number) => prior[k] / base[k];
-    out.set(char, new Map(readings.map((r, k) => [r, base[k] < RARE_READING && !witnessed.has(char) ? Math.min(1, factor(k)) : factor(k)])));
+    // leans to 万 (作万 in a note 元豐本作万) or 剋 would make a text that writes 萬物 throughout write 万物. The factors
+    // weigh readings against each other (萬 lowered is 万 raised): a rare one's is at most the least of the others'.
+    // Readings known (a witness's) may raise it.
+    if (!witnessed.has(char)) {
+      const least = Math.min(...factors.filter((_, k) => base[k] >= RARE_READING));
+      factors.forEach((f, k) => void (base[k] < RARE_READING && (factors[k] = Math.min(f, least))));
+    }
+    out.set(char, new Map(readings.map((r, k) => [r, factors[k]])));
   }
   return out;
 }
